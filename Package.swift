@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Gatehouse",
+    platforms: [
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1),
+    ],
+    products: [
+        .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
+        .library(name: "GatehousePolicies", targets: ["GatehousePolicies"]),
+        .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
+        .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
+    ],
+    targets: [
+        // Libraries: lower layers never import higher ones.
+        .target(name: "GatehouseCore", swiftSettings: strictSettings),
+        .target(name: "GatehousePolicies", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(name: "GatehouseLoaders", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(
+            name: "GatehouseComposition",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
+            swiftSettings: strictSettings
+        ),
+
+        // Tests.
+        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GatehousePoliciesTests",
+            dependencies: ["GatehouseCore", "GatehousePolicies"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GatehouseLoadersTests",
+            dependencies: ["GatehouseCore", "GatehouseLoaders"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,195 @@
+import Foundation
+
+/// A gate in front of a loader: conforms to the same protocol, asks its gatekeepers on every
+/// call, and either forwards the call unchanged or throws ``AccessDenied`` without ever touching
+/// the loader.
+///
+/// - Gatekeepers run in order on every call; the first that does not allow ends the call.
+/// - A gatekeeper that throws denies (fail closed) with ``AccessDenied/Kind/gateFailure``.
+/// - A task cancelled before the call is forwarded throws `CancellationError`; the loader is
+///   not reached.
+/// - An allowed call forwards the exact key and returns the loader's result or error unchanged.
+/// - A proxy with no gatekeepers denies every call: an empty chain is not an open door.
+///
+/// ```swift
+/// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]))
+/// let data = try await avatars.load("avatars/alice.png")
+/// ```
+public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
+    /// The guarded loader; reached only by allowed calls.
+    public let base: Base
+    /// The gatekeepers, asked in order.
+    public let gatekeepers: [any AccessPolicy]
+    /// The action named in every request, `"read"` by default.
+    public let action: String
+    /// Receives one record per decision, if set.
+    public let observer: (any AccessObserver)?
+
+    private let resourceName: @Sendable (Base.Key) -> String
+    private let now: @Sendable () -> Date
+
+    /// Creates a proxy whose requests name the resource with `resource(key)`.
+    ///
+    /// - Parameters:
+    ///   - base: The loader to guard.
+    ///   - gatekeepers: The policies to ask, in order.
+    ///   - action: The action named in each request.
+    ///   - observer: Receives one record per decision.
+    ///   - clock: The clock that stamps audit records.
+    ///   - resource: Converts a key to the request's `resource` text.
+    public init(
+        _ base: Base,
+        gatekeepers: [any AccessPolicy],
+        action: String = "read",
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        resource: @escaping @Sendable (Base.Key) -> String
+    ) {
+        self.base = base
+        self.gatekeepers = gatekeepers
+        self.action = action
+        self.observer = observer
+        self.now = clock
+        self.resourceName = resource
+    }
+
+    /// Creates a proxy whose requests name the resource with `String(describing: key)`, which
+    /// is the key's `description` for `CustomStringConvertible` keys.
+    public init(
+        _ base: Base,
+        gatekeepers: [any AccessPolicy],
+        action: String = "read",
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
+            resource: { String(describing: $0) })
+    }
+
+    /// Creates a proxy for a loader with `String` keys; the key is the resource text.
+    public init(
+        _ base: Base,
+        gatekeepers: [any AccessPolicy],
+        action: String = "read",
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) where Base.Key == String {
+        self.init(
+            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
+            resource: { $0 })
+    }
+
+    /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
+    ///
+    /// - Throws: ``AccessDenied`` when a gate does not allow or fails; `CancellationError`
+    ///   when the task was cancelled before forwarding; otherwise the base's own error, unchanged.
+    public func load(_ key: Base.Key) async throws -> Base.Resource {
+        try await authorize(key)
+        return try await base.load(key)
+    }
+
+    /// Asks the gatekeepers about `key` without loading it: returns when every gate allows.
+    ///
+    /// - Throws: ``AccessDenied`` or `CancellationError`, as ``load(_:)`` does before forwarding.
+    public func authorize(_ key: Base.Key) async throws {
+        try await authorize(request(for: key))
+    }
+
+    /// Asks the gatekeepers about a prepared request: returns when every gate allows.
+    ///
+    /// - Throws: ``AccessDenied`` or `CancellationError`, as ``load(_:)`` does before forwarding.
+    public func authorize(_ request: AccessRequest) async throws {
+        try Task.checkCancellation()
+        guard !gatekeepers.isEmpty else {
+            let reason = "no gatekeepers are configured; add AlwaysAllow if everything may pass"
+            throw deny(request, gate: "(none)", reason: reason, kind: .denied, error: nil)
+        }
+        for gate in gatekeepers {
+            let decision: AccessDecision
+            do {
+                decision = try await gate.evaluate(request)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                throw deny(
+                    request, gate: gate.name, reason: describe(error), kind: .gateFailure, error: error)
+            }
+            if case .deny(let reason) = decision {
+                throw deny(request, gate: gate.name, reason: reason, kind: .denied, error: nil)
+            }
+        }
+        // A cancellation that arrived while the gates ran still stops the call here.
+        try Task.checkCancellation()
+        if let observer {
+            observer.observe(
+                AccessRecord(
+                    request: request, decision: .allow, gate: gatekeepers[gatekeepers.count - 1].name,
+                    instant: now()))
+        }
+    }
+
+    /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
+    public func request(for key: Base.Key) -> AccessRequest {
+        let context = AccessContext.current
+        return AccessRequest(
+            subject: context.subject, action: action, resource: resourceName(key),
+            attributes: context.attributes)
+    }
+
+    private func deny(
+        _ request: AccessRequest, gate: String, reason: String, kind: AccessDenied.Kind, error: (any Error)?
+    ) -> AccessDenied {
+        if let observer {
+            observer.observe(
+                AccessRecord(
+                    request: request, decision: .deny(reason: reason), gate: gate, instant: now(),
+                    isGateFailure: kind == .gateFailure))
+        }
+        return AccessDenied(
+            request: request, policy: gate, reason: reason, kind: kind, underlyingError: error)
+    }
+}
+
+extension ResourceLoading {
+    /// Guards this loader with gatekeepers asked in order on every call.
+    ///
+    /// ```swift
+    /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]), TimeWindow(...))
+    /// ```
+    public func guarded(
+        by gatekeepers: any AccessPolicy...,
+        action: String = "read",
+        observer: (any AccessObserver)? = nil
+    ) -> AccessProxy<Self> {
+        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+    }
+
+    /// Guards this loader with an array of gatekeepers asked in order on every call.
+    public func guarded(
+        by gatekeepers: [any AccessPolicy],
+        action: String = "read",
+        observer: (any AccessObserver)? = nil
+    ) -> AccessProxy<Self> {
+        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+    }
+}
+
+extension ResourceLoading where Key == String {
+    /// Guards this `String`-keyed loader with gatekeepers asked in order on every call.
+    public func guarded(
+        by gatekeepers: any AccessPolicy...,
+        action: String = "read",
+        observer: (any AccessObserver)? = nil
+    ) -> AccessProxy<Self> {
+        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+    }
+
+    /// Guards this `String`-keyed loader with an array of gatekeepers asked in order on every call.
+    public func guarded(
+        by gatekeepers: [any AccessPolicy],
+        action: String = "read",
+        observer: (any AccessObserver)? = nil
+    ) -> AccessProxy<Self> {
+        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+    }
+}

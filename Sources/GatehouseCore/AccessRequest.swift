@@ -1,0 +1,37 @@
+/// Who asks to do what to which resource: the question every gatekeeper answers.
+public struct AccessRequest: Sendable, Hashable {
+    /// The party asking, or `nil` for the app itself or an anonymous caller.
+    public var subject: String?
+    /// What the caller wants to do; ``AccessProxy`` uses `"read"` for `load` by default.
+    public var action: String
+    /// The resource, as text: the key passed to `load`.
+    public var resource: String
+    /// Further facts about the call (device, tenant, purpose), for policies that use them.
+    public var attributes: [String: String]
+
+    /// Creates a request.
+    public init(
+        subject: String? = nil,
+        action: String = "read",
+        resource: String,
+        attributes: [String: String] = [:]
+    ) {
+        self.subject = subject
+        self.action = action
+        self.resource = resource
+        self.attributes = attributes
+    }
+}
+
+extension AccessRequest: CustomStringConvertible {
+    /// A one-line summary such as `alice read "avatars/alice.png"`.
+    public var description: String {
+        let who = subject ?? "(no subject)"
+        var text = "\(who) \(action) \"\(resource)\""
+        if !attributes.isEmpty {
+            let pairs = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            text += " [\(pairs.joined(separator: ", "))]"
+        }
+        return text
+    }
+}

@@ -1,0 +1,18 @@
+import GatehouseCore
+
+/// A gatekeeper that allows every request: the explicit way to say "open", since a proxy or a
+/// service with no gatekeepers denies.
+public struct AlwaysAllow: AccessPolicy {
+    /// The name shown in audit records, `"alwaysAllow"` unless given.
+    public let name: String
+
+    /// Creates the policy.
+    public init(name: String = "alwaysAllow") {
+        self.name = name
+    }
+
+    /// Allows.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        .allow
+    }
+}

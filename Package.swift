@@ -29,7 +29,8 @@ let package = Package(
         ),
 
         // Tests.
-        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "GatehousePoliciesTests",
             dependencies: ["GatehouseCore", "GatehousePolicies"],

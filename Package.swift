@@ -41,5 +41,10 @@ let package = Package(
             dependencies: ["GatehouseCore", "GatehouseLoaders"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "GatehouseCompositionTests",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

@@ -1,0 +1,111 @@
+/// A small, strict command-line parser: options with values (`--config F`, `--config=F`),
+/// repeatable options, flags, and positional arguments, with messages that say what was expected.
+struct CommandLineArguments {
+    /// An option a command accepts.
+    struct Option {
+        var name: String
+        var valueName: String?
+        var repeatable = false
+        var help: String
+
+        var takesValue: Bool { valueName != nil }
+    }
+
+    /// What the user typed wrong; printed with the command's usage, exit status 2.
+    struct UsageError: Error, Equatable {
+        var message: String
+    }
+
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `arguments` against `options`; `positionalNames` are the expected positionals.
+    init(_ arguments: [String], options: [Option], positionalNames: [String], command: String) throws(UsageError) {
+        let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
+                if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
+                    throw UsageError(message: "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, known))")
+                }
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = known[name] else {
+                throw UsageError(message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, known))")
+            }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                        throw UsageError(message: "option '--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")")
+                    }
+                    value = arguments[index]
+                    index += 1
+                }
+                if !option.repeatable, values[name] != nil {
+                    throw UsageError(message: "option '--\(name)' was given twice; it takes one value")
+                }
+                values[name, default: []].append(value)
+            } else {
+                if inlineValue != nil { throw UsageError(message: "option '--\(name)' is a flag and takes no value") }
+                flags.insert(name)
+            }
+        }
+        if positionals.count > positionalNames.count {
+            let stray = positionals[positionalNames.count...].map { "'\($0)'" }.joined(separator: ", ")
+            let expected = positionalNames.isEmpty ? "no arguments" : "only \(positionalNames.joined(separator: " "))"
+            throw UsageError(message: "unexpected argument \(stray) for '\(command)'; it takes \(expected)")
+        }
+        if positionals.count < positionalNames.count {
+            throw UsageError(message: "missing \(positionalNames[positionals.count]) for '\(command)'")
+        }
+    }
+
+    /// The single value of `name`, if given.
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    /// Every value of a repeatable option, in order.
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// Whether the flag was given.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    private static func hint(_ name: String, _ known: [String: Option]) -> String {
+        let bare = name.drop { $0 == "-" }
+        let close = known.keys.sorted().first { candidate in
+            candidate.hasPrefix(bare) || bare.hasPrefix(candidate) || distance(String(bare), candidate) <= 2
+        }
+        return close.map { " (did you mean '--\($0)'?)" } ?? ""
+    }
+
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where a command writes: results to `out`, errors and denials to `err`.
+struct Console: Sendable {
+    let out: @Sendable (String) -> Void
+    let err: @Sendable (String) -> Void
+    let outData: @Sendable (Data) -> Void
+
+    /// The process's standard output and standard error, unbuffered.
+    static let standard = Console(
+        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        outData: { FileHandle.standardOutput.write($0) })
+}
+
+/// The exit statuses of `gatehouse`, as documented in docs/cli.md.
+enum ExitStatus: Int32 {
+    /// Allowed, or done.
+    case ok = 0
+    /// An error: a bad configuration, a loader failure, an unwritable output file.
+    case error = 1
+    /// The command was typed wrong.
+    case usage = 2
+    /// Access was denied.
+    case denied = 3
+}

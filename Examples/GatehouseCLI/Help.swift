@@ -1,0 +1,87 @@
+/// The help texts of `gatehouse` and its subcommands.
+enum Help {
+    static let overview = """
+        gatehouse - ask a configured gate whether a request may pass, and load through it
+
+        Usage:
+          gatehouse                       run the demo on the bundled example configuration
+          gatehouse check    --config FILE [options] KEY
+          gatehouse load     --config FILE [options] [--output FILE] KEY
+          gatehouse validate FILE
+          gatehouse explain  FILE
+          gatehouse help [COMMAND]        or: gatehouse COMMAND --help
+
+        Exit status: 0 allowed / ok, 1 error, 2 usage, 3 denied.
+        Results go to standard output; errors and denials (gate and reason) to standard error.
+        With --json, one JSON object is printed to standard output instead.
+        """
+
+    static let requestOptions = """
+          --config FILE      the configuration file (JSON)
+          --service NAME     the service; may be left out when the file has one service
+          --subject NAME     who asks (default: no subject, the app itself)
+          --action NAME      what they want to do (default: read)
+          --attr KEY=VALUE   a request attribute; repeat for more
+          --at INSTANT       decide as if the clock read this ISO-8601 instant (2026-11-30T10:00:00Z)
+          --json             print one JSON object instead of text
+          --help             show this help
+        """
+
+    static let check = """
+        gatehouse check - decide whether a request would be allowed, without loading anything
+
+        Usage: gatehouse check --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--json] KEY
+
+        Options:
+        \(requestOptions)
+
+        Exit status: 0 allowed, 3 denied, 1 configuration error, 2 usage error.
+        Example: gatehouse check --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.png
+        """
+
+    static let load = """
+        gatehouse load - load a resource through the gate: the loader is reached only if every gate allows
+
+        Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--output FILE] [--json] KEY
+
+        Options:
+        \(requestOptions)
+          --output FILE      write the resource to FILE instead of standard output
+
+        Exit status: 0 loaded, 3 denied, 1 error (configuration, loader, output), 2 usage error.
+        Example: gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
+        """
+
+    static let validate = """
+        gatehouse validate - check a configuration file and report every problem with its place
+
+        Usage: gatehouse validate [--json] FILE
+
+        Exit status: 0 valid, 1 invalid, 2 usage error.
+        """
+
+    static let explain = """
+        gatehouse explain - describe each service of a configuration: its gates in order, the cache, the loader
+
+        Usage: gatehouse explain [--json] FILE
+
+        Exit status: 0 ok, 1 invalid configuration, 2 usage error.
+        """
+
+    static let demo = """
+        gatehouse demo - a short story on the bundled example configuration (also: gatehouse with no arguments)
+
+        Usage: gatehouse demo
+        """
+
+    static func text(for command: String) -> String? {
+        switch command {
+        case "check": check
+        case "load": load
+        case "validate": validate
+        case "explain": explain
+        case "demo": demo
+        default: nil
+        }
+    }
+}

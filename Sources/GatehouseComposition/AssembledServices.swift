@@ -1,0 +1,46 @@
+import Foundation
+
+/// The services of one configuration, in file order, ready to use.
+public struct AssembledServices: Sendable {
+    /// The services in the order the file lists them.
+    public let services: [ConfiguredService]
+    /// The configuration file, when assembled from one.
+    public let file: URL?
+
+    /// The service named `name`, or `nil`.
+    public subscript(name: String) -> ConfiguredService? {
+        services.first { $0.name == name }
+    }
+
+    /// The service named `name`; with `nil`, the only service of a one-service file.
+    ///
+    /// - Throws: ``ServiceSelectionError`` naming the services there are.
+    public func service(named name: String?) throws -> ConfiguredService {
+        if let name {
+            if let service = self[name] { return service }
+            throw ServiceSelectionError(message: "no service \"\(name)\"; the configuration has \(list)")
+        }
+        guard services.count == 1 else {
+            throw ServiceSelectionError(message: "the configuration has \(services.count) services (\(list)); choose one with --service")
+        }
+        return services[0]
+    }
+
+    private var list: String {
+        services.map { "\"\($0.name)\"" }.joined(separator: ", ")
+    }
+
+    /// Every service described for people: a heading per service, then its parts in call order.
+    public var explanation: String {
+        services.map { ($0.explanation).joined(separator: "\n") }.joined(separator: "\n\n")
+    }
+}
+
+/// Thrown when a service name does not select a service.
+public struct ServiceSelectionError: Error, Sendable, Hashable, LocalizedError {
+    /// What was wrong and which services exist.
+    public var message: String
+
+    /// The message.
+    public var errorDescription: String? { message }
+}

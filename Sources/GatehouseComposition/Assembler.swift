@@ -1,0 +1,106 @@
+import Foundation
+import GatehouseCore
+import GatehouseLoaders
+
+/// Turns a configuration into ready services: for each, gate(s) → optional cache → loader.
+///
+/// The cache is always placed behind the gate; the format has no way to put it in front, so a
+/// revoked grant is never served from a warm cache. A service without gatekeepers is an error,
+/// not an open door. Nothing half-built is returned: either every service is assembled, or a
+/// ``ConfigurationError`` lists every problem found, each at its path.
+///
+/// ```swift
+/// let services = try Assembler().assemble(contentsOf: URL(fileURLWithPath: "gatehouse.json"))
+/// let avatars = try services.service(named: "avatars")
+/// let data = try await avatars.load("avatars/alice.png")
+/// ```
+public struct Assembler: Sendable {
+    /// The component types the configuration may name.
+    public var registry: PluginRegistry
+    /// The clock given to time-dependent policies and audit records.
+    public var clock: @Sendable () -> Date
+    /// Receives one record per decision of every assembled service (and shadow records).
+    public var observer: (any AccessObserver)?
+
+    /// Creates an assembler.
+    public init(
+        registry: PluginRegistry = PluginRegistry(),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        observer: (any AccessObserver)? = nil
+    ) {
+        self.registry = registry
+        self.clock = clock
+        self.observer = observer
+    }
+
+    /// Reads and assembles a configuration file; relative paths resolve against its folder.
+    ///
+    /// - Throws: ``ConfigurationError``.
+    public func assemble(contentsOf url: URL) throws -> AssembledServices {
+        let file = url.standardizedFileURL
+        let configuration = try GatehouseConfiguration(contentsOf: file)
+        return try assemble(configuration, baseDirectory: file.deletingLastPathComponent(), file: file)
+    }
+
+    /// Reads and assembles JSON; relative paths resolve against `baseDirectory`.
+    ///
+    /// - Throws: ``ConfigurationError``.
+    public func assemble(json data: Data, baseDirectory: URL) throws -> AssembledServices {
+        try assemble(GatehouseConfiguration(json: data), baseDirectory: baseDirectory)
+    }
+
+    /// Assembles a configuration; relative paths resolve against `baseDirectory`.
+    ///
+    /// - Throws: ``ConfigurationError`` listing every problem found.
+    public func assemble(
+        _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
+    ) throws -> AssembledServices {
+        let run = AssemblyRun(registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
+        var services: [ConfiguredService] = []
+        for service in configuration.services {
+            if let built = assemble(service, run: run) { services.append(built) }
+        }
+        guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
+        return AssembledServices(services: services, file: file)
+    }
+
+    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun) -> ConfiguredService? {
+        let path = ConfigurationPath.member("services", service.name)
+        if service.gatekeepers.isEmpty {
+            run.issues.add(
+                ConfigurationPath.member(path, "gatekeepers"),
+                "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+        }
+        let gates = service.gatekeepers.enumerated().map { index, component in
+            run.policy(component, path: ConfigurationPath.element(ConfigurationPath.member(path, "gatekeepers"), index), depth: 0)
+        }
+        let shadow = service.shadow.enumerated().map { index, component in
+            run.policy(component, path: ConfigurationPath.element(ConfigurationPath.member(path, "shadow"), index), depth: 0)
+        }
+        let loader = run.loader(service.loader, path: ConfigurationPath.member(path, "loader"))
+        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }) else {
+            return nil
+        }
+
+        var chain = AnyLoader(loader.loader)
+        var lines = ["service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"]
+        for (index, gate) in gates.compactMap({ $0 }).enumerated() {
+            gate.line.render(indent: "  gate \(index + 1): ", childIndent: "  ", into: &lines)
+        }
+        for (index, gate) in shadow.compactMap({ $0 }).enumerated() {
+            gate.line.render(indent: "  shadow \(index + 1) (reported, not enforced): ", childIndent: "  ", into: &lines)
+        }
+        if let cache = service.cache {
+            chain = AnyLoader(
+                CachingLoader(chain, countLimit: cache.countLimit ?? .max, byteLimit: cache.byteLimit ?? .max))
+            let limits = [cache.countLimit.map { "\($0) entries" }, cache.byteLimit.map { "\($0) bytes" }]
+            lines.append("  cache: LRU behind the gate, at most \(limits.compactMap { $0 }.joined(separator: " and "))")
+        }
+        lines.append("  loader: \(loader.text)")
+
+        let proxy = AccessProxy(chain, gatekeepers: gates.compactMap { $0?.policy }, observer: observer, clock: clock)
+        return ConfiguredService(
+            name: service.name, proxy: proxy, shadow: shadow.compactMap { $0?.policy }, explanation: lines,
+            observer: observer, clock: clock)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import GatehouseCore
+import GatehouseLoaders
+import GatehousePolicies
+
+/// The built-in component types and their settings, as documented in docs/configuration.md.
+enum BuiltInPlugins {
+    struct NoSettings: Decodable {}
+
+    struct AlwaysDenySettings: Decodable {
+        var reason: String?
+    }
+
+    struct AllowListSettings: Decodable {
+        var resources: [String]?
+        var subjects: [String]?
+    }
+
+    struct TimeWindowSettings: Decodable {
+        var timeZone: String
+        var days: [String]
+        var from: String
+        var to: String
+    }
+
+    struct FileSettings: Decodable {
+        var path: String
+    }
+
+    struct CombinatorSettings: Decodable {
+        var policies: [ComponentConfiguration]
+    }
+
+    struct NotSettings: Decodable {
+        var policy: ComponentConfiguration
+    }
+
+    struct DiskSettings: Decodable {
+        var root: String
+        var maximumFileSize: Int?
+    }
+
+    struct MemorySettings: Decodable {
+        var resources: [String: String]
+    }
+
+    static func register(in registry: inout PluginRegistry) {
+        // The built-in names are distinct and the registry starts empty, so none of these throws.
+        try? registry.registerPolicy("alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" }) { _, _ in
+            AlwaysAllow()
+        }
+        try? registry.registerPolicy(
+            "alwaysDeny", settings: AlwaysDenySettings.self,
+            describe: { "alwaysDeny" + ($0.reason.map { ": \"\($0)\"" } ?? "") }
+        ) { settings, _ in
+            settings.reason.map { AlwaysDeny(reason: $0) } ?? AlwaysDeny()
+        }
+        try? registry.registerPolicy("allowList", settings: AllowListSettings.self, describe: describeAllowList, factory: makeAllowList)
+        try? registry.registerPolicy("timeWindow", settings: TimeWindowSettings.self, describe: describeTimeWindow, factory: makeTimeWindow)
+        try? registry.registerPolicy("file", settings: FileSettings.self, describe: { "file: rules in \($0.path)" }) { settings, context in
+            guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
+            return FilePolicy(url: context.resolve(settings.path))
+        }
+        for (type, make) in [("allOf", { AllOf($0) as any AccessPolicy }), ("anyOf", { AnyOf($0) as any AccessPolicy })] {
+            try? registry.registerPolicy(type, settings: CombinatorSettings.self, describe: { _ in type }) { settings, context in
+                guard !settings.policies.isEmpty else {
+                    throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
+                }
+                return make(try context.policies(settings.policies))
+            }
+        }
+        try? registry.registerPolicy("not", settings: NotSettings.self, describe: { _ in "not" }) { settings, context in
+            Not(try context.policy(settings.policy))
+        }
+
+        try? registry.registerLoader("disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" }) { settings, context in
+            guard !settings.root.isEmpty else { throw SettingsError(key: "root", message: "must not be empty") }
+            if let limit = settings.maximumFileSize, limit <= 0 {
+                throw SettingsError(key: "maximumFileSize", message: "expected a positive number of bytes, found \(limit)")
+            }
+            let root = context.resolve(settings.root)
+            return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) } ?? DiskLoader(root: root)
+        }
+        try? registry.registerLoader("memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" }) { settings, _ in
+            MemoryLoader(settings.resources.mapValues { Data($0.utf8) })
+        }
+    }
+
+    static func makeAllowList(_ settings: AllowListSettings, _ context: PluginContext) throws -> any AccessPolicy {
+        guard settings.resources != nil || settings.subjects != nil else {
+            throw SettingsError(key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
+        }
+        for (key, list) in [("resources", settings.resources), ("subjects", settings.subjects)] {
+            guard let list else { continue }
+            if list.isEmpty { throw SettingsError(key: key, message: "empty; an empty list would deny everything (use alwaysDeny if you mean it)") }
+            if let index = list.firstIndex(of: "") { throw SettingsError(key: "\(key)[\(index)]", message: "an empty pattern matches nothing") }
+        }
+        return try AllowList(resources: settings.resources, subjects: settings.subjects)
+    }
+
+    static func describeAllowList(_ settings: AllowListSettings) -> String {
+        var parts: [String] = []
+        if let resources = settings.resources { parts.append("resources \(resources.joined(separator: ", "))") }
+        if let subjects = settings.subjects { parts.append("subjects \(subjects.joined(separator: ", "))") }
+        return "allowList: " + parts.joined(separator: "; ")
+    }
+
+    static func makeTimeWindow(_ settings: TimeWindowSettings, _ context: PluginContext) throws -> any AccessPolicy {
+        guard TimeZone(identifier: settings.timeZone) != nil else {
+            throw SettingsError(key: "timeZone", message: "unknown time zone \"\(settings.timeZone)\"; expected an IANA name such as \"Europe/Berlin\"")
+        }
+        guard !settings.days.isEmpty else { throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")") }
+        var days = Set<Weekday>()
+        for (index, text) in settings.days.enumerated() {
+            guard let day = Weekday(rawValue: text) else {
+                throw SettingsError(key: "days[\(index)]", message: "expected one of mon, tue, wed, thu, fri, sat, sun, found \"\(text)\"")
+            }
+            days.insert(day)
+        }
+        let from = try localTime(settings.from, key: "from")
+        let to = try localTime(settings.to, key: "to")
+        guard from != to else {
+            throw SettingsError(key: "to", message: "equals from (\(from)); a window needs a start and a different end")
+        }
+        return try TimeWindow(days: days, from: from, to: to, timeZone: settings.timeZone, now: context.clock)
+    }
+
+    private static func localTime(_ text: String, key: String) throws -> LocalTime {
+        do {
+            return try LocalTime(text)
+        } catch let error as PolicyConfigurationError {
+            throw SettingsError(key: key, message: error.message)
+        }
+    }
+
+    static func describeTimeWindow(_ settings: TimeWindowSettings) -> String {
+        let days = Set(settings.days.compactMap(Weekday.init(rawValue:)))
+        return "timeWindow: \(Weekday.summary(of: days)) \(settings.from)–\(settings.to) \(settings.timeZone)"
+    }
+}

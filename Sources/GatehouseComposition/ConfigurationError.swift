@@ -1,0 +1,132 @@
+import Foundation
+
+/// Everything wrong with a configuration, each problem located by its path in the file
+/// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or, for a syntax
+/// error, by line and column.
+///
+/// Validation collects every problem it can find in one pass, so a person fixes them all at once.
+public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
+    /// One located problem.
+    public struct Issue: Sendable, Hashable, CustomStringConvertible {
+        /// Where: a path such as `services.avatars.cache.countLimit`; empty for the whole file.
+        public var path: String
+        /// What was wrong and what was expected.
+        public var message: String
+        /// For a syntax error: the 1-based line.
+        public var line: Int?
+        /// For a syntax error: the 1-based column, in characters.
+        public var column: Int?
+
+        /// Creates an issue.
+        public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
+            self.path = path
+            self.message = message
+            self.line = line
+            self.column = column
+        }
+
+        /// `path: message`, or `line L, column C: message` for a syntax error.
+        public var description: String {
+            if let line, let column { return "line \(line), column \(column): \(message)" }
+            return path.isEmpty ? message : "\(path): \(message)"
+        }
+    }
+
+    /// The file the configuration came from, if it came from a file.
+    public var file: URL?
+    /// The problems, in the order they were found (file order).
+    public var issues: [Issue]
+
+    /// Creates an error from its issues.
+    public init(file: URL? = nil, issues: [Issue]) {
+        self.file = file
+        self.issues = issues
+    }
+
+    /// One line per issue.
+    public var errorDescription: String? {
+        issues.map(\.description).joined(separator: "\n")
+    }
+}
+
+/// Thrown by a plugin factory to say which of its settings was wrong; the assembler places it
+/// under the component's path (`services.avatars.gatekeepers[1].timeZone: ...`).
+public struct SettingsError: Error, Sendable, Hashable, LocalizedError {
+    /// The setting's key, or a path below the component such as `days[2]`.
+    public var key: String
+    /// What was wrong and what was expected.
+    public var message: String
+
+    /// Creates the error.
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    /// `key: message`.
+    public var errorDescription: String? { "\(key): \(message)" }
+}
+
+/// Collects issues while a configuration is assembled.
+final class IssueCollector: @unchecked Sendable {
+    private var stored: [ConfigurationError.Issue] = []
+    private let lock = NSLock()
+
+    func add(_ path: String, _ message: String) {
+        lock.withLock { stored.append(.init(path: path, message: message)) }
+    }
+
+    var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
+    var isEmpty: Bool { lock.withLock { stored.isEmpty } }
+}
+
+/// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
+enum ConfigurationPath {
+    static func member(_ base: String, _ key: String) -> String {
+        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        let part = plain ? key : "[\"\(key.replacingOccurrences(of: "\"", with: "\\\""))\"]"
+        if base.isEmpty || !plain { return base + part }
+        return "\(base).\(part)"
+    }
+
+    static func element(_ base: String, _ index: Int) -> String {
+        "\(base)[\(index)]"
+    }
+
+    /// Appends a relative coding path (`.from`, `[2]`, `.policies[0]`) to a base path.
+    static func appending(_ base: String, _ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce(base) { path, key in
+            key.intValue.map { element(path, $0) } ?? member(path, key.stringValue)
+        }
+    }
+
+    /// The closest candidate to `word` within a small edit distance, for "did you mean" hints.
+    static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+        let lowered = word.lowercased()
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance <= max(1, candidate.count / 3), distance < (best?.1 ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import GatehouseCore
+
+/// A configuration file: named services, each a loader, an optional cache and gatekeepers.
+///
+/// ```json
+/// { "services": { "avatars": {
+///     "loader": { "type": "disk", "root": "assets" },
+///     "cache": { "countLimit": 500, "byteLimit": 10000000 },
+///     "gatekeepers": [ { "type": "allowList", "resources": ["avatars/*"] } ] } } }
+/// ```
+///
+/// Reading a file checks its shape (unknown keys, wrong types, missing parts) and reports every
+/// problem with its path; ``Assembler`` then checks each component's type and settings.
+public struct GatehouseConfiguration: Sendable, Hashable, Codable {
+    /// The services, in file order.
+    public var services: [ServiceConfiguration]
+
+    /// Creates a configuration from services.
+    public init(services: [ServiceConfiguration]) {
+        self.services = services
+    }
+
+    /// Reads a configuration from JSON text, reporting every shape problem with its location.
+    ///
+    /// - Throws: ``ConfigurationError``.
+    public init(json data: Data, file: URL? = nil) throws {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(data))
+        } catch {
+            throw ConfigurationError(
+                file: file,
+                issues: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
+        }
+        let issues = IssueCollector()
+        let services = Self.services(from: value, issues: issues)
+        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues.issues) }
+        self.services = services
+    }
+
+    /// Reads a configuration file.
+    ///
+    /// - Throws: ``ConfigurationError``, also when the file cannot be read.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(file: url, issues: [.init(path: "", message: "cannot read \(url.path): \(describe(error))")])
+        }
+        try self.init(json: data, file: url)
+    }
+
+    /// Decodes `{"services": {...}}`.
+    public init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(JSONValue.self)
+        let issues = IssueCollector()
+        let services = Self.services(from: value, issues: issues)
+        if let first = issues.issues.first {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: first.description))
+        }
+        self.services = services
+    }
+
+    /// Encodes `{"services": {...}}` in service order.
+    public func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+    }
+
+    /// The configuration as JSON, services in order.
+    public var json: JSONValue {
+        .object(JSONObject([("services", .object(JSONObject(services.map { ($0.name, $0.json) })))]))
+    }
+
+    private static func services(from value: JSONValue, issues: IssueCollector) -> [ServiceConfiguration] {
+        guard case .object(let root) = value else {
+            issues.add("", "expected an object with \"services\", found \(value.kindDescription)")
+            return []
+        }
+        for key in root.keys where key != "services" && key != "$schema" {
+            issues.add(ConfigurationPath.member("", key), "unknown key; the top level has \"services\" (and \"$schema\")")
+        }
+        guard let servicesValue = root["services"] else {
+            issues.add("services", "missing; name at least one service")
+            return []
+        }
+        guard case .object(let servicesObject) = servicesValue else {
+            issues.add("services", "expected an object of named services, found \(servicesValue.kindDescription)")
+            return []
+        }
+        if servicesObject.members.isEmpty { issues.add("services", "empty; name at least one service") }
+        return servicesObject.members.compactMap { member in
+            ServiceConfiguration(
+                name: member.key, value: member.value, path: ConfigurationPath.member("services", member.key), issues: issues)
+        }
+    }
+}
+
+/// One named service: a loader, an optional cache placed behind the gate, the gatekeepers in
+/// order, and optional shadow gatekeepers that are evaluated and reported but never enforced.
+public struct ServiceConfiguration: Sendable, Hashable {
+    /// The service's name, the key under `services`.
+    public var name: String
+    /// The real service.
+    public var loader: ComponentConfiguration
+    /// A cache behind the gate, if any.
+    public var cache: CacheConfiguration?
+    /// The gatekeepers, asked in order on every call. Must not be empty.
+    public var gatekeepers: [ComponentConfiguration]
+    /// Dry-run gatekeepers: evaluated on every call and reported to the observer, never enforced.
+    public var shadow: [ComponentConfiguration]
+
+    /// Creates a service.
+    public init(
+        name: String,
+        loader: ComponentConfiguration,
+        cache: CacheConfiguration? = nil,
+        gatekeepers: [ComponentConfiguration],
+        shadow: [ComponentConfiguration] = []
+    ) {
+        self.name = name
+        self.loader = loader
+        self.cache = cache
+        self.gatekeepers = gatekeepers
+        self.shadow = shadow
+    }
+
+    static let keys = ["loader", "cache", "gatekeepers", "shadow"]
+
+    init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
+        guard case .object(let object) = value else {
+            issues.add(path, "expected an object with \"loader\" and \"gatekeepers\", found \(value.kindDescription)")
+            return nil
+        }
+        let before = issues.issues.count
+        for key in object.keys where !Self.keys.contains(key) {
+            let hint = ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+            issues.add(ConfigurationPath.member(path, key), "unknown key\(hint); a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        let loaderPath = ConfigurationPath.member(path, "loader")
+        let loader = object["loader"].flatMap { Self.component($0, path: loaderPath, issues: issues) }
+        if object["loader"] == nil { issues.add(loaderPath, "missing; say which loader serves this service") }
+
+        var cache: CacheConfiguration?
+        if let cacheValue = object["cache"], cacheValue != .null {
+            cache = CacheConfiguration(value: cacheValue, path: ConfigurationPath.member(path, "cache"), issues: issues)
+        }
+
+        let gatesPath = ConfigurationPath.member(path, "gatekeepers")
+        var gatekeepers: [ComponentConfiguration] = []
+        if let gatesValue = object["gatekeepers"] {
+            gatekeepers = Self.components(gatesValue, path: gatesPath, issues: issues)
+            if case .array(let array) = gatesValue, array.isEmpty {
+                issues.add(gatesPath, "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+            }
+        } else {
+            issues.add(gatesPath, "missing; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+        }
+        let shadow = object["shadow"].map { Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues) } ?? []
+
+        guard issues.issues.count == before, let loader else { return nil }
+        self.init(name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow)
+    }
+
+    private static func components(_ value: JSONValue, path: String, issues: IssueCollector) -> [ComponentConfiguration] {
+        guard case .array(let values) = value else {
+            issues.add(path, "expected an array of components, found \(value.kindDescription)")
+            return []
+        }
+        return values.enumerated().compactMap { component($1, path: ConfigurationPath.element(path, $0), issues: issues) }
+    }
+
+    static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration? {
+        guard case .object(var object) = value else {
+            issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
+            return nil
+        }
+        guard let typeValue = object["type"] else {
+            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
+            return nil
+        }
+        guard case .string(let type) = typeValue else {
+            issues.add(ConfigurationPath.member(path, "type"), "expected a type name (a string), found \(typeValue.kindDescription)")
+            return nil
+        }
+        object["type"] = nil
+        return ComponentConfiguration(type: type, settings: object)
+    }
+
+    var json: JSONValue {
+        var object = JSONObject([("loader", loader.json)])
+        if let cache { object["cache"] = cache.json }
+        object["gatekeepers"] = .array(gatekeepers.map(\.json))
+        if !shadow.isEmpty { object["shadow"] = .array(shadow.map(\.json)) }
+        return .object(object)
+    }
+}
+
+/// The cache placed behind a service's gate: least recently used entries are evicted to keep
+/// within the limits. At least one limit is given; each is a positive whole number.
+public struct CacheConfiguration: Sendable, Hashable, Codable {
+    /// The most entries kept, if limited.
+    public var countLimit: Int?
+    /// The most bytes kept (the sum of the resources' sizes), if limited.
+    public var byteLimit: Int?
+
+    /// Creates a cache configuration.
+    public init(countLimit: Int? = nil, byteLimit: Int? = nil) {
+        self.countLimit = countLimit
+        self.byteLimit = byteLimit
+    }
+
+    init?(value: JSONValue, path: String, issues: IssueCollector) {
+        guard case .object(let object) = value else {
+            issues.add(path, "expected an object with \"countLimit\" and/or \"byteLimit\", found \(value.kindDescription)")
+            return nil
+        }
+        let keys = ["countLimit", "byteLimit"]
+        var ok = true
+        for key in object.keys where !keys.contains(key) {
+            let hint = ConfigurationPath.suggestion(for: key, among: keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+            issues.add(ConfigurationPath.member(path, key), "unknown key\(hint); a cache has \"countLimit\" and \"byteLimit\"")
+            ok = false
+        }
+        func limit(_ key: String) -> Int? {
+            guard let value = object[key] else { return nil }
+            guard case .number(let text) = value, let number = Int(text), number > 0 else {
+                issues.add(ConfigurationPath.member(path, key), "expected a positive whole number, found \(Self.show(value))")
+                ok = false
+                return nil
+            }
+            return number
+        }
+        countLimit = limit("countLimit")
+        byteLimit = limit("byteLimit")
+        if object["countLimit"] == nil && object["byteLimit"] == nil {
+            issues.add(path, "give \"countLimit\", \"byteLimit\" or both")
+            ok = false
+        }
+        if !ok { return nil }
+    }
+
+    static func show(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .number(let text): text
+        case .bool(let flag): String(flag)
+        default: value.kindDescription
+        }
+    }
+
+    var json: JSONValue {
+        var object = JSONObject()
+        if let countLimit { object["countLimit"] = .number(String(countLimit)) }
+        if let byteLimit { object["byteLimit"] = .number(String(byteLimit)) }
+        return .object(object)
+    }
+}

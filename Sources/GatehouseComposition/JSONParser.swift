@@ -1,0 +1,268 @@
+/// A strict JSON parser (RFC 8259) that reports the line and column of the first syntax error.
+///
+/// Foundation's parser reports byte offsets at best; a person editing a configuration wants
+/// "line 7, column 12". Duplicate keys are an error too: in a configuration a repeated key is
+/// always a mistake, and silently keeping one of them could open a gate.
+struct JSONParser {
+    /// A syntax error at a position (1-based line and column, columns counted in characters).
+    struct SyntaxError: Error, Equatable {
+        var message: String
+        var line: Int
+        var column: Int
+    }
+
+    static let maximumDepth = 64
+
+    private let bytes: [UInt8]
+    private var position = 0
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Parses a whole document: one value, surrounded only by white space.
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.position == bytes.count else {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the document")
+        }
+        return value
+    }
+
+    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+        guard position < bytes.count else { throw error("unexpected end of file, expected a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+        case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+        case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw error("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func enter() throws(SyntaxError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw error("nesting deeper than \(Self.maximumDepth) levels")
+        }
+    }
+
+    private mutating func parseObject() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return .object(object) }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()), expected a key in double quotes")
+            }
+            let keyStart = position
+            let key = try parseString()
+            if object[key] != nil {
+                throw error("duplicate key \"\(key)\"", at: keyStart)
+            }
+            skipWhitespace()
+            guard consume(UInt8(ascii: ":")) else {
+                throw error("unexpected \(describeCurrent()), expected ':' after key \"\(key)\"")
+            }
+            skipWhitespace()
+            object[key] = try parseValue()
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "}")) { return .object(object) }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}'")
+        }
+    }
+
+    private mutating func parseArray() throws(SyntaxError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        position += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return .array(values) }
+        while true {
+            skipWhitespace()
+            values.append(try parseValue())
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { continue }
+            if consume(UInt8(ascii: "]")) { return .array(values) }
+            throw error("unexpected \(describeCurrent()), expected ',' or ']'")
+        }
+    }
+
+    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(SyntaxError) -> JSONValue {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
+            throw error("unexpected \(describeCurrent()), expected a value")
+        }
+        position += utf8.count
+        return value
+    }
+
+    private mutating func parseNumber() throws(SyntaxError) -> JSONValue {
+        let start = position
+        _ = consume(UInt8(ascii: "-"))
+        if consume(UInt8(ascii: "0")) {
+            if position < bytes.count, isDigit(bytes[position]) {
+                throw error("a number may not start with 0", at: start)
+            }
+        } else {
+            guard consumeDigits() else { throw error("expected a digit", at: position) }
+        }
+        if consume(UInt8(ascii: ".")) {
+            guard consumeDigits() else { throw error("expected a digit after '.'") }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            guard consumeDigits() else { throw error("expected a digit in the exponent") }
+        }
+        return .number(String(decoding: bytes[start..<position], as: UTF8.self))
+    }
+
+    private mutating func consumeDigits() -> Bool {
+        let start = position
+        while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        return position > start
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func parseString() throws(SyntaxError) -> String {
+        let start = position
+        position += 1
+        var scalars = String.UnicodeScalarView()
+        var segmentStart = position
+        func flush(_ end: Int) throws(SyntaxError) {
+            guard segmentStart < end else { return }
+            guard let text = String(validating: bytes[segmentStart..<end], as: UTF8.self) else {
+                throw error("the string is not valid UTF-8", at: segmentStart)
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
+        }
+        while true {
+            guard position < bytes.count else { throw error("unterminated string", at: start) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                try flush(position)
+                position += 1
+                return String(scalars)
+            }
+            if byte < 0x20 {
+                throw error("a control character must be escaped in a string")
+            }
+            if byte == UInt8(ascii: "\\") {
+                try flush(position)
+                position += 1
+                scalars.append(try parseEscape())
+                segmentStart = position
+                continue
+            }
+            position += 1
+        }
+    }
+
+    private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
+        guard position < bytes.count else { throw error("unterminated escape") }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try parseHex4()
+            if (0xD800..<0xDC00).contains(high) {
+                guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")) else {
+                    throw error("a high surrogate must be followed by a low surrogate escape")
+                }
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("invalid low surrogate") }
+                let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                return Unicode.Scalar(value) ?? "\u{FFFD}"
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate is not a character") }
+            return scalar
+        default:
+            position -= 1
+            throw error("invalid escape \\\(describeCurrent())")
+        }
+    }
+
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count, let digit = hexValue(bytes[position]) else {
+                throw error("expected four hexadecimal digits after \\u")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private func describeCurrent() -> String {
+        guard position < bytes.count else { return "end of file" }
+        let byte = bytes[position]
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if byte >= 0x80 { return "a non-ASCII character" }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
+    }
+
+    private func error(_ message: String, at offset: Int? = nil) -> SyntaxError {
+        let offset = min(offset ?? position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        // Columns count characters, not bytes: skip UTF-8 continuation bytes.
+        let column = bytes[lineStart..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return SyntaxError(message: message, line: line, column: column)
+    }
+}

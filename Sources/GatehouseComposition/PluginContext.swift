@@ -1,0 +1,54 @@
+import Foundation
+import GatehouseCore
+
+/// What a plugin factory knows about where it is being built: the configuration's folder (for
+/// relative paths), the clock and observer of this assembly, and a way to build nested policies.
+public struct PluginContext: Sendable {
+    /// The folder of the configuration file; relative paths resolve against it, never against
+    /// the working directory.
+    public let baseDirectory: URL
+    /// The clock of this assembly: give it to time-dependent policies so that a caller can
+    /// evaluate "as if at" an instant.
+    public let clock: @Sendable () -> Date
+    /// The observer of this assembly, if any.
+    public let observer: (any AccessObserver)?
+    /// Where the component being built sits in the file, such as `services.avatars.gatekeepers[1]`.
+    public let path: String
+
+    let build: AssemblyRun
+    let depth: Int
+
+    /// Resolves a path from the configuration: absolute paths stay, relative ones are taken
+    /// from ``baseDirectory``.
+    public func resolve(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        return baseDirectory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    /// Builds a nested policy (as `not` does with its `policy`). Problems in it are reported at
+    /// its own path; the call then throws and the enclosing component is not built.
+    public func policy(_ component: ComponentConfiguration) throws -> any AccessPolicy {
+        let path = ConfigurationPath.appending(self.path, component.relativePath)
+        guard let built = build.policy(component, path: path, depth: depth + 1) else {
+            throw NestedComponentFailed()
+        }
+        build.recordNested(built.line)
+        return built.policy
+    }
+
+    /// Builds nested policies (as `allOf` does with its `policies`), reporting the problems of
+    /// every one of them before throwing.
+    public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
+        var built: [any AccessPolicy] = []
+        var failed = false
+        for component in components {
+            if let policy = try? policy(component) { built.append(policy) } else { failed = true }
+        }
+        if failed { throw NestedComponentFailed() }
+        return built
+    }
+}
+
+/// Thrown by ``PluginContext/policy(_:)`` when a nested component failed; its problems have
+/// already been reported at their own paths.
+struct NestedComponentFailed: Error {}

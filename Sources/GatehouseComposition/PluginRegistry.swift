@@ -1,0 +1,123 @@
+import Foundation
+import GatehouseCore
+
+/// The component types a configuration may name, each with its `Decodable` settings type and a
+/// factory. The built-ins are registered from the start: loaders `disk`, `memory`; policies
+/// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `allOf`, `anyOf`, `not`.
+///
+/// ```swift
+/// struct TenantSettings: Decodable { var tenant: String }
+/// var registry = PluginRegistry()
+/// try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, context in
+///     TenantPolicy(tenant: settings.tenant)
+/// }
+/// ```
+public struct PluginRegistry: Sendable {
+    /// Builds a policy from a component's settings: decodes, then calls the factory.
+    struct PolicyPlugin: Sendable {
+        let build: @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any AccessPolicy
+        let describe: @Sendable (JSONValue) -> String?
+    }
+
+    /// Builds a loader from a component's settings: decodes, then calls the factory.
+    struct LoaderPlugin: Sendable {
+        let build:
+            @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any ResourceLoading<String, Data>
+        let describe: @Sendable (JSONValue) -> String?
+    }
+
+    private(set) var policies: [String: PolicyPlugin] = [:]
+    private(set) var loaders: [String: LoaderPlugin] = [:]
+
+    /// A registry with the built-in types registered.
+    public init() {
+        BuiltInPlugins.register(in: &self)
+    }
+
+    /// A registry with no types at all, for an app that wants to offer only its own.
+    public static var empty: PluginRegistry {
+        PluginRegistry(nothing: ())
+    }
+
+    private init(nothing: Void) {}
+
+    /// The registered policy type names, sorted.
+    public var policyTypes: [String] { policies.keys.sorted() }
+    /// The registered loader type names, sorted.
+    public var loaderTypes: [String] { loaders.keys.sorted() }
+
+    /// Registers a policy type.
+    ///
+    /// - Parameters:
+    ///   - type: The name used in `"type"`; must not be taken already.
+    ///   - settings: The settings type, decoded from the component's other keys. A key the
+    ///     settings type does not read is reported as unknown.
+    ///   - describe: One line for `explain`, from the settings; by default the settings as JSON.
+    ///   - factory: Builds the policy. Throw ``SettingsError`` to point at one setting.
+    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    public mutating func registerPolicy<Settings: Decodable>(
+        _ type: String,
+        settings: Settings.Type,
+        describe: (@Sendable (Settings) -> String)? = nil,
+        factory: @escaping @Sendable (Settings, PluginContext) throws -> any AccessPolicy
+    ) throws {
+        try Self.checkName(type, taken: policies[type] != nil, kind: "policy")
+        policies[type] = PolicyPlugin(
+            build: { value, context, unread in
+                let decoder = SettingsDecoder()
+                let settings = try decoder.decode(Settings.self, from: value, ignoring: ["name"])
+                unread = decoder.unreadKeys
+                return try factory(settings, context)
+            },
+            describe: { value in
+                guard let describe, let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: ["name"])
+                else { return nil }
+                return describe(settings)
+            })
+    }
+
+    /// Registers a loader type whose resources are `Data` named by `String` keys.
+    ///
+    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    public mutating func registerLoader<Settings: Decodable>(
+        _ type: String,
+        settings: Settings.Type,
+        describe: (@Sendable (Settings) -> String)? = nil,
+        factory: @escaping @Sendable (Settings, PluginContext) throws -> any ResourceLoading<String, Data>
+    ) throws {
+        try Self.checkName(type, taken: loaders[type] != nil, kind: "loader")
+        loaders[type] = LoaderPlugin(
+            build: { value, context, unread in
+                let decoder = SettingsDecoder()
+                let settings = try decoder.decode(Settings.self, from: value, ignoring: [])
+                unread = decoder.unreadKeys
+                return try factory(settings, context)
+            },
+            describe: { value in
+                guard let describe, let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
+                else { return nil }
+                return describe(settings)
+            })
+    }
+
+    private static func checkName(_ type: String, taken: Bool, kind: String) throws {
+        guard !type.isEmpty else { throw PluginRegistrationError(message: "a \(kind) type name must not be empty") }
+        guard !taken else {
+            throw PluginRegistrationError(message: "the \(kind) type \"\(type)\" is already registered; choose another name")
+        }
+    }
+}
+
+/// Thrown when a plugin cannot be registered.
+public struct PluginRegistrationError: Error, Sendable, Hashable, LocalizedError {
+    /// What was wrong.
+    public var message: String
+
+    /// Creates the error.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var errorDescription: String? { message }
+}

@@ -1,0 +1,89 @@
+/// A time of day on the wall clock, to the minute: `00:00` through `23:59`.
+///
+/// Parsed from and printed as exactly `HH:mm` (two ASCII digits each, 24-hour clock), and
+/// encoded as that string in JSON.
+public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// The hour, 0 through 23.
+    public let hour: Int
+    /// The minute, 0 through 59.
+    public let minute: Int
+
+    /// Creates a time from an hour (0–23) and a minute (0–59).
+    ///
+    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`) when either is out of range.
+    public init(hour: Int, minute: Int) throws {
+        guard (0..<24).contains(hour), (0..<60).contains(minute) else {
+            throw PolicyConfigurationError(
+                policy: "localTime",
+                message: "expected hour 0–23 and minute 0–59, found hour \(hour), minute \(minute)")
+        }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Parses exactly `HH:mm`, such as `"09:00"` or `"23:59"`.
+    ///
+    /// No spaces, signs, one-digit hours, seconds or non-ASCII digits are accepted.
+    ///
+    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`) whose `message` reads, for
+    ///   example, `expected HH:mm, found "9am"`.
+    public init(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        func digit(_ index: Int) -> Int? {
+            let byte = bytes[index]
+            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                ? Int(byte - UInt8(ascii: "0")) : nil
+        }
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
+            let h1 = digit(0), let h2 = digit(1), let m1 = digit(3), let m2 = digit(4)
+        else {
+            throw PolicyConfigurationError(
+                policy: "localTime", message: "expected HH:mm, found \(text.debugDescription)")
+        }
+        let hour = h1 * 10 + h2
+        let minute = m1 * 10 + m2
+        guard hour < 24, minute < 60 else {
+            throw PolicyConfigurationError(
+                policy: "localTime",
+                message: "expected HH:mm from 00:00 to 23:59, found \(text.debugDescription)")
+        }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    /// Minutes since midnight, 0 through 1439.
+    public var minutesSinceMidnight: Int { hour * 60 + minute }
+
+    /// The time as `HH:mm`, such as `09:05`.
+    public var description: String {
+        Self.twoDigits(hour) + ":" + Self.twoDigits(minute)
+    }
+
+    /// Whether `lhs` is earlier in the day than `rhs`.
+    public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
+        lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
+    }
+
+    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted` whose
+    /// description is the parse message, such as `expected HH:mm, found "9am"`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(text)
+        } catch let error as PolicyConfigurationError {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
+        }
+    }
+
+    /// Encodes the time as its `HH:mm` string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// `7` → `"07"`, `42` → `"42"`.
+    static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0" + String(value) : String(value)
+    }
+}

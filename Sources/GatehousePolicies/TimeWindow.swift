@@ -1,0 +1,159 @@
+import Foundation
+import GatehouseCore
+
+/// A gatekeeper that allows requests only during a weekly window of local wall-clock time in
+/// one time zone, such as Monday to Friday, 09:00 to 17:00 in Europe/Berlin.
+///
+/// - `from` is inclusive and `to` exclusive, to the minute: 09:00–17:00 allows 09:00 and 16:59,
+///   not 17:00.
+/// - `from` before `to` is a window within each listed day. `from` after `to` runs past midnight
+///   and belongs to the day it starts: Fri 22:00–06:00 allows Sat 01:00, and with only Friday
+///   listed it does not allow Fri 01:00.
+/// - Daylight saving time: the local time is what the zone's wall clock shows at the instant. A
+///   local time skipped when clocks go forward never occurs, so it is never inside; a local hour
+///   repeated when clocks go back is inside both times.
+///
+/// A denial names the window and the local time, such as
+/// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A decision does not use
+/// `Calendar`: the zone's offset is cached until its next transition.
+public struct TimeWindow: AccessPolicy, CustomStringConvertible {
+    /// The name shown in denials and audit records, `"timeWindow"` unless given.
+    public let name: String
+    /// The days on which the window opens.
+    public let days: Set<Weekday>
+    /// The local time the window opens (inclusive).
+    public let from: LocalTime
+    /// The local time the window closes (exclusive); earlier than ``from`` when the window runs
+    /// past midnight into the next day.
+    public let to: LocalTime
+    /// The zone whose wall clock the window follows.
+    public let timeZone: TimeZone
+
+    private let now: @Sendable () -> Date
+    private let converter: LocalTimeConverter
+    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in ``days``.
+    private let dayMask: UInt8
+    private let fromMinute: Int
+    private let toMinute: Int
+    /// `Mon–Fri 09:00–17:00 Europe/Berlin`.
+    private let summary: String
+    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is `, as UTF-8, to build a reason in one
+    /// allocation.
+    private let reasonPrefix: [UInt8]
+
+    /// Creates the window.
+    ///
+    /// - Parameters:
+    ///   - days: The days on which the window opens; at least one.
+    ///   - from: The local time it opens (inclusive).
+    ///   - to: The local time it closes (exclusive); before `from` for a window past midnight.
+    ///   - timeZone: An identifier `TimeZone(identifier:)` knows, such as `"Europe/Berlin"`.
+    ///   - name: The name shown in denials and audit records.
+    ///   - now: The clock; the system clock unless given.
+    /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for an unknown time zone,
+    ///   `from` equal to `to`, or no days.
+    public init(
+        days: Set<Weekday>,
+        from: LocalTime,
+        to: LocalTime,
+        timeZone: String,
+        name: String = "timeWindow",
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        guard let zone = TimeZone(identifier: timeZone) else {
+            throw PolicyConfigurationError(
+                policy: "timeWindow",
+                message: "unknown time zone \(timeZone.debugDescription); expected an IANA identifier "
+                    + "such as \"Europe/Berlin\"")
+        }
+        guard from != to else {
+            throw PolicyConfigurationError(
+                policy: "timeWindow",
+                message: "from and to are both \(from); expected from before to, or from after to "
+                    + "for a window past midnight")
+        }
+        guard !days.isEmpty else {
+            throw PolicyConfigurationError(
+                policy: "timeWindow",
+                message: "days is empty; expected at least one of mon, tue, wed, thu, fri, sat, sun")
+        }
+        self.name = name
+        self.days = days
+        self.from = from
+        self.to = to
+        self.timeZone = zone
+        self.now = now
+        converter = LocalTimeConverter(timeZone: zone)
+        dayMask = days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) }
+        fromMinute = from.minutesSinceMidnight
+        toMinute = to.minutesSinceMidnight
+        // The identifier as given: Foundation reports "UTC" as "GMT".
+        summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
+        reasonPrefix = Array("outside \(summary); it is ".utf8)
+    }
+
+    /// The window, such as `Mon–Fri 09:00–17:00 Europe/Berlin`.
+    public var description: String { summary }
+
+    /// Allows when the clock's instant falls inside the window on the zone's wall clock.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        decision(at: now())
+    }
+
+    func decision(at instant: Date) -> AccessDecision {
+        let seconds = instant.timeIntervalSince1970
+        // About ±31,000 years: keeps the integer arithmetic far from overflow.
+        guard seconds.isFinite, abs(seconds) < 1e12 else {
+            return .deny(reason: "the clock reads \(seconds) seconds since 1970, which is out of range")
+        }
+        let reading = converter.reading(atSecondsSince1970: seconds)
+        if contains(reading) {
+            return .allow
+        }
+        return .deny(reason: reason(for: reading))
+    }
+
+    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`, built in one allocation
+    /// (a denial should cost little more than an allowance).
+    private func reason(for reading: LocalTimeConverter.Reading) -> String {
+        let day = Weekday(isoIndex: reading.weekdayIndex).shortName.utf8
+        let hour = reading.minuteOfDay / 60
+        let minute = reading.minuteOfDay % 60
+        let suffix = " there".utf8
+        let count = reasonPrefix.count + day.count + 6 + suffix.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = 0
+            func put(_ byte: UInt8) {
+                buffer[index] = byte
+                index += 1
+            }
+            for byte in reasonPrefix { put(byte) }
+            for byte in day { put(byte) }
+            put(UInt8(ascii: " "))
+            put(UInt8(ascii: "0") + UInt8(hour / 10))
+            put(UInt8(ascii: "0") + UInt8(hour % 10))
+            put(UInt8(ascii: ":"))
+            put(UInt8(ascii: "0") + UInt8(minute / 10))
+            put(UInt8(ascii: "0") + UInt8(minute % 10))
+            for byte in suffix { put(byte) }
+            return index
+        }
+    }
+
+    private func contains(_ reading: LocalTimeConverter.Reading) -> Bool {
+        let minute = reading.minuteOfDay
+        let today = isListed(reading.weekdayIndex)
+        if fromMinute < toMinute {
+            return today && minute >= fromMinute && minute < toMinute
+        }
+        // Past midnight: the evening belongs to today, the early morning to yesterday.
+        if minute >= fromMinute {
+            return today
+        }
+        return minute < toMinute && isListed((reading.weekdayIndex + 6) % 7)
+    }
+
+    private func isListed(_ weekdayIndex: Int) -> Bool {
+        dayMask & (1 << UInt8(weekdayIndex)) != 0
+    }
+}

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GatehousePolicies", targets: ["GatehousePolicies"]),
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
+        .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
     targets: [
         // Libraries: lower layers never import higher ones.
@@ -25,6 +26,14 @@ let package = Package(
         .target(
             name: "GatehouseComposition",
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
+            swiftSettings: strictSettings
+        ),
+
+        // Examples.
+        .executableTarget(
+            name: "gatehouse",
+            dependencies: ["GatehouseCore", "GatehouseComposition"],
+            path: "Examples/GatehouseCLI",
             swiftSettings: strictSettings
         ),
 

@@ -1,0 +1,291 @@
+import Foundation
+import GatehouseComposition
+import GatehouseCore
+
+/// The subcommands of `gatehouse`. Each returns its exit status and writes through a ``Console``.
+struct Commands {
+    let console: Console
+
+    static let requestOptions: [CommandLineArguments.Option] = [
+        .init(name: "config", valueName: "FILE", help: "the configuration file"),
+        .init(name: "service", valueName: "NAME", help: "the service"),
+        .init(name: "subject", valueName: "NAME", help: "who asks"),
+        .init(name: "action", valueName: "NAME", help: "what they want to do"),
+        .init(name: "attr", valueName: "KEY=VALUE", repeatable: true, help: "a request attribute"),
+        .init(name: "at", valueName: "INSTANT", help: "decide as if at this ISO-8601 instant"),
+        .init(name: "json", help: "print one JSON object"),
+        .init(name: "help", help: "show help"),
+    ]
+
+    static let fileOptions: [CommandLineArguments.Option] = [
+        .init(name: "json", help: "print one JSON object"),
+        .init(name: "help", help: "show help"),
+    ]
+
+    /// Runs `arguments` (without the program name).
+    func run(_ arguments: [String]) async -> ExitStatus {
+        guard let command = arguments.first else {
+            return await Demo(console: console).run()
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "check": return await request(rest, command: "check", loading: false)
+        case "load": return await request(rest, command: "load", loading: true)
+        case "validate": return await file(rest, command: "validate")
+        case "explain": return await file(rest, command: "explain")
+        case "demo":
+            if rest == ["--help"] { return help(Help.demo) }
+            guard rest.isEmpty else { return usage("'demo' takes no arguments", help: Help.demo) }
+            return await Demo(console: console).run()
+        case "help", "--help", "-h":
+            if let topic = rest.first {
+                guard let text = Help.text(for: topic) else {
+                    return usage("no command '\(topic)'; commands are check, load, validate, explain, demo", help: Help.overview)
+                }
+                return help(text)
+            }
+            return help(Help.overview)
+        default:
+            let hint = ["check", "load", "validate", "explain", "demo", "help"].first { $0.hasPrefix(command) || command.hasPrefix($0) }
+            return usage("unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, demo, help", help: Help.overview)
+        }
+    }
+
+    // MARK: check and load
+
+    private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
+        let helpText = loading ? Help.load : Help.check
+        var options = Self.requestOptions
+        if loading { options.append(.init(name: "output", valueName: "FILE", help: "write the resource here")) }
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments(arguments, options: options, positionalNames: ["KEY"], command: command)
+        } catch {
+            if arguments.contains("--help") { return help(helpText) }
+            return usage(error.message, help: helpText)
+        }
+        if parsed.flag("help") { return help(helpText) }
+        let json = parsed.flag("json")
+        guard let config = parsed.value("config") else {
+            return usage("missing --config FILE: the configuration to ask", help: helpText)
+        }
+        var attributes: [String: String] = [:]
+        for pair in parsed.all("attr") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                return usage("--attr expects KEY=VALUE, found '\(pair)'", help: helpText)
+            }
+            attributes[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        var clock: @Sendable () -> Date = { Date() }
+        if let text = parsed.value("at") {
+            guard let instant = Instant.parse(text) else {
+                return usage("--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z, found '\(text)'", help: helpText)
+            }
+            clock = { instant }
+        }
+        let key = parsed.positionals[0]
+        let action = parsed.value("action") ?? "read"
+        let output = parsed.value("output")
+
+        let services: AssembledServices
+        do {
+            services = try Assembler(clock: clock).assemble(contentsOf: URL(fileURLWithPath: config))
+        } catch {
+            return configurationFailed(error, file: config, json: json)
+        }
+        let service: ConfiguredService
+        do {
+            service = try services.service(named: parsed.value("service"))
+        } catch {
+            return usage(describe(error), help: nil, json: json)
+        }
+
+        let context = AccessContext(subject: parsed.value("subject"), attributes: attributes)
+        return await AccessContext.$current.withValue(context) {
+            let request = service.request(for: key, action: action)
+            var report = Report(command: command, service: service.name, request: request)
+            do {
+                if loading {
+                    let data = try await service.load(key, action: action)
+                    report.allowed = true
+                    report.bytes = data.count
+                    if let output {
+                        do {
+                            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                            report.output = output
+                        } catch {
+                            report.error = "cannot write \(output): \(describe(error))"
+                            return finish(report, json: json, status: .error)
+                        }
+                    } else if json {
+                        report.content = String(data: data, encoding: .utf8)
+                        if report.content == nil { report.contentBase64 = data.base64EncodedString() }
+                    }
+                    if !json && output == nil {
+                        console.outData(data)
+                        return .ok
+                    }
+                } else {
+                    try await service.authorize(request)
+                    report.allowed = true
+                }
+                return finish(report, json: json, status: .ok)
+            } catch let denied as AccessDenied {
+                report.allowed = false
+                report.gate = denied.policy
+                report.reason = denied.reason
+                report.gateFailure = denied.isGateFailure
+                return finish(report, json: json, status: .denied)
+            } catch {
+                report.allowed = true
+                report.error = "the loader failed: \(describe(error))"
+                return finish(report, json: json, status: .error)
+            }
+        }
+    }
+
+    private func finish(_ report: Report, json: Bool, status: ExitStatus) -> ExitStatus {
+        if json {
+            console.out(report.json)
+            return status
+        }
+        switch status {
+        case .ok:
+            if let output = report.output {
+                console.out("loaded \(report.bytes ?? 0) bytes to \(output): \(report.request)")
+            } else {
+                console.out("allowed: \(report.request) (service \(report.service))")
+            }
+        case .denied:
+            let what = report.gateFailure == true ? "denied: gate \(report.gate ?? "?") failed" : "denied by \(report.gate ?? "?")"
+            console.err("\(what): \(report.reason ?? "")")
+            console.err("  request: \(report.request) (service \(report.service))")
+        default:
+            console.err("error: \(report.error ?? "unknown")")
+            console.err("  request: \(report.request) (service \(report.service))")
+        }
+        return status
+    }
+
+    // MARK: validate and explain
+
+    private func file(_ arguments: [String], command: String) async -> ExitStatus {
+        let helpText = Help.text(for: command) ?? Help.overview
+        let parsed: CommandLineArguments
+        do {
+            parsed = try CommandLineArguments(arguments, options: Self.fileOptions, positionalNames: ["FILE"], command: command)
+        } catch {
+            if arguments.contains("--help") { return help(helpText) }
+            return usage(error.message, help: helpText)
+        }
+        if parsed.flag("help") { return help(helpText) }
+        let json = parsed.flag("json")
+        let path = parsed.positionals[0]
+        let services: AssembledServices
+        do {
+            services = try Assembler().assemble(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return configurationFailed(error, file: path, json: json)
+        }
+        if command == "validate" {
+            let names = services.services.map(\.name)
+            if json {
+                console.out(JSONText.render([("file", .string(path)), ("valid", .bool(true)), ("services", .array(names.map { .string($0) }))]))
+            } else {
+                console.out("\(path): valid; \(names.count) service\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
+            }
+        } else if json {
+            console.out(
+                JSONText.render([
+                    ("file", .string(path)),
+                    ("services", .array(services.services.map { .object([("name", .string($0.name)), ("lines", .array($0.explanation.map { .string($0) }))]) })),
+                ]))
+        } else {
+            console.out(services.explanation)
+        }
+        return .ok
+    }
+
+    private func configurationFailed(_ error: any Error, file: String, json: Bool) -> ExitStatus {
+        let issues = (error as? ConfigurationError)?.issues.map(\.description) ?? [describe(error)]
+        if json {
+            console.out(JSONText.render([("file", .string(file)), ("valid", .bool(false)), ("errors", .array(issues.map { .string($0) }))]))
+        } else {
+            for issue in issues { console.err("\(file): \(issue)") }
+        }
+        return .error
+    }
+
+    // MARK: help and usage
+
+    private func help(_ text: String) -> ExitStatus {
+        console.out(text)
+        return .ok
+    }
+
+    private func usage(_ message: String, help: String?, json: Bool = false) -> ExitStatus {
+        if json {
+            console.out(JSONText.render([("error", .string(message)), ("usage", .bool(true))]))
+            return .usage
+        }
+        console.err("error: \(message)")
+        if let help, let line = help.split(separator: "\n").first(where: { $0.hasPrefix("Usage:") || $0.hasPrefix("  gatehouse ") }) {
+            console.err(String(line))
+        }
+        console.err("Run 'gatehouse help' or add --help for more.")
+        return .usage
+    }
+}
+
+/// What a `check` or `load` found, as text or as one JSON object.
+struct Report {
+    var command: String
+    var service: String
+    var request: AccessRequest
+    var allowed: Bool?
+    var gate: String?
+    var reason: String?
+    var gateFailure: Bool?
+    var error: String?
+    var bytes: Int?
+    var output: String?
+    var content: String?
+    var contentBase64: String?
+
+    var json: String {
+        var members: [(String, JSONText)] = [
+            ("command", .string(command)),
+            ("service", .string(service)),
+            (
+                "request",
+                .object([
+                    ("subject", request.subject.map { .string($0) } ?? .null),
+                    ("action", .string(request.action)),
+                    ("resource", .string(request.resource)),
+                    ("attributes", .object(request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                ])
+            ),
+        ]
+        if let allowed { members.append(("allowed", .bool(allowed))) }
+        if let gate { members.append(("gate", .string(gate))) }
+        if let reason { members.append(("reason", .string(reason))) }
+        if let gateFailure { members.append(("gateFailure", .bool(gateFailure))) }
+        if let error { members.append(("error", .string(error))) }
+        if let bytes { members.append(("bytes", .number(bytes))) }
+        if let output { members.append(("output", .string(output))) }
+        if let content { members.append(("content", .string(content))) }
+        if let contentBase64 { members.append(("contentBase64", .string(contentBase64))) }
+        return JSONText.render(members)
+    }
+}
+
+/// Parses ISO-8601 instants, with or without fractional seconds.
+enum Instant {
+    static func parse(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
+    }
+}

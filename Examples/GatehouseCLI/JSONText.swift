@@ -1,0 +1,42 @@
+/// A tiny JSON writer with members in a fixed order, for the command's `--json` output.
+indirect enum JSONText {
+    case null
+    case bool(Bool)
+    case number(Int)
+    case string(String)
+    case array([JSONText])
+    case object([(String, JSONText)])
+
+    var text: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): flag ? "true" : "false"
+        case .number(let number): String(number)
+        case .string(let string): Self.quote(string)
+        case .array(let values): "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func render(_ members: [(String, JSONText)]) -> String {
+        JSONText.object(members).text
+    }
+
+    static func quote(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

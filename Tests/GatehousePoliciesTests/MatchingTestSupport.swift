@@ -68,8 +68,13 @@ func replaceAtomically(_ url: URL, with text: String) throws {
     }
 }
 
-/// Overwrites the file in place (same inode): truncates it and writes `bytes`.
+/// Overwrites the file in place (same inode): truncates it and writes `bytes`. Creates the file
+/// when it does not exist.
 func rewriteInPlace(_ url: URL, with bytes: [UInt8]) throws {
+    guard FileManager.default.fileExists(atPath: url.path) else {
+        try Data(bytes).write(to: url)
+        return
+    }
     let handle = try FileHandle(forWritingTo: url)
     try handle.truncate(atOffset: 0)
     try handle.write(contentsOf: Data(bytes))

@@ -26,10 +26,10 @@ package struct PatternIndex: Sendable {
     /// For each pattern: the length of its literal prefix, or -1 for an exact pattern.
     private var prefixLengths: [Int32] = []
     /// Whole-pattern hash → first pattern id with that hash; `wholeChain` links the rest.
-    private var byWhole: [UInt64: Int32] = [:]
+    private var byWhole = HashSlots()
     private var wholeChain: [Int32] = []
     /// Prefix hash and length → first wildcard pattern id; `prefixChain` links the rest.
-    private var byPrefix: [UInt64: Int32] = [:]
+    private var byPrefix = HashSlots()
     private var prefixChain: [Int32] = []
     /// `prefixLengthUsed[n]` is true when some wildcard pattern has a literal prefix of n bytes.
     private var prefixLengthUsed: [Bool] = []
@@ -64,11 +64,11 @@ package struct PatternIndex: Sendable {
         let id = Int32(ends.count)
         storage.append(contentsOf: bytes)
         ends.append(Int32(storage.count))
-        wholeChain.append(byWhole.updateValue(id, forKey: hash) ?? Self.none)
+        wholeChain.append(byWhole.updateValue(id, for: hash) ?? Self.none)
         if let star = bytes.firstIndex(of: Self.star) {
             let prefixHash = Self.hash(UnsafeBufferPointer(rebasing: bytes[..<star]))
             let key = Self.prefixKey(prefixHash, length: star)
-            prefixChain.append(byPrefix.updateValue(id, forKey: key) ?? Self.none)
+            prefixChain.append(byPrefix.updateValue(id, for: key) ?? Self.none)
             prefixLengths.append(Int32(star))
             if prefixLengthUsed.count <= star {
                 prefixLengthUsed.append(
@@ -129,7 +129,7 @@ package struct PatternIndex: Sendable {
             let longestPrefix = min(text.count, prefixLengthUsed.count - 1)
             for length in 0...text.count {
                 if length <= longestPrefix && prefixLengthUsed[length] {
-                    var id = byPrefix[Self.prefixKey(hash, length: length)] ?? Self.none
+                    var id = byPrefix.value(for: Self.prefixKey(hash, length: length)) ?? Self.none
                     while id != Self.none {
                         if prefixLengths[Int(id)] == length
                             && matchesWildcard(Int(id), text, prefixLength: length, storage: storage)
@@ -144,7 +144,7 @@ package struct PatternIndex: Sendable {
                     hash = Self.step(hash, text[length])
                 }
             }
-            var id = byWhole[hash] ?? Self.none
+            var id = byWhole.value(for: hash) ?? Self.none
             while id != Self.none {
                 if prefixLengths[Int(id)] == Self.none && bytes(of: Int(id), in: storage).elementsEqual(text)
                     && visit(Int(id))
@@ -166,7 +166,7 @@ package struct PatternIndex: Sendable {
 
     private func find(bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
         storage.withUnsafeBufferPointer { storage in
-            var id = byWhole[hash] ?? Self.none
+            var id = byWhole.value(for: hash) ?? Self.none
             while id != Self.none {
                 if self.bytes(of: Int(id), in: storage).elementsEqual(bytes) {
                     return Int(id)

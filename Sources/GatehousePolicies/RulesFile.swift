@@ -42,18 +42,11 @@ package struct RulesFile: Sendable {
 
     /// The file's name as used in reasons and errors, such as `avatars.rules`.
     package let fileName: String
+    /// The indexed rules, in one immutable object so a copy of a `RulesFile` costs one retain.
+    private let contents: Contents
+
     /// How many rules (non-blank, non-comment lines) the file has.
-    package private(set) var ruleCount = 0
-
-    private var resources = PatternIndex()
-    private var subjects = PatternIndex()
-    private var actions = PatternIndex()
-    /// The first line of each effect for each distinct (resource, subject, action) triple.
-    private var firstLines: [RuleKey: FirstLines] = [:]
-
-    private init(fileName: String) {
-        self.fileName = fileName
-    }
+    package var ruleCount: Int { contents.ruleCount }
 
     /// Parses rules from text.
     ///
@@ -66,9 +59,9 @@ package struct RulesFile: Sendable {
     ///
     /// - Throws: ``RulesFileError`` naming the first bad line.
     package static func parse(_ bytes: [UInt8], fileName: String) throws -> RulesFile {
-        var file = RulesFile(fileName: fileName)
-        try bytes.withUnsafeBufferPointer { try file.parseLines($0) }
-        return file
+        var parser = Parser(fileName: fileName)
+        try bytes.withUnsafeBufferPointer { try parser.parseLines($0) }
+        return RulesFile(fileName: fileName, contents: Contents(parser))
     }
 
     /// The rule that decides `request`: the first matching `deny` if any, else the first
@@ -79,14 +72,39 @@ package struct RulesFile: Sendable {
 
     /// The rule that decides a request with these fields; see ``decide(_:)``.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
+        contents.decide(subject: subject, action: action, resource: resource)
+    }
+}
+
+/// The indexed rules of one file version; never changed after parsing.
+private final class Contents: Sendable {
+    let ruleCount: Int
+    let resources: PatternIndex
+    let subjects: PatternIndex
+    let actions: PatternIndex
+    /// The first line of each effect for each distinct (resource, subject, action) triple.
+    let firstLines: FirstLineTable
+    /// The id of the subject pattern `*`, the only one that matches a request without subject.
+    let anySubject: Int32?
+
+    init(_ parser: Parser) {
+        ruleCount = parser.ruleCount
+        resources = parser.resources
+        subjects = parser.subjects
+        actions = parser.actions
+        firstLines = parser.firstLines
+        anySubject = parser.subjects.id(of: "*").map { Int32($0) }
+    }
+
+    func decide(subject: String?, action: String, resource: String) -> RulesFile.Verdict? {
         var subjectIDs: [Int32] = []
         if let subject {
             subjects.forEachMatch(of: subject) { id in
                 subjectIDs.append(Int32(id))
                 return false
             }
-        } else if let any = subjects.id(of: "*") {
-            subjectIDs.append(Int32(any))
+        } else if let anySubject {
+            subjectIDs.append(anySubject)
         }
         guard !subjectIDs.isEmpty else { return nil }
         var actionIDs: [Int32] = []
@@ -100,7 +118,7 @@ package struct RulesFile: Sendable {
             for subjectID in subjectIDs {
                 for actionID in actionIDs {
                     let key = RuleKey(resource: Int32(resourceID), subject: subjectID, action: actionID)
-                    if let lines = firstLines[key] {
+                    if let lines = firstLines.lines(for: key) {
                         best.deny = min(best.deny, lines.deny)
                         best.allow = min(best.allow, lines.allow)
                     }
@@ -109,17 +127,32 @@ package struct RulesFile: Sendable {
             return false
         }
         if best.deny != FirstLines.absent {
-            return Verdict(effect: .deny, line: Int(best.deny))
+            return RulesFile.Verdict(effect: .deny, line: Int(best.deny))
         }
         if best.allow != FirstLines.absent {
-            return Verdict(effect: .allow, line: Int(best.allow))
+            return RulesFile.Verdict(effect: .allow, line: Int(best.allow))
         }
         return nil
     }
 
+}
+
+/// Reads rule lines into indexes.
+private struct Parser {
+    let fileName: String
+    var ruleCount = 0
+    var resources = PatternIndex()
+    var subjects = PatternIndex()
+    var actions = PatternIndex()
+    var firstLines = FirstLineTable()
+
+    init(fileName: String) {
+        self.fileName = fileName
+    }
+
     // MARK: - Parsing
 
-    private mutating func parseLines(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    mutating func parseLines(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var lineNumber = 0
         var lineStart = 0
         while lineStart < bytes.count {
@@ -159,7 +192,7 @@ package struct RulesFile: Sendable {
                 message: "expected 4 fields (effect subject action resource), found \(fields.count)")
         }
         let effectBytes = UnsafeBufferPointer(rebasing: line[fields[0]])
-        let effect: Effect
+        let effect: RulesFile.Effect
         if effectBytes.elementsEqual("allow".utf8) {
             effect = .allow
         } else if effectBytes.elementsEqual("deny".utf8) {
@@ -175,12 +208,7 @@ package struct RulesFile: Sendable {
             subject: Int32(subjects.insert(bytes: UnsafeBufferPointer(rebasing: line[fields[1]]))),
             action: Int32(actions.insert(bytes: UnsafeBufferPointer(rebasing: line[fields[2]]))))
         let lineNumber = Int32(clamping: number)
-        switch effect {
-        case .allow:
-            firstLines[key, default: FirstLines()].allow.formMin(lineNumber)
-        case .deny:
-            firstLines[key, default: FirstLines()].deny.formMin(lineNumber)
-        }
+        firstLines.record(effect, line: lineNumber, for: key)
         ruleCount += 1
     }
 
@@ -200,21 +228,56 @@ package struct RulesFile: Sendable {
 }
 
 /// The pattern ids of one rule's resource, subject and action.
-private struct RuleKey: Hashable {
+private struct RuleKey: Hashable, Sendable {
     var resource: Int32
     var subject: Int32
     var action: Int32
+
+    var hash: UInt64 {
+        (UInt64(UInt32(bitPattern: resource)) &* 0x9e37_79b9_7f4a_7c15)
+            ^ (UInt64(UInt32(bitPattern: subject)) &* 0xc2b2_ae3d_27d4_eb4f)
+            ^ (UInt64(UInt32(bitPattern: action)) &* 0x1656_67b1_9e37_79f9)
+    }
 }
 
 /// The first line of an `allow` and of a `deny` rule for one key; `absent` when there is none.
-private struct FirstLines {
+private struct FirstLines: Sendable {
     static let absent = Int32.max
     var deny = absent
     var allow = absent
 }
 
-extension Int32 {
-    fileprivate mutating func formMin(_ other: Int32) {
-        self = Swift.min(self, other)
+/// First lines by rule key: a ``HashSlots`` table of chain heads, collisions checked by key.
+private struct FirstLineTable: Sendable {
+    private var heads = HashSlots()
+    private var keys: [RuleKey] = []
+    private var lines: [FirstLines] = []
+    private var next: [Int32] = []
+
+    func lines(for key: RuleKey) -> FirstLines? {
+        var entry = heads.value(for: key.hash) ?? -1
+        while entry >= 0 {
+            if keys[Int(entry)] == key { return lines[Int(entry)] }
+            entry = next[Int(entry)]
+        }
+        return nil
+    }
+
+    mutating func record(_ effect: RulesFile.Effect, line: Int32, for key: RuleKey) {
+        let hash = key.hash
+        var entry = heads.value(for: hash) ?? -1
+        while entry >= 0 && keys[Int(entry)] != key {
+            entry = next[Int(entry)]
+        }
+        if entry < 0 {
+            entry = Int32(keys.count)
+            keys.append(key)
+            lines.append(FirstLines())
+            next.append(heads.updateValue(entry, for: hash) ?? -1)
+        }
+        switch effect {
+        case .allow: lines[Int(entry)].allow = min(lines[Int(entry)].allow, line)
+        case .deny: lines[Int(entry)].deny = min(lines[Int(entry)].deny, line)
+        }
     }
 }

@@ -134,7 +134,6 @@ private final class Contents: Sendable {
         }
         return nil
     }
-
 }
 
 /// Reads rule lines into indexes.
@@ -175,23 +174,32 @@ private struct Parser {
     }
 
     private mutating func parseLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws {
-        var fields: [Range<Int>] = []
+        // The first four fields' ranges, and how many fields there are in all.
+        var fields = (0..<0, 0..<0, 0..<0, 0..<0)
+        var count = 0
         var index = 0
         while index < line.count {
             while index < line.count && Self.isBlank(line[index]) { index += 1 }
             guard index < line.count else { break }
-            if fields.isEmpty && line[index] == Self.hash { return }
+            if count == 0 && line[index] == Self.hash { return }
             let start = index
             while index < line.count && !Self.isBlank(line[index]) { index += 1 }
-            fields.append(start..<index)
+            switch count {
+            case 0: fields.0 = start..<index
+            case 1: fields.1 = start..<index
+            case 2: fields.2 = start..<index
+            case 3: fields.3 = start..<index
+            default: break
+            }
+            count += 1
         }
-        if fields.isEmpty { return }
-        guard fields.count == 4 else {
+        if count == 0 { return }
+        guard count == 4 else {
             throw RulesFileError(
                 file: fileName, line: number, kind: .malformed,
-                message: "expected 4 fields (effect subject action resource), found \(fields.count)")
+                message: "expected 4 fields (effect subject action resource), found \(count)")
         }
-        let effectBytes = UnsafeBufferPointer(rebasing: line[fields[0]])
+        let effectBytes = UnsafeBufferPointer(rebasing: line[fields.0])
         let effect: RulesFile.Effect
         if effectBytes.elementsEqual("allow".utf8) {
             effect = .allow
@@ -204,9 +212,9 @@ private struct Parser {
                 message: "unknown effect \"\(found)\"; expected allow or deny")
         }
         let key = RuleKey(
-            resource: Int32(resources.insert(bytes: UnsafeBufferPointer(rebasing: line[fields[3]]))),
-            subject: Int32(subjects.insert(bytes: UnsafeBufferPointer(rebasing: line[fields[1]]))),
-            action: Int32(actions.insert(bytes: UnsafeBufferPointer(rebasing: line[fields[2]]))))
+            resource: Int32(resources.insert(bytes: UnsafeBufferPointer(rebasing: line[fields.3]))),
+            subject: Int32(subjects.insert(bytes: UnsafeBufferPointer(rebasing: line[fields.1]))),
+            action: Int32(actions.insert(bytes: UnsafeBufferPointer(rebasing: line[fields.2]))))
         let lineNumber = Int32(clamping: number)
         firstLines.record(effect, line: lineNumber, for: key)
         ruleCount += 1

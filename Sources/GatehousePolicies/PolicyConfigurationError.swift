@@ -1,18 +1,19 @@
 import Foundation
 
-/// Thrown when a policy is built with settings that cannot work: the policy and what was wrong.
+/// A policy was configured in a way it cannot work with, reported when it is created: which
+/// policy, and what was wrong.
 public struct PolicyConfigurationError: Error, Sendable, Hashable, LocalizedError {
-    /// The policy's type name, such as `"timeWindow"`.
+    /// The name of the policy that was misconfigured, such as `"allowList"`.
     public var policy: String
-    /// What was wrong and what was expected.
+    /// What was wrong and what was expected, as a sentence.
     public var message: String
 
-    /// Creates the error.
+    /// Creates an error for `policy`.
     public init(policy: String, message: String) {
         self.policy = policy
         self.message = message
     }
 
-    /// The policy and the message, such as `timeWindow: from and to are both 09:00`.
+    /// `"<policy>: <message>"`.
     public var errorDescription: String? { "\(policy): \(message)" }
 }

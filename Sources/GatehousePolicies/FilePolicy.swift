@@ -1,0 +1,132 @@
+import Foundation
+import GatehouseCore
+
+/// A gatekeeper that decides by a rules file, re-checked at every decision.
+///
+/// Rules, one a line, fields separated by blanks; `#` starts a comment line:
+/// ```
+/// # effect  subject  action  resource
+/// allow     alice    read    avatars/alice/*
+/// allow     *        read    public/*
+/// deny      *        *       avatars/*/private-*
+/// ```
+/// `subject`, `action` and `resource` are patterns as in ``AllowList``; the subject `*` also
+/// matches a request without a subject. Any matching `deny` wins; otherwise any matching `allow`
+/// allows; otherwise the request is denied. A denial names the deciding line
+/// (`"avatars.rules:3 denies"`) or says `"no rule in avatars.rules allows"`.
+///
+/// Every decision looks at the file's identity (one `stat`: device, inode, size, type and
+/// permission bits, modification and status-change times in nanoseconds) and parses the file
+/// again only when that changed, so the decision right after a writer renames a new version
+/// into place uses the new rules. Each decision uses one parsed version from start to end.
+///
+/// When the file is missing, unreadable, not a regular file, larger than
+/// ``maximumFileSize``, not UTF-8 or malformed, every decision throws a ``RulesFileError``
+/// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
+/// an earlier version.
+public struct FilePolicy: AccessPolicy {
+    /// The rules file.
+    public let url: URL
+    /// The name shown in denials and audit records, `"file"` unless given.
+    public let name: String
+    /// The largest file, in bytes, the policy reads; a larger file is an error.
+    public let maximumFileSize: Int
+
+    private let path: String
+    private let fileName: String
+    private let state = LockedState(LoadState())
+
+    /// Creates a policy that decides by the rules file at `url`; the file is first read at the
+    /// first decision.
+    public init(url: URL, name: String = "file", maximumFileSize: Int = 64 << 20) {
+        self.url = url
+        self.name = name
+        self.maximumFileSize = maximumFileSize
+        self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
+        self.fileName = url.lastPathComponent
+    }
+
+    /// Decides by the current version of the file.
+    ///
+    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        let rules = try currentRules()
+        switch rules.decide(request) {
+        case .some(let verdict) where verdict.effect == .allow:
+            return .allow
+        case .some(let verdict):
+            return .deny(reason: "\(fileName):\(verdict.line) denies")
+        case .none:
+            return .deny(reason: "no rule in \(fileName) allows")
+        }
+    }
+
+    /// The rule that decides `request` in the current version of the file, or `nil` when no
+    /// rule matches.
+    package func decidingRule(for request: AccessRequest) throws -> RulesFile.Verdict? {
+        try currentRules().decide(request)
+    }
+
+    /// How many times the file has been read and parsed; for tests of the reload rule.
+    package var loadCount: Int {
+        state.withLock { $0.loadCount }
+    }
+
+    /// The parsed rules of the file's current version, loading them if the file changed.
+    package func currentRules() throws -> RulesFile {
+        let identity: FileIdentity
+        switch FileIdentity.of(path: path) {
+        case .success(let current): identity = current
+        case .failure(let error): throw FileSnapshot.cannotRead(fileName, error)
+        }
+        return try state.withLock { state in
+            if let loaded = state.loaded, loaded.identity == identity {
+                return try loaded.rules.get()
+            }
+            // Loading under the lock: a change is parsed once, and concurrent decisions wait
+            // for it rather than each parsing their own copy.
+            state.loadCount += 1
+            let loaded = load(expecting: identity)
+            state.loaded = loaded
+            return try loaded.rules.get()
+        }
+    }
+
+    private func load(expecting identity: FileIdentity) -> Loaded {
+        guard identity.isRegularFile else {
+            let error = RulesFileError(
+                file: fileName, kind: .notRegularFile,
+                message: "is a \(identity.typeName), not a regular file; expected a rules file")
+            return Loaded(identity: identity, rules: .failure(error))
+        }
+        do {
+            try FileSnapshot.checkSize(identity.size, name: fileName, limit: maximumFileSize)
+            let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
+            do {
+                let rules = try RulesFile.parse(snapshot.bytes, fileName: fileName)
+                return Loaded(identity: snapshot.identity, rules: .success(rules))
+            } catch {
+                return Loaded(identity: snapshot.identity, rules: .failure(rulesFileError(error)))
+            }
+        } catch {
+            return Loaded(identity: identity, rules: .failure(rulesFileError(error)))
+        }
+    }
+
+    private func rulesFileError(_ error: any Error) -> RulesFileError {
+        (error as? RulesFileError)
+            ?? RulesFileError(file: fileName, kind: .cannotRead, message: "cannot read: \(describe(error))")
+    }
+}
+
+/// One loaded version of the file: its identity and its rules, or why it cannot be used.
+private struct Loaded {
+    var identity: FileIdentity
+    var rules: Result<RulesFile, RulesFileError>
+}
+
+/// What a ``FilePolicy`` shares between decisions.
+private struct LoadState {
+    var loaded: Loaded?
+    var loadCount = 0
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The bytes of a file together with the identity they belong to, read so that the two agree:
+/// the file did not change between opening it, reading it and looking at its path again.
+struct FileSnapshot: Sendable {
+    var identity: FileIdentity
+    var bytes: [UInt8]
+
+    /// Reads the regular file at `path`, at most `limit` bytes, retrying up to `attempts` times
+    /// when it changes while being read.
+    ///
+    /// - Parameter name: The file's name in error messages.
+    /// - Throws: ``RulesFileError`` when the file cannot be read, is not a regular file, is
+    ///   larger than `limit`, or kept changing.
+    static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
+        for _ in 0..<attempts {
+            if let snapshot = try readOnce(path: path, name: name, limit: limit) {
+                return snapshot
+            }
+        }
+        throw RulesFileError(
+            file: name, kind: .changedWhileReading,
+            message: "changed \(attempts) times while being read; replace it atomically (write a "
+                + "temporary file, then rename it over this one)")
+    }
+
+    /// One attempt; `nil` when the file changed during it.
+    private static func readOnce(path: String, name: String, limit: Int) throws -> FileSnapshot? {
+        // O_NONBLOCK: opening a pipe must not wait for a writer; it is rejected below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw cannotRead(name, Errno(code: errno)) }
+        defer { close(descriptor) }
+        let before = try identity(FileIdentity.of(descriptor: descriptor), name)
+        guard before.isRegularFile else {
+            throw RulesFileError(
+                file: name, kind: .notRegularFile,
+                message: "is a \(before.typeName), not a regular file; expected a rules file")
+        }
+        try checkSize(before.size, name: name, limit: limit)
+        // One byte more than expected: reading it means the file grew.
+        var bytes = [UInt8](repeating: 0, count: Int(before.size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw cannotRead(name, Errno(code: errno))
+            }
+            if got == 0 { break }
+            count += got
+        }
+        bytes.removeSubrange(count...)
+        let after = try identity(FileIdentity.of(descriptor: descriptor), name)
+        guard case .success(let atPath) = FileIdentity.of(path: path) else { return nil }
+        guard before == after, after == atPath, Int64(count) == after.size else { return nil }
+        return FileSnapshot(identity: after, bytes: bytes)
+    }
+
+    /// Throws when `size` is over `limit`.
+    static func checkSize(_ size: Int64, name: String, limit: Int) throws {
+        guard size <= Int64(limit) else {
+            throw RulesFileError(
+                file: name, kind: .tooLarge,
+                message: "is \(size) bytes, larger than the limit of \(limit) bytes")
+        }
+    }
+
+    static func cannotRead(_ name: String, _ error: Errno) -> RulesFileError {
+        RulesFileError(file: name, kind: .cannotRead, message: "cannot read: \(error.text)")
+    }
+
+    private static func identity(_ result: Result<FileIdentity, Errno>, _ name: String) throws -> FileIdentity
+    {
+        switch result {
+        case .success(let identity): identity
+        case .failure(let error): throw cannotRead(name, error)
+        }
+    }
+}
+
+/// The system's `read`, named apart from ``FileSnapshot/read(path:name:limit:attempts:)``.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

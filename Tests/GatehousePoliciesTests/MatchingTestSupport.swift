@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SplitMix64: a tiny seeded generator, so random tables are the same on every run.
+struct MatchingRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+
+    /// A string of `0...maxLength` characters drawn from `alphabet`.
+    mutating func string(from alphabet: String, maxLength: Int) -> String {
+        let characters = Array(alphabet)
+        let length = Int.random(in: 0...maxLength, using: &self)
+        return String((0..<length).map { _ in characters.randomElement(using: &self)! })
+    }
+}
+
+/// The reference matcher: a plain dynamic program over pattern and text, written for clarity
+/// rather than speed. `matches[i][j]`: the first `i` pattern bytes match the first `j` text bytes.
+func referenceGlobMatch(_ pattern: String, _ text: String) -> Bool {
+    let pattern = Array(pattern.utf8)
+    let text = Array(text.utf8)
+    var matches = Array(repeating: Array(repeating: false, count: text.count + 1), count: pattern.count + 1)
+    matches[0][0] = true
+    for (index, byte) in pattern.enumerated() {
+        let i = index + 1
+        for j in 0...text.count {
+            if byte == UInt8(ascii: "*") {
+                matches[i][j] = matches[i - 1][j] || (j > 0 && matches[i][j - 1])
+            } else {
+                matches[i][j] = j > 0 && matches[i - 1][j - 1] && byte == text[j - 1]
+            }
+        }
+    }
+    return matches[pattern.count][text.count]
+}
+
+/// A fresh directory under the system's temporary directory, removed when `body` returns.
+func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("gatehouse-policies-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+/// Writes `text` beside `url` and renames it over `url`: the atomic replace writers should use.
+func replaceAtomically(_ url: URL, with text: String) throws {
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
+    try Data(text.utf8).write(to: temporary)
+    guard rename(temporary.path, url.path) == 0 else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+}
+
+/// Overwrites the file in place (same inode): truncates it and writes `bytes`. Creates the file
+/// when it does not exist.
+func rewriteInPlace(_ url: URL, with bytes: [UInt8]) throws {
+    guard FileManager.default.fileExists(atPath: url.path) else {
+        try Data(bytes).write(to: url)
+        return
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(bytes))
+    try handle.close()
+}
+
+/// Sets the file's modification (and access) time to exactly `seconds` + `nanoseconds`.
+func setModificationTime(_ url: URL, seconds: Int, nanoseconds: Int) throws {
+    var times = [
+        timespec(tv_sec: seconds, tv_nsec: nanoseconds), timespec(tv_sec: seconds, tv_nsec: nanoseconds),
+    ]
+    guard utimensat(AT_FDCWD, url.path, &times, 0) == 0 else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+}

@@ -1,0 +1,126 @@
+import GatehousePolicies
+import Testing
+
+@Suite("PatternIndex")
+struct PatternIndexTests {
+    static let table: [(pattern: String, text: String, matches: Bool)] = [
+        ("avatars/alice.png", "avatars/alice.png", true),
+        ("avatars/alice.png", "avatars/alice.pn", false),
+        ("avatars/alice.png", "avatars/alice.pngx", false),
+        ("", "", true),
+        ("", "a", false),
+        ("*", "", true),
+        ("*", "anything/at/all", true),
+        ("**", "x", true),
+        ("avatars/*", "avatars/", true),
+        ("avatars/*", "avatars/alice/deep/file.png", true),
+        ("avatars/*", "avatars", false),
+        ("avatars/*", "Avatars/x", false),
+        ("*.png", "a/b/c.png", true),
+        ("*.png", "a/b/c.png.bak", false),
+        ("avatars/*/private-*", "avatars/bob/private-1.png", true),
+        ("avatars/*/private-*", "avatars/bob/x/private-", true),
+        ("avatars/*/private-*", "avatars/bob/public-1.png", false),
+        ("avatars/*/private-*", "avatars//private-", true),
+        ("a*b*c", "abc", true),
+        ("a*b*c", "aXbYc", true),
+        ("a*b*c", "acb", false),
+        ("a*b*c", "abcbc", true),
+        ("a*b*c", "abcb", false),
+        ("*ab", "aab", true),
+        ("*aab", "aaab", true),
+        ("a*a", "a", false),
+        ("a*a", "aa", true),
+        ("é*", "été", true),
+        ("é*", "e\u{301}t\u{e9}", false),  // byte-wise: a decomposed é is different bytes
+        ("a*", "*", false),
+        ("a\\*", "a\\x", true),  // no escapes: the backslash is a literal byte
+    ]
+
+    @Test(arguments: table)
+    func matchesAsTheTableSays(pattern: String, text: String, matches: Bool) {
+        let index = PatternIndex([pattern])
+        #expect(index.contains(match: text) == matches)
+        #expect(referenceGlobMatch(pattern, text) == matches)
+    }
+
+    @Test func reportsEveryMatchingPatternAndNoOther() {
+        let patterns = [
+            "avatars/*", "avatars/alice.png", "*.png", "avatars/*/x", "*", "public/*", "avatars/a*",
+        ]
+        let index = PatternIndex(patterns)
+        let found = Set(index.matches(of: "avatars/alice.png").map { index.pattern($0) })
+        #expect(found == ["avatars/*", "avatars/alice.png", "*.png", "*", "avatars/a*"])
+    }
+
+    @Test func insertingTheSamePatternAgainReturnsItsId() {
+        var index = PatternIndex()
+        let first = index.insert("a*b")
+        let second = index.insert("exact")
+        #expect(index.insert("a*b") == first)
+        #expect(index.insert("exact") == second)
+        #expect(index.count == 2)
+        #expect(index.id(of: "a*b") == first)
+        #expect(index.id(of: "aXb") == nil)
+        #expect(index.pattern(second) == "exact")
+    }
+
+    @Test func stoppingTheWalkStopsAtTheFirstMatch() {
+        let index = PatternIndex(["*", "a*", "ab*", "abc"])
+        var visited = 0
+        let stopped = index.forEachMatch(of: "abc") { _ in
+            visited += 1
+            return true
+        }
+        #expect(stopped)
+        #expect(visited == 1)
+        #expect(!index.forEachMatch(of: "abc") { _ in false })
+    }
+
+    @Test func emptyIndexMatchesNothing() {
+        let index = PatternIndex()
+        #expect(!index.contains(match: ""))
+        #expect(!index.contains(match: "a"))
+        #expect(index.count == 0)
+    }
+
+    @Test func agreesWithTheReferenceMatcherOnRandomPatterns() {
+        var random = MatchingRandom(seed: 0x5eed_0001)
+        for _ in 0..<40 {
+            let patterns = (0..<Int.random(in: 1...60, using: &random)).map { _ in
+                random.string(from: "ab/**", maxLength: 6)
+            }
+            let index = PatternIndex(patterns)
+            let unique = Array(Set(patterns))
+            for _ in 0..<60 {
+                let text = random.string(from: "ab/", maxLength: 8)
+                let expected = Set(unique.filter { referenceGlobMatch($0, text) })
+                let found = Set(index.matches(of: text).map { index.pattern($0) })
+                #expect(found == expected, "text \(text)")
+            }
+        }
+    }
+
+    @Test func globWithManyStarsOnALongNearMissFinishesQuickly() {
+        // Exponential backtracking would never finish this; the matcher is at most quadratic.
+        let index = PatternIndex(["*a*a*a*a*a*a*a*a*a*a*b"])
+        let text = String(repeating: "a", count: 3000)
+        #expect(!index.contains(match: text))
+        #expect(index.contains(match: text + "b"))
+    }
+
+    @Test func hundredThousandPatternsAnswerExactly() {
+        var patterns: [String] = []
+        for user in 0..<50_000 {
+            patterns.append("avatars/user\(user)/*")
+            patterns.append("docs/user\(user).txt")
+        }
+        let index = PatternIndex(patterns)
+        #expect(index.count == 100_000)
+        #expect(
+            index.matches(of: "avatars/user4711/a.png").map { index.pattern($0) } == ["avatars/user4711/*"])
+        #expect(index.matches(of: "docs/user4711.txt").map { index.pattern($0) } == ["docs/user4711.txt"])
+        #expect(!index.contains(match: "avatars/user50000/a.png"))
+        #expect(!index.contains(match: "docs/user4711.txt2"))
+    }
+}

@@ -45,7 +45,15 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
     }
 }
 
-/// The text in double quotes, with control characters and quotes escaped.
+/// The text in double quotes, with quotes, backslashes and control characters escaped.
 private func quoted(_ text: String) -> String {
-    String(reflecting: text)
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        if scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "\\" {
+            result += scalar.escaped(asASCII: true)
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
 }

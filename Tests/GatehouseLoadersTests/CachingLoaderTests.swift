@@ -48,7 +48,8 @@ struct CachingLoaderTests {
         func modelCost() -> Int { model.reduce(0) { $0 + $1.utf8.count } }
         for step in 0..<2000 {
             let length = Int(generator.next() % 12) + 1
-            let key = String(repeating: Character(UnicodeScalar(UInt8(97 + generator.next() % 3))), count: length)
+            let key = String(
+                repeating: Character(UnicodeScalar(UInt8(97 + generator.next() % 3))), count: length)
             let callsBefore = base.calls
             _ = try await cache.load(key)
             let missed = base.calls > callsBefore
@@ -58,7 +59,9 @@ struct CachingLoaderTests {
                 model.insert(key, at: 0)
             } else {
                 #expect(missed, "step \(step): \(key) should have been a miss")
-                while !model.isEmpty && (model.count >= countLimit || modelCost() > costLimit - key.utf8.count) {
+                while !model.isEmpty
+                    && (model.count >= countLimit || modelCost() > costLimit - key.utf8.count)
+                {
                     model.removeLast()
                 }
                 model.insert(key, at: 0)

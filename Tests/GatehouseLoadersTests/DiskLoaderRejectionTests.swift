@@ -32,7 +32,10 @@ struct HostileKey: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String {
-        let shown = key.utf8.count > 40 ? "\(String(reflecting: String(key.prefix(12))))… (\(key.utf8.count) bytes)" : String(reflecting: key)
+        let shown =
+            key.utf8.count > 40
+            ? "\(String(reflecting: String(key.prefix(12))))… (\(key.utf8.count) bytes)"
+            : String(reflecting: key)
         return "\(shown) is refused as \(expected)"
     }
 }
@@ -173,7 +176,9 @@ struct DiskLoaderRejectionTests {
             (String(repeating: "x/", count: 600), "it is 1200 bytes long, more than 1024"),
         ]
         for (key, reason) in cases {
-            await #expect(throws: DiskLoaderError.invalidKey(key: key, reason: reason)) { try await loader.load(key) }
+            await #expect(throws: DiskLoaderError.invalidKey(key: key, reason: reason)) {
+                try await loader.load(key)
+            }
         }
     }
 }

@@ -47,7 +47,9 @@ struct DiskLoaderTests {
     @Test func aMissingFileThrowsNotFoundNamingTheKey() async throws {
         let directory = try TemporaryDirectory()
         let loader = DiskLoader(root: directory.url)
-        let error = await #expect(throws: DiskLoaderError.self) { try await loader.load("avatars/nobody.png") }
+        let error = await #expect(throws: DiskLoaderError.self) {
+            try await loader.load("avatars/nobody.png")
+        }
         #expect(error == .notFound(key: "avatars/nobody.png"))
         #expect(
             error?.errorDescription
@@ -62,7 +64,9 @@ struct DiskLoaderTests {
         try directory.symlink("root/outside", to: directory.path("secret.txt"))
         let loader = DiskLoader(root: directory.url.appendingPathComponent("root"))
         await #expect(throws: DiskLoaderError.outsideRoot(key: "inside")) { try await loader.load("inside") }
-        await #expect(throws: DiskLoaderError.outsideRoot(key: "outside")) { try await loader.load("outside") }
+        await #expect(throws: DiskLoaderError.outsideRoot(key: "outside")) {
+            try await loader.load("outside")
+        }
         #expect(try await loader.load("real.txt") == Data("real".utf8))
     }
 
@@ -126,7 +130,9 @@ struct DiskLoaderTests {
         let directory = try TemporaryDirectory()
         try directory.makeDirectory("avatars")
         let loader = DiskLoader(root: directory.url)
-        await #expect(throws: DiskLoaderError.notARegularFile(key: "avatars")) { try await loader.load("avatars") }
+        await #expect(throws: DiskLoaderError.notARegularFile(key: "avatars")) {
+            try await loader.load("avatars")
+        }
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -1,0 +1,124 @@
+import Foundation
+import GatehouseCore
+
+/// A decorator that caches what its base loader returns: it changes *how* the base is reached,
+/// never *whether*. It makes no decision of its own; on a miss it always asks the base.
+///
+/// - **Least recently used, with hard limits**: after every insert, ``count`` ≤ ``countLimit``
+///   and ``totalCost`` ≤ ``costLimit``; the least recently used entries are evicted first. A
+///   resource whose own cost exceeds ``costLimit`` is returned but not cached. Lookup, insert
+///   and eviction are O(1).
+/// - **Coalescing**: concurrent misses for one key share one base load.
+/// - **Errors are never cached**: a failed load is forgotten, and the next call asks the base again.
+/// - **Cancellation**: the shared load runs in its own task, owned by no caller. Cancelling a
+///   caller neither cancels the load nor affects the other callers; a cancelled caller still
+///   waits for the shared load and receives its outcome.
+/// - **Invalidation**: ``removeValue(forKey:)`` and ``removeAll()`` also detach loads in flight,
+///   so their results are delivered to those already waiting but not cached.
+///
+/// Place it behind a gate, `AccessProxy(CachingLoader(loader))`: a cache in front of the gate
+/// would keep serving a resource after access to it was revoked.
+public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.Key: Hashable {
+    /// The decorated loader, asked on every miss.
+    public let base: Base
+    /// The most entries the cache holds.
+    public let countLimit: Int
+    /// The largest total cost of the entries the cache holds.
+    public let costLimit: Int
+
+    private let cost: @Sendable (Base.Resource) -> Int
+    private let state: LockedState<CacheState<Base.Key, Base.Resource>>
+
+    /// Creates a cache in front of `base`.
+    ///
+    /// - Parameters:
+    ///   - base: The loader asked on a miss.
+    ///   - countLimit: The most entries held; 0 caches nothing.
+    ///   - costLimit: The largest total cost of the entries held.
+    ///   - cost: The cost of one resource (negative costs count as 0); 1 for each by default.
+    public init(
+        _ base: Base,
+        countLimit: Int,
+        costLimit: Int = .max,
+        cost: @escaping @Sendable (Base.Resource) -> Int = { _ in 1 }
+    ) {
+        self.base = base
+        self.countLimit = Swift.max(0, countLimit)
+        self.costLimit = Swift.max(0, costLimit)
+        self.cost = cost
+        self.state = LockedState(
+            CacheState(entries: LeastRecentlyUsed(countLimit: countLimit, costLimit: costLimit)))
+    }
+
+    /// Creates a cache of `Data` in front of `base`, limited to `countLimit` entries and
+    /// `byteLimit` bytes in total.
+    public init(_ base: Base, countLimit: Int, byteLimit: Int) where Base.Resource == Data {
+        self.init(base, countLimit: countLimit, costLimit: byteLimit, cost: { $0.count })
+    }
+
+    /// Returns the cached resource for `key`, or loads it from the base (once for all concurrent
+    /// callers) and caches it.
+    ///
+    /// - Throws: The base's error, unchanged; it is not cached.
+    public func load(_ key: Base.Key) async throws -> Base.Resource {
+        let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
+            if let value = state.entries.value(forKey: key) { return .hit(value) }
+            if let load = state.inFlight[key] { return .wait(load.task) }
+            let identifier = state.nextIdentifier
+            state.nextIdentifier &+= 1
+            let task = Task { [base, cost, state = self.state] in
+                do {
+                    let value = try await base.load(key)
+                    let valueCost = cost(value)
+                    state.withLock { state in
+                        guard state.inFlight[key]?.identifier == identifier else { return }
+                        state.inFlight[key] = nil
+                        state.entries.insert(value, forKey: key, cost: valueCost)
+                    }
+                    return value
+                } catch {
+                    state.withLock { state in
+                        if state.inFlight[key]?.identifier == identifier { state.inFlight[key] = nil }
+                    }
+                    throw error
+                }
+            }
+            state.inFlight[key] = InFlightLoad(identifier: identifier, task: task)
+            return .wait(task)
+        }
+        switch lookup {
+        case .hit(let value):
+            return value
+        case .wait(let load):
+            return try await load.value
+        }
+    }
+
+    /// The number of cached entries.
+    public var count: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    /// The total cost of the cached entries.
+    public var totalCost: Int {
+        state.withLock { $0.entries.totalCost }
+    }
+
+    /// Removes the cached entry for `key`, returning it, and detaches a load of `key` in flight
+    /// so that its result is not cached.
+    @discardableResult
+    public func removeValue(forKey key: Base.Key) -> Base.Resource? {
+        state.withLock { state in
+            state.inFlight[key] = nil
+            return state.entries.removeValue(forKey: key)
+        }
+    }
+
+    /// Removes every cached entry and detaches every load in flight so that its result is not cached.
+    public func removeAll() {
+        state.withLock { state in
+            state.inFlight.removeAll()
+            state.entries.removeAll()
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// The path rules of ``DiskLoader``, checked in one pass over a key's UTF-8 bytes.
+///
+/// A key is one or more components separated by single `/` characters. It is refused when it
+/// is empty, longer than ``maximumKeyLength`` bytes, starts with `/` (absolute), ends with `/`,
+/// contains `//`, a `.` or `..` component, a component longer than ``maximumComponentLength``
+/// bytes, a backslash, or a control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F).
+enum DiskKeyRules {
+    /// The longest key accepted, in UTF-8 bytes.
+    static let maximumKeyLength = 1024
+    /// The longest component accepted, in UTF-8 bytes.
+    static let maximumComponentLength = 255
+
+    /// Checks `key` and copies its bytes into `buffer` (at least `key.utf8.count + 1` bytes) with
+    /// every `/` replaced by NUL and a final NUL, so each component is a C string in place.
+    ///
+    /// - Returns: `nil` when the key is valid, otherwise why it is not.
+    static func check(_ key: String, into buffer: UnsafeMutableBufferPointer<UInt8>) -> String? {
+        var index = 0
+        var componentStart = 0
+        var previous: UInt8 = 0
+        for byte in key.utf8 {
+            switch byte {
+            case 0x2F:
+                if let reason = checkComponent(buffer, from: componentStart, to: index) { return reason }
+                buffer[index] = 0
+                componentStart = index + 1
+            case 0x00:
+                return "it contains a NUL character"
+            case 0x01...0x1F, 0x7F:
+                return "it contains the control character \(codePoint(byte))"
+            case 0x80...0x9F where previous == 0xC2:
+                return "it contains the control character \(codePoint(byte))"
+            case 0x5C:
+                return "it contains a backslash"
+            default:
+                buffer[index] = byte
+            }
+            previous = byte
+            index += 1
+        }
+        if index == 0 { return "it is empty" }
+        if componentStart == index { return "it ends with \"/\"" }
+        if let reason = checkComponent(buffer, from: componentStart, to: index) { return reason }
+        buffer[index] = 0
+        return nil
+    }
+
+    private static func checkComponent(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> String? {
+        switch end - start {
+        case 0:
+            return start == 0
+                ? "it starts with \"/\", so it is an absolute path"
+                : "it contains an empty component (\"//\")"
+        case 1 where buffer[start] == 0x2E:
+            return "it contains a \".\" component"
+        case 2 where buffer[start] == 0x2E && buffer[start + 1] == 0x2E:
+            return "it contains a \"..\" component"
+        case let length where length > maximumComponentLength:
+            return "a component is \(length) bytes long, more than \(maximumComponentLength)"
+        default:
+            return nil
+        }
+    }
+
+    private static func codePoint(_ byte: UInt8) -> String {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GatehouseCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Loads files under a root directory; a key is a path relative to the root.
+///
+/// The loader is meant to be given keys from untrusted callers, so it enforces its rules itself:
+/// - **Path rules**: a key is refused with ``DiskLoaderError/invalidKey(key:reason:)`` when it is
+///   empty, longer than 1024 UTF-8 bytes, absolute (starts with `/`), ends with `/`, contains `//`,
+///   a `.` or `..` component, a component longer than 255 bytes, a backslash, or a control
+///   character (U+0000–U+001F, U+007F, U+0080–U+009F).
+/// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
+///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
+///   reached through links. Each component is opened relative to the previous one with
+///   `O_NOFOLLOW`, so there is no check-then-use gap: a link swapped in at any moment is refused.
+/// - **Regular files only**: directories, fifos, devices and sockets are refused
+///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
+/// - **Size limit**: a file larger than ``maximumFileSize`` is refused before it is read
+///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
+///   yields more than the limit.
+///
+/// The root is opened afresh on every load, so a loader follows its root path: if the root is
+/// removed, loads throw ``DiskLoaderError/rootUnavailable(root:reason:)``. Reading is synchronous
+/// (one open per component, `fstat`, a `read` loop), which is the right cost for small files.
+public struct DiskLoader: ResourceLoading {
+    /// The directory that keys are relative to.
+    public let root: URL
+    /// The largest file, in bytes, that a load returns.
+    public let maximumFileSize: Int
+
+    /// The root's file-system representation, NUL-terminated, prepared once.
+    private let rootPath: [CChar]
+
+    /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
+    ///
+    /// The root need not exist yet: it is opened on each load.
+    public init(root: URL, maximumFileSize: Int = 64 << 20) {
+        precondition(maximumFileSize >= 0, "maximumFileSize must not be negative")
+        self.root = root
+        self.maximumFileSize = maximumFileSize
+        self.rootPath = root.withUnsafeFileSystemRepresentation { pointer in
+            guard let pointer else { return [0] }
+            return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))
+        }
+    }
+
+    /// Returns the bytes of the regular file at `key` under the root.
+    ///
+    /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
+    public func load(_ key: String) async throws -> Data {
+        try loadSynchronously(key)
+    }
+
+    /// The synchronous load: validates the key, opens it component by component, reads it.
+    func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
+        let length = key.utf8.count
+        guard length <= DiskKeyRules.maximumKeyLength else {
+            throw .invalidKey(
+                key: key,
+                reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
+        }
+        let result: Result<Data, DiskLoaderError> = withUnsafeTemporaryAllocation(
+            of: UInt8.self, capacity: length + 1
+        ) { path in
+            if let reason = DiskKeyRules.check(key, into: path) {
+                return .failure(.invalidKey(key: key, reason: reason))
+            }
+            return Result { () throws(DiskLoaderError) -> Data in
+                let descriptor = try openComponents(path, length: length, key: key)
+                defer { _ = close(descriptor) }
+                return try readAll(descriptor, key: key)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Opens the root, then each component of `path` (NUL-separated) without following links.
+    private func openComponents(
+        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String
+    ) throws(DiskLoaderError) -> Int32 {
+        var directory = rootPath.withUnsafeBufferPointer { root in
+            retryingOnInterrupt { open(root.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        }
+        guard directory >= 0 else {
+            let code = errno
+            throw .rootUnavailable(root: root.path, reason: Self.message(code))
+        }
+        let base = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
+        var start = 0
+        while true {
+            var end = start
+            while path[end] != 0 { end += 1 }
+            let isLast = end == length
+            let flags =
+                isLast
+                ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+                : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+            let name = base + start
+            let opened = retryingOnInterrupt { openat(directory, name, flags) }
+            let code = errno
+            if opened < 0 {
+                let error = Self.componentError(code, parent: directory, name: name, key: key)
+                _ = close(directory)
+                throw error
+            }
+            _ = close(directory)
+            if isLast { return try checkRegularFile(opened, key: key) }
+            directory = opened
+            start = end + 1
+        }
+    }
+
+    /// Returns `descriptor` when it is a regular file within the size limit; otherwise closes it
+    /// and throws.
+    private func checkRegularFile(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int32 {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            _ = close(descriptor)
+            throw .io(key: key, reason: Self.message(code))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            _ = close(descriptor)
+            throw .notARegularFile(key: key)
+        }
+        let size = Int(status.st_size)
+        guard size <= maximumFileSize else {
+            _ = close(descriptor)
+            throw .tooLarge(key: key, size: size, limit: maximumFileSize)
+        }
+        return descriptor
+    }
+
+    /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
+    /// limit) when the file grew since.
+    private func readAll(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Data {
+        var status = stat()
+        _ = fstat(descriptor, &status)
+        var capacity = Swift.min(Int(status.st_size), maximumFileSize) + 1
+        guard var buffer = malloc(capacity) else { throw .io(key: key, reason: "out of memory") }
+        var count = 0
+        while true {
+            if count == capacity {
+                guard capacity <= maximumFileSize else {
+                    free(buffer)
+                    throw .tooLarge(key: key, size: count, limit: maximumFileSize)
+                }
+                capacity = Swift.min(Swift.max(capacity * 2, 4096), maximumFileSize + 1)
+                guard let grown = realloc(buffer, capacity) else {
+                    free(buffer)
+                    throw .io(key: key, reason: "out of memory")
+                }
+                buffer = grown
+            }
+            let got = read(descriptor, buffer + count, capacity - count)
+            if got > 0 {
+                count += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                let code = errno
+                free(buffer)
+                throw .io(key: key, reason: Self.message(code))
+            }
+        }
+        if count == 0 {
+            free(buffer)
+            return Data()
+        }
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+    }
+
+    /// The error for a component that could not be opened with `errno` `code`.
+    private static func componentError(
+        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, key: String
+    ) -> DiskLoaderError {
+        switch code {
+        case ELOOP, EMLINK:
+            return .outsideRoot(key: key)
+        case ENOTDIR:
+            // Linux reports a link opened with O_DIRECTORY | O_NOFOLLOW as ENOTDIR.
+            var status = stat()
+            if fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFLNK
+            {
+                return .outsideRoot(key: key)
+            }
+            return .notFound(key: key)
+        case ENOENT:
+            return .notFound(key: key)
+        case ENXIO, EOPNOTSUPP:
+            return .notARegularFile(key: key)
+        default:
+            return .io(key: key, reason: message(code))
+        }
+    }
+
+    private static func message(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+/// Calls `body` until it does not fail with `EINTR`.
+private func retryingOnInterrupt(_ body: () -> Int32) -> Int32 {
+    while true {
+        let result = body()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Why ``DiskLoader`` refused or failed to load a key. Every case names the key (or the root)
+/// and, where it helps, says what was expected.
+public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
+    /// The key is not a plain relative path: `reason` says which rule it breaks.
+    case invalidKey(key: String, reason: String)
+    /// Nothing exists at the key under the root (or a component before the last is not a directory).
+    case notFound(key: String)
+    /// The key names a directory, fifo, device or socket: only regular files are loaded.
+    case notARegularFile(key: String)
+    /// The file is larger than the loader's limit; it was refused without being read.
+    case tooLarge(key: String, size: Int, limit: Int)
+    /// A component of the key is a symbolic link. The loader follows no links, so no key can
+    /// resolve outside the root.
+    case outsideRoot(key: String)
+    /// The root directory is missing, not a directory, or cannot be opened.
+    case rootUnavailable(root: String, reason: String)
+    /// The operating system reported an error while opening or reading the file.
+    case io(key: String, reason: String)
+
+    /// A sentence saying what was wrong, where, and what was expected.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidKey(let key, let reason):
+            return "The key \(quoted(key)) is not a valid relative path (\(reason)); expected "
+                + "names separated by single \"/\" characters, without \".\" or \"..\"."
+        case .notFound(let key):
+            return "Nothing exists at \(quoted(key)) under the loader's root directory."
+        case .notARegularFile(let key):
+            return "The key \(quoted(key)) names a directory, fifo, device or socket; "
+                + "only regular files can be loaded."
+        case .tooLarge(let key, let size, let limit):
+            return "The file at \(quoted(key)) is \(size) bytes, more than the limit of \(limit) bytes, "
+                + "so it was not read."
+        case .outsideRoot(let key):
+            return "The key \(quoted(key)) passes through a symbolic link; the loader follows no links, "
+                + "so that no key can resolve outside its root directory."
+        case .rootUnavailable(let root, let reason):
+            return "The root directory \(quoted(root)) is unavailable (\(reason)); "
+                + "expected an existing, readable directory."
+        case .io(let key, let reason):
+            return "Reading the file at \(quoted(key)) failed: \(reason)."
+        }
+    }
+}
+
+/// The text in double quotes, with quotes, backslashes and control characters escaped.
+private func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        if scalar.properties.generalCategory == .control || scalar == "\"" || scalar == "\\" {
+            result += scalar.escaped(asASCII: true)
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
+}

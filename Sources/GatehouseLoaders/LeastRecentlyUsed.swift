@@ -1,0 +1,108 @@
+/// A least-recently-used store with hard count and cost limits and O(1) lookup, insert and
+/// eviction: a dictionary from key to slot plus a doubly linked list threaded through a dense
+/// array of slots by index (no class nodes, so no reference counting per node).
+struct LeastRecentlyUsed<Key: Hashable, Value> {
+    private struct Slot {
+        var key: Key
+        var value: Value
+        var cost: Int
+        /// The next more recently used slot, or -1.
+        var newer: Int
+        /// The next less recently used slot, or -1.
+        var older: Int
+    }
+
+    let countLimit: Int
+    let costLimit: Int
+    private(set) var totalCost = 0
+    private var slotIndex: [Key: Int] = [:]
+    private var slots: [Slot] = []
+    /// The most recently used slot, or -1 when empty.
+    private var newest = -1
+    /// The least recently used slot, or -1 when empty.
+    private var oldest = -1
+
+    init(countLimit: Int, costLimit: Int) {
+        self.countLimit = Swift.max(0, countLimit)
+        self.costLimit = Swift.max(0, costLimit)
+    }
+
+    var count: Int { slots.count }
+
+    /// The value for `key`, marking it most recently used.
+    mutating func value(forKey key: Key) -> Value? {
+        guard let index = slotIndex[key] else { return nil }
+        if index != newest {
+            unlink(index)
+            linkAsNewest(index)
+        }
+        return slots[index].value
+    }
+
+    /// Stores `value` as most recently used, evicting the least recently used entries until both
+    /// limits hold. A value whose own cost exceeds the cost limit is not stored (and an entry
+    /// already stored for the key is removed, since it is stale).
+    mutating func insert(_ value: Value, forKey key: Key, cost: Int) {
+        removeValue(forKey: key)
+        let cost = Swift.max(0, cost)
+        guard countLimit > 0, cost <= costLimit else { return }
+        while slots.count >= countLimit || totalCost > costLimit - cost {
+            removeSlot(oldest)
+        }
+        let index = slots.count
+        slots.append(Slot(key: key, value: value, cost: cost, newer: -1, older: -1))
+        slotIndex[key] = index
+        totalCost += cost
+        linkAsNewest(index)
+    }
+
+    /// Removes the entry for `key` and returns its value, if there was one.
+    @discardableResult
+    mutating func removeValue(forKey key: Key) -> Value? {
+        guard let index = slotIndex[key] else { return nil }
+        let value = slots[index].value
+        removeSlot(index)
+        return value
+    }
+
+    /// Removes every entry.
+    mutating func removeAll() {
+        slotIndex.removeAll()
+        slots.removeAll()
+        totalCost = 0
+        newest = -1
+        oldest = -1
+    }
+
+    /// Unlinks and removes the slot at `index`, moving the last slot into its place.
+    private mutating func removeSlot(_ index: Int) {
+        unlink(index)
+        slotIndex.removeValue(forKey: slots[index].key)
+        totalCost -= slots[index].cost
+        let last = slots.count - 1
+        if index != last {
+            let moved = slots[last]
+            slots[index] = moved
+            slotIndex[moved.key] = index
+            if moved.newer >= 0 { slots[moved.newer].older = index } else { newest = index }
+            if moved.older >= 0 { slots[moved.older].newer = index } else { oldest = index }
+        }
+        slots.removeLast()
+    }
+
+    private mutating func unlink(_ index: Int) {
+        let newer = slots[index].newer
+        let older = slots[index].older
+        if newer >= 0 { slots[newer].older = older } else { newest = older }
+        if older >= 0 { slots[older].newer = newer } else { oldest = newer }
+        slots[index].newer = -1
+        slots[index].older = -1
+    }
+
+    private mutating func linkAsNewest(_ index: Int) {
+        slots[index].older = newest
+        slots[index].newer = -1
+        if newest >= 0 { slots[newest].newer = index } else { oldest = index }
+        newest = index
+    }
+}

@@ -21,7 +21,9 @@ struct CommandLineArguments {
     private(set) var positionals: [String] = []
 
     /// Parses `arguments` against `options`; `positionalNames` are the expected positionals.
-    init(_ arguments: [String], options: [Option], positionalNames: [String], command: String) throws(UsageError) {
+    init(_ arguments: [String], options: [Option], positionalNames: [String], command: String)
+        throws(UsageError)
+    {
         let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
         var index = 0
         var onlyPositionals = false
@@ -30,7 +32,10 @@ struct CommandLineArguments {
             index += 1
             if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
                 if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
-                    throw UsageError(message: "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, known))")
+                    throw UsageError(
+                        message:
+                            "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, known))"
+                    )
                 }
                 positionals.append(argument)
                 continue
@@ -46,7 +51,8 @@ struct CommandLineArguments {
                 name = String(name[..<equals])
             }
             guard let option = known[name] else {
-                throw UsageError(message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, known))")
+                throw UsageError(
+                    message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, known))")
             }
             if option.takesValue {
                 let value: String
@@ -54,7 +60,9 @@ struct CommandLineArguments {
                     value = inlineValue
                 } else {
                     guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                        throw UsageError(message: "option '--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")")
+                        throw UsageError(
+                            message:
+                                "option '--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")")
                     }
                     value = arguments[index]
                     index += 1
@@ -64,13 +72,16 @@ struct CommandLineArguments {
                 }
                 values[name, default: []].append(value)
             } else {
-                if inlineValue != nil { throw UsageError(message: "option '--\(name)' is a flag and takes no value") }
+                if inlineValue != nil {
+                    throw UsageError(message: "option '--\(name)' is a flag and takes no value")
+                }
                 flags.insert(name)
             }
         }
         if positionals.count > positionalNames.count {
             let stray = positionals[positionalNames.count...].map { "'\($0)'" }.joined(separator: ", ")
-            let expected = positionalNames.isEmpty ? "no arguments" : "only \(positionalNames.joined(separator: " "))"
+            let expected =
+                positionalNames.isEmpty ? "no arguments" : "only \(positionalNames.joined(separator: " "))"
             throw UsageError(message: "unexpected argument \(stray) for '\(command)'; it takes \(expected)")
         }
         if positionals.count < positionalNames.count {
@@ -102,7 +113,8 @@ struct CommandLineArguments {
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                current[j] = min(
+                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             previous = current
         }

@@ -40,14 +40,20 @@ struct Commands {
         case "help", "--help", "-h":
             if let topic = rest.first {
                 guard let text = Help.text(for: topic) else {
-                    return usage("no command '\(topic)'; commands are check, load, validate, explain, demo", help: Help.overview)
+                    return usage(
+                        "no command '\(topic)'; commands are check, load, validate, explain, demo",
+                        help: Help.overview)
                 }
                 return help(text)
             }
             return help(Help.overview)
         default:
-            let hint = ["check", "load", "validate", "explain", "demo", "help"].first { $0.hasPrefix(command) || command.hasPrefix($0) }
-            return usage("unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, demo, help", help: Help.overview)
+            let hint = ["check", "load", "validate", "explain", "demo", "help"].first {
+                $0.hasPrefix(command) || command.hasPrefix($0)
+            }
+            return usage(
+                "unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, demo, help",
+                help: Help.overview)
         }
     }
 
@@ -56,10 +62,13 @@ struct Commands {
     private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
         let helpText = loading ? Help.load : Help.check
         var options = Self.requestOptions
-        if loading { options.append(.init(name: "output", valueName: "FILE", help: "write the resource here")) }
+        if loading {
+            options.append(.init(name: "output", valueName: "FILE", help: "write the resource here"))
+        }
         let parsed: CommandLineArguments
         do {
-            parsed = try CommandLineArguments(arguments, options: options, positionalNames: ["KEY"], command: command)
+            parsed = try CommandLineArguments(
+                arguments, options: options, positionalNames: ["KEY"], command: command)
         } catch {
             if arguments.contains("--help") { return help(helpText) }
             return usage(error.message, help: helpText)
@@ -79,7 +88,9 @@ struct Commands {
         var clock: @Sendable () -> Date = { Date() }
         if let text = parsed.value("at") {
             guard let instant = Instant.parse(text) else {
-                return usage("--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z, found '\(text)'", help: helpText)
+                return usage(
+                    "--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z, found '\(text)'",
+                    help: helpText)
             }
             clock = { instant }
         }
@@ -157,7 +168,9 @@ struct Commands {
                 console.out("allowed: \(report.request) (service \(report.service))")
             }
         case .denied:
-            let what = report.gateFailure == true ? "denied: gate \(report.gate ?? "?") failed" : "denied by \(report.gate ?? "?")"
+            let what =
+                report.gateFailure == true
+                ? "denied: gate \(report.gate ?? "?") failed" : "denied by \(report.gate ?? "?")"
             console.err("\(what): \(report.reason ?? "")")
             console.err("  request: \(report.request) (service \(report.service))")
         default:
@@ -173,7 +186,8 @@ struct Commands {
         let helpText = Help.text(for: command) ?? Help.overview
         let parsed: CommandLineArguments
         do {
-            parsed = try CommandLineArguments(arguments, options: Self.fileOptions, positionalNames: ["FILE"], command: command)
+            parsed = try CommandLineArguments(
+                arguments, options: Self.fileOptions, positionalNames: ["FILE"], command: command)
         } catch {
             if arguments.contains("--help") { return help(helpText) }
             return usage(error.message, help: helpText)
@@ -190,15 +204,30 @@ struct Commands {
         if command == "validate" {
             let names = services.services.map(\.name)
             if json {
-                console.out(JSONText.render([("file", .string(path)), ("valid", .bool(true)), ("services", .array(names.map { .string($0) }))]))
+                console.out(
+                    JSONText.render([
+                        ("file", .string(path)), ("valid", .bool(true)),
+                        ("services", .array(names.map { .string($0) })),
+                    ]))
             } else {
-                console.out("\(path): valid; \(names.count) service\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))")
+                console.out(
+                    "\(path): valid; \(names.count) service\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+                )
             }
         } else if json {
             console.out(
                 JSONText.render([
                     ("file", .string(path)),
-                    ("services", .array(services.services.map { .object([("name", .string($0.name)), ("lines", .array($0.explanation.map { .string($0) }))]) })),
+                    (
+                        "services",
+                        .array(
+                            services.services.map {
+                                .object([
+                                    ("name", .string($0.name)),
+                                    ("lines", .array($0.explanation.map { .string($0) })),
+                                ])
+                            })
+                    ),
                 ]))
         } else {
             console.out(services.explanation)
@@ -209,7 +238,11 @@ struct Commands {
     private func configurationFailed(_ error: any Error, file: String, json: Bool) -> ExitStatus {
         let issues = (error as? ConfigurationError)?.issues.map(\.description) ?? [describe(error)]
         if json {
-            console.out(JSONText.render([("file", .string(file)), ("valid", .bool(false)), ("errors", .array(issues.map { .string($0) }))]))
+            console.out(
+                JSONText.render([
+                    ("file", .string(file)), ("valid", .bool(false)),
+                    ("errors", .array(issues.map { .string($0) })),
+                ]))
         } else {
             for issue in issues { console.err("\(file): \(issue)") }
         }
@@ -229,7 +262,11 @@ struct Commands {
             return .usage
         }
         console.err("error: \(message)")
-        if let help, let line = help.split(separator: "\n").first(where: { $0.hasPrefix("Usage:") || $0.hasPrefix("  gatehouse ") }) {
+        if let help,
+            let line = help.split(separator: "\n").first(where: {
+                $0.hasPrefix("Usage:") || $0.hasPrefix("  gatehouse ")
+            })
+        {
             console.err(String(line))
         }
         console.err("Run 'gatehouse help' or add --help for more.")
@@ -262,7 +299,11 @@ struct Report {
                     ("subject", request.subject.map { .string($0) } ?? .null),
                     ("action", .string(request.action)),
                     ("resource", .string(request.resource)),
-                    ("attributes", .object(request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                    (
+                        "attributes",
+                        .object(
+                            request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+                    ),
                 ])
             ),
         ]

@@ -10,7 +10,8 @@ struct Demo {
     static func bundledConfiguration() -> URL? {
         let fromWorkingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent("Examples/demo/gatehouse.json")
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("demo/gatehouse.json")
         return [fromWorkingDirectory, fromSource].first { FileManager.default.fileExists(atPath: $0.path) }
     }
@@ -24,7 +25,9 @@ struct Demo {
 
     func run() async -> ExitStatus {
         guard let bundled = Self.bundledConfiguration() else {
-            console.err("error: the bundled example configuration Examples/demo/gatehouse.json was not found; run from the package root")
+            console.err(
+                "error: the bundled example configuration Examples/demo/gatehouse.json was not found; run from the package root"
+            )
             return .error
         }
         let config = Self.display(bundled)
@@ -45,21 +48,27 @@ struct Demo {
             console.out("  $ gatehouse " + arguments.map(Self.quote).joined(separator: " "))
             let status = await quietly(arguments) { console.out("    " + $0) }
             console.out("  exit status \(status.rawValue)")
-            if status != expect { failures.append("\(title): exit status \(status.rawValue), expected \(expect.rawValue)") }
+            if status != expect {
+                failures.append("\(title): exit status \(status.rawValue), expected \(expect.rawValue)")
+            }
         }
 
         await step(
             "1. alice loads her own avatar on a Monday at 11:00 in Berlin: every gate allows and the loader is reached.",
-            ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice.txt"], expect: .ok)
+            ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice.txt"],
+            expect: .ok)
         await step(
             "2. mallory asks for the same avatar: she is not on the team, the allow-list denies, the loader is never touched.",
-            ["check", "--config", config, "--subject", "mallory", "--at", monday, "avatars/alice.txt"], expect: .denied)
+            ["check", "--config", config, "--subject", "mallory", "--at", monday, "avatars/alice.txt"],
+            expect: .denied)
         await step(
             "3. alice asks again, on a Saturday: outside office hours, the time window denies.",
-            ["check", "--config", config, "--subject", "alice", "--at", saturday, "avatars/alice.txt"], expect: .denied)
+            ["check", "--config", config, "--subject", "alice", "--at", saturday, "avatars/alice.txt"],
+            expect: .denied)
 
         // Step 4 edits a rules file, so it works on a copy, never on the bundled example.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-demo-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
@@ -81,17 +90,24 @@ struct Demo {
             console.err("error: cannot rewrite \(rules.path): \(error)")
             return .error
         }
-        console.out("\n    (the line \"allow bob read avatars/*\" is removed from avatars.rules, replacing the file atomically)")
+        console.out(
+            "\n    (the line \"allow bob read avatars/*\" is removed from avatars.rules, replacing the file atomically)"
+        )
         await step(
             "4b. the very next request from bob is denied: the rules file is re-checked at every decision, no grant is cached.",
-            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"], expect: .denied)
+            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
+            expect: .denied)
         await step(
             "5. a hostile path: the gates match it as text and allow it, but the disk loader refuses to leave its folder.",
-            ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice/../../../gatehouse.json"],
+            [
+                "load", "--config", config, "--subject", "alice", "--at", monday,
+                "avatars/alice/../../../gatehouse.json",
+            ],
             expect: .error)
 
         if failures.isEmpty {
-            console.out("\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
+            console.out(
+                "\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
             return .ok
         }
         for failure in failures { console.err("demo step did not behave as expected: \(failure)") }
@@ -99,13 +115,16 @@ struct Demo {
     }
 
     /// Runs a command with both its streams sent, line by line, to `sink`.
-    private func quietly(_ arguments: [String], sink: @escaping @Sendable (String) -> Void) async -> ExitStatus {
+    private func quietly(_ arguments: [String], sink: @escaping @Sendable (String) -> Void) async
+        -> ExitStatus
+    {
         let lines: @Sendable (String) -> Void = { text in
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) { sink(String(line)) }
         }
         let captured = Console(
             out: lines, err: lines,
-            outData: { data in lines(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)) })
+            outData: { data in lines(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
+            })
         return await Commands(console: captured).run(arguments)
     }
 

@@ -14,7 +14,8 @@ indirect enum JSONText {
         case .number(let number): String(number)
         case .string(let string): Self.quote(string)
         case .array(let values): "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 

@@ -21,7 +21,9 @@ public struct AssembledServices: Sendable {
             throw ServiceSelectionError(message: "no service \"\(name)\"; the configuration has \(list)")
         }
         guard services.count == 1 else {
-            throw ServiceSelectionError(message: "the configuration has \(services.count) services (\(list)); choose one with --service")
+            throw ServiceSelectionError(
+                message:
+                    "the configuration has \(services.count) services (\(list)); choose one with --service")
         }
         return services[0]
     }
@@ -40,6 +42,11 @@ public struct AssembledServices: Sendable {
 public struct ServiceSelectionError: Error, Sendable, Hashable, LocalizedError {
     /// What was wrong and which services exist.
     public var message: String
+
+    /// Creates the error.
+    public init(message: String) {
+        self.message = message
+    }
 
     /// The message.
     public var errorDescription: String? { message }

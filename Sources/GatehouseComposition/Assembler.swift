@@ -55,7 +55,8 @@ public struct Assembler: Sendable {
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {
-        let run = AssemblyRun(registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
+        let run = AssemblyRun(
+            registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
         var services: [ConfiguredService] = []
         for service in configuration.services {
             if let built = assemble(service, run: run) { services.append(built) }
@@ -72,33 +73,46 @@ public struct Assembler: Sendable {
                 "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
         }
         let gates = service.gatekeepers.enumerated().map { index, component in
-            run.policy(component, path: ConfigurationPath.element(ConfigurationPath.member(path, "gatekeepers"), index), depth: 0)
+            run.policy(
+                component,
+                path: ConfigurationPath.element(ConfigurationPath.member(path, "gatekeepers"), index),
+                depth: 0)
         }
         let shadow = service.shadow.enumerated().map { index, component in
-            run.policy(component, path: ConfigurationPath.element(ConfigurationPath.member(path, "shadow"), index), depth: 0)
+            run.policy(
+                component, path: ConfigurationPath.element(ConfigurationPath.member(path, "shadow"), index),
+                depth: 0)
         }
         let loader = run.loader(service.loader, path: ConfigurationPath.member(path, "loader"))
-        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }) else {
+        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil })
+        else {
             return nil
         }
 
         var chain = AnyLoader(loader.loader)
-        var lines = ["service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"]
+        var lines = [
+            "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
+        ]
         for (index, gate) in gates.compactMap({ $0 }).enumerated() {
             gate.line.render(indent: "  gate \(index + 1): ", childIndent: "  ", into: &lines)
         }
         for (index, gate) in shadow.compactMap({ $0 }).enumerated() {
-            gate.line.render(indent: "  shadow \(index + 1) (reported, not enforced): ", childIndent: "  ", into: &lines)
+            gate.line.render(
+                indent: "  shadow \(index + 1) (reported, not enforced): ", childIndent: "  ", into: &lines)
         }
         if let cache = service.cache {
             chain = AnyLoader(
-                CachingLoader(chain, countLimit: cache.countLimit ?? .max, byteLimit: cache.byteLimit ?? .max))
+                CachingLoader(chain, countLimit: cache.countLimit ?? .max, byteLimit: cache.byteLimit ?? .max)
+            )
             let limits = [cache.countLimit.map { "\($0) entries" }, cache.byteLimit.map { "\($0) bytes" }]
-            lines.append("  cache: LRU behind the gate, at most \(limits.compactMap { $0 }.joined(separator: " and "))")
+            lines.append(
+                "  cache: LRU behind the gate, at most \(limits.compactMap { $0 }.joined(separator: " and "))"
+            )
         }
         lines.append("  loader: \(loader.text)")
 
-        let proxy = AccessProxy(chain, gatekeepers: gates.compactMap { $0?.policy }, observer: observer, clock: clock)
+        let proxy = AccessProxy(
+            chain, gatekeepers: gates.compactMap { $0?.policy }, observer: observer, clock: clock)
         return ConfiguredService(
             name: service.name, proxy: proxy, shadow: shadow.compactMap { $0?.policy }, explanation: lines,
             observer: observer, clock: clock)

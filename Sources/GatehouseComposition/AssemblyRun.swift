@@ -13,7 +13,10 @@ final class AssemblyRun: @unchecked Sendable {
     let issues = IssueCollector()
     private var children: [[ExplanationLine]] = []
 
-    init(registry: PluginRegistry, baseDirectory: URL, clock: @escaping @Sendable () -> Date, observer: (any AccessObserver)?) {
+    init(
+        registry: PluginRegistry, baseDirectory: URL, clock: @escaping @Sendable () -> Date,
+        observer: (any AccessObserver)?
+    ) {
         self.registry = registry
         self.baseDirectory = baseDirectory
         self.clock = clock
@@ -21,19 +24,25 @@ final class AssemblyRun: @unchecked Sendable {
     }
 
     /// A policy and its explanation, or `nil` when it could not be built (issues reported).
-    func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> (policy: any AccessPolicy, line: ExplanationLine)? {
+    func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> (
+        policy: any AccessPolicy, line: ExplanationLine
+    )? {
         guard depth <= Self.maximumNesting else {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
             return nil
         }
         guard let plugin = registry.policies[component.type] else {
-            issues.add(ConfigurationPath.member(path, "type"), unknownType(component.type, among: registry.policyTypes, kind: "policy"))
+            issues.add(
+                ConfigurationPath.member(path, "type"),
+                unknownType(component.type, among: registry.policyTypes, kind: "policy"))
             return nil
         }
         var name: String?
         if let nameValue = component.settings["name"] {
             guard case .string(let text) = nameValue, !text.isEmpty else {
-                issues.add(ConfigurationPath.member(path, "name"), "expected a non-empty string, found \(CacheConfiguration.show(nameValue))")
+                issues.add(
+                    ConfigurationPath.member(path, "name"),
+                    "expected a non-empty string, found \(CacheConfiguration.show(nameValue))")
                 return nil
             }
             name = text
@@ -54,9 +63,13 @@ final class AssemblyRun: @unchecked Sendable {
         if !children.isEmpty { children[children.count - 1].append(line) }
     }
 
-    func loader(_ component: ComponentConfiguration, path: String) -> (loader: any ResourceLoading<String, Data>, text: String)? {
+    func loader(_ component: ComponentConfiguration, path: String) -> (
+        loader: any ResourceLoading<String, Data>, text: String
+    )? {
         guard let plugin = registry.loaders[component.type] else {
-            issues.add(ConfigurationPath.member(path, "type"), unknownType(component.type, among: registry.loaderTypes, kind: "loader"))
+            issues.add(
+                ConfigurationPath.member(path, "type"),
+                unknownType(component.type, among: registry.loaderTypes, kind: "loader"))
             return nil
         }
         let built = make(path: path, depth: 0) { context, unread in
@@ -66,8 +79,12 @@ final class AssemblyRun: @unchecked Sendable {
         return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
     }
 
-    private func make<T>(path: String, depth: Int, _ body: (PluginContext, inout [[any CodingKey]]) throws -> T) -> T? {
-        let context = PluginContext(baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self, depth: depth)
+    private func make<T>(
+        path: String, depth: Int, _ body: (PluginContext, inout [[any CodingKey]]) throws -> T
+    ) -> T? {
+        let context = PluginContext(
+            baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
+            depth: depth)
         var unread: [[any CodingKey]] = []
         var result: T?
         do {
@@ -77,12 +94,14 @@ final class AssemblyRun: @unchecked Sendable {
         } catch let error as DecodingError {
             report(error, at: path)
         } catch let error as SettingsError {
-            issues.add(ConfigurationPath.member(path, error.key), error.message)
+            issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
         } catch {
             issues.add(path, describe(error))
         }
         for key in unread {
-            issues.add(ConfigurationPath.appending(path, key), "unknown key; check its spelling against the documentation of this type")
+            issues.add(
+                ConfigurationPath.appending(path, key),
+                "unknown key; check its spelling against the documentation of this type")
         }
         return unread.isEmpty ? result : nil
     }
@@ -99,7 +118,8 @@ final class AssemblyRun: @unchecked Sendable {
     }
 
     private func unknownType(_ type: String, among known: [String], kind: String) -> String {
-        let hint = ConfigurationPath.suggestion(for: type, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+        let hint =
+            ConfigurationPath.suggestion(for: type, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
         return "unknown \(kind) type \"\(type)\"\(hint); known: \(known.joined(separator: ", "))"
     }
 
@@ -117,7 +137,8 @@ final class AssemblyRun: @unchecked Sendable {
         case .number(let text): text
         case .string(let text): "\"\(text)\""
         case .array(let values): "[" + values.map(compact).joined(separator: ", ") + "]"
-        case .object(let object): "{" + object.members.map { "\($0.key): \(compact($0.value))" }.joined(separator: ", ") + "}"
+        case .object(let object):
+            "{" + object.members.map { "\($0.key): \(compact($0.value))" }.joined(separator: ", ") + "}"
         }
     }
 }

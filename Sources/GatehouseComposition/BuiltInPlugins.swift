@@ -46,81 +46,122 @@ enum BuiltInPlugins {
 
     static func register(in registry: inout PluginRegistry) {
         // The built-in names are distinct and the registry starts empty, so none of these throws.
-        try? registry.registerPolicy("alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" }) { _, _ in
-            AlwaysAllow()
-        }
+        try? registry.registerPolicy(
+            "alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" },
+            factory: { _, _ in AlwaysAllow() })
         try? registry.registerPolicy(
             "alwaysDeny", settings: AlwaysDenySettings.self,
-            describe: { "alwaysDeny" + ($0.reason.map { ": \"\($0)\"" } ?? "") }
-        ) { settings, _ in
-            settings.reason.map { AlwaysDeny(reason: $0) } ?? AlwaysDeny()
+            describe: { "alwaysDeny" + ($0.reason.map { ": \"\($0)\"" } ?? "") },
+            factory: { settings, _ in settings.reason.map { AlwaysDeny(reason: $0) } ?? AlwaysDeny() })
+        try? registry.registerPolicy(
+            "allowList", settings: AllowListSettings.self, describe: describeAllowList, factory: makeAllowList
+        )
+        try? registry.registerPolicy(
+            "timeWindow", settings: TimeWindowSettings.self, describe: describeTimeWindow,
+            factory: makeTimeWindow)
+        try? registry.registerPolicy(
+            "file", settings: FileSettings.self, describe: { "file: rules in \($0.path)" }, factory: makeFile)
+        for type in ["allOf", "anyOf"] {
+            try? registry.registerPolicy(
+                type, settings: CombinatorSettings.self, describe: { _ in type },
+                factory: { settings, context in try makeCombinator(type, settings, context) })
         }
-        try? registry.registerPolicy("allowList", settings: AllowListSettings.self, describe: describeAllowList, factory: makeAllowList)
-        try? registry.registerPolicy("timeWindow", settings: TimeWindowSettings.self, describe: describeTimeWindow, factory: makeTimeWindow)
-        try? registry.registerPolicy("file", settings: FileSettings.self, describe: { "file: rules in \($0.path)" }) { settings, context in
-            guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
-            return FilePolicy(url: context.resolve(settings.path))
-        }
-        for (type, make) in [("allOf", { AllOf($0) as any AccessPolicy }), ("anyOf", { AnyOf($0) as any AccessPolicy })] {
-            try? registry.registerPolicy(type, settings: CombinatorSettings.self, describe: { _ in type }) { settings, context in
-                guard !settings.policies.isEmpty else {
-                    throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
-                }
-                return make(try context.policies(settings.policies))
-            }
-        }
-        try? registry.registerPolicy("not", settings: NotSettings.self, describe: { _ in "not" }) { settings, context in
-            Not(try context.policy(settings.policy))
-        }
-
-        try? registry.registerLoader("disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" }) { settings, context in
-            guard !settings.root.isEmpty else { throw SettingsError(key: "root", message: "must not be empty") }
-            if let limit = settings.maximumFileSize, limit <= 0 {
-                throw SettingsError(key: "maximumFileSize", message: "expected a positive number of bytes, found \(limit)")
-            }
-            let root = context.resolve(settings.root)
-            return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) } ?? DiskLoader(root: root)
-        }
-        try? registry.registerLoader("memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" }) { settings, _ in
-            MemoryLoader(settings.resources.mapValues { Data($0.utf8) })
-        }
+        try? registry.registerPolicy(
+            "not", settings: NotSettings.self, describe: { _ in "not" },
+            factory: { settings, context in Not(try context.policy(settings.policy)) })
+        try? registry.registerLoader(
+            "disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" },
+            factory: makeDisk)
+        try? registry.registerLoader(
+            "memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" },
+            factory: { settings, _ in MemoryLoader(settings.resources.mapValues { Data($0.utf8) }) })
     }
 
-    static func makeAllowList(_ settings: AllowListSettings, _ context: PluginContext) throws -> any AccessPolicy {
+    static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {
+        guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
+        return FilePolicy(url: context.resolve(settings.path))
+    }
+
+    static func makeCombinator(
+        _ type: String, _ settings: CombinatorSettings, _ context: PluginContext
+    ) throws -> any AccessPolicy {
+        guard !settings.policies.isEmpty else {
+            throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
+        }
+        let members = try context.policies(settings.policies)
+        return type == "allOf" ? AllOf(members) : AnyOf(members)
+    }
+
+    static func makeDisk(_ settings: DiskSettings, _ context: PluginContext) throws
+        -> any ResourceLoading<String, Data>
+    {
+        guard !settings.root.isEmpty else { throw SettingsError(key: "root", message: "must not be empty") }
+        if let limit = settings.maximumFileSize, limit <= 0 {
+            throw SettingsError(
+                key: "maximumFileSize", message: "expected a positive number of bytes, found \(limit)")
+        }
+        let root = context.resolve(settings.root)
+        return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) }
+            ?? DiskLoader(root: root)
+    }
+
+    static func makeAllowList(_ settings: AllowListSettings, _ context: PluginContext) throws
+        -> any AccessPolicy
+    {
         guard settings.resources != nil || settings.subjects != nil else {
-            throw SettingsError(key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
+            throw SettingsError(
+                key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
         }
         for (key, list) in [("resources", settings.resources), ("subjects", settings.subjects)] {
             guard let list else { continue }
-            if list.isEmpty { throw SettingsError(key: key, message: "empty; an empty list would deny everything (use alwaysDeny if you mean it)") }
-            if let index = list.firstIndex(of: "") { throw SettingsError(key: "\(key)[\(index)]", message: "an empty pattern matches nothing") }
+            if list.isEmpty {
+                throw SettingsError(
+                    key: key,
+                    message: "empty; an empty list would deny everything (use alwaysDeny if you mean it)")
+            }
+            if let index = list.firstIndex(of: "") {
+                throw SettingsError(key: "\(key)[\(index)]", message: "an empty pattern matches nothing")
+            }
         }
         return try AllowList(resources: settings.resources, subjects: settings.subjects)
     }
 
     static func describeAllowList(_ settings: AllowListSettings) -> String {
         var parts: [String] = []
-        if let resources = settings.resources { parts.append("resources \(resources.joined(separator: ", "))") }
+        if let resources = settings.resources {
+            parts.append("resources \(resources.joined(separator: ", "))")
+        }
         if let subjects = settings.subjects { parts.append("subjects \(subjects.joined(separator: ", "))") }
         return "allowList: " + parts.joined(separator: "; ")
     }
 
-    static func makeTimeWindow(_ settings: TimeWindowSettings, _ context: PluginContext) throws -> any AccessPolicy {
+    static func makeTimeWindow(_ settings: TimeWindowSettings, _ context: PluginContext) throws
+        -> any AccessPolicy
+    {
         guard TimeZone(identifier: settings.timeZone) != nil else {
-            throw SettingsError(key: "timeZone", message: "unknown time zone \"\(settings.timeZone)\"; expected an IANA name such as \"Europe/Berlin\"")
+            throw SettingsError(
+                key: "timeZone",
+                message:
+                    "unknown time zone \"\(settings.timeZone)\"; expected an IANA name such as \"Europe/Berlin\""
+            )
         }
-        guard !settings.days.isEmpty else { throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")") }
+        guard !settings.days.isEmpty else {
+            throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")")
+        }
         var days = Set<Weekday>()
         for (index, text) in settings.days.enumerated() {
             guard let day = Weekday(rawValue: text) else {
-                throw SettingsError(key: "days[\(index)]", message: "expected one of mon, tue, wed, thu, fri, sat, sun, found \"\(text)\"")
+                throw SettingsError(
+                    key: "days[\(index)]",
+                    message: "expected one of mon, tue, wed, thu, fri, sat, sun, found \"\(text)\"")
             }
             days.insert(day)
         }
         let from = try localTime(settings.from, key: "from")
         let to = try localTime(settings.to, key: "to")
         guard from != to else {
-            throw SettingsError(key: "to", message: "equals from (\(from)); a window needs a start and a different end")
+            throw SettingsError(
+                key: "to", message: "equals from (\(from)); a window needs a start and a different end")
         }
         return try TimeWindow(days: days, from: from, to: to, timeZone: settings.timeZone, now: context.clock)
     }

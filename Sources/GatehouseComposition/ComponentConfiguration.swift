@@ -23,17 +23,23 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
         guard case .object(var object) = value else {
             throw DecodingError.typeMismatch(
                 JSONObject.self,
-                .init(codingPath: decoder.codingPath, debugDescription: "expected an object with a \"type\", found \(value.kindDescription)"))
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected an object with a \"type\", found \(value.kindDescription)"))
         }
         guard case .string(let type)? = object["type"] else {
             let found = object["type"].map { "found \($0.kindDescription)" } ?? "it is missing"
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath + [AnyCodingKey("type")], debugDescription: "expected a type name (a string); \(found)"))
+                .init(
+                    codingPath: decoder.codingPath + [AnyCodingKey("type")],
+                    debugDescription: "expected a type name (a string); \(found)"))
         }
         object["type"] = nil
         self.type = type
         self.settings = object
-        self.relativePath = decoder.codingPath.map { $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey($0.stringValue) }
+        self.relativePath = decoder.codingPath.map {
+            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey($0.stringValue)
+        }
     }
 
     /// Encodes `{"type": "...", ...settings}`.

@@ -83,7 +83,11 @@ final class IssueCollector: @unchecked Sendable {
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
 enum ConfigurationPath {
     static func member(_ base: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
         let part = plain ? key : "[\"\(key.replacingOccurrences(of: "\"", with: "\\\""))\"]"
         if base.isEmpty || !plain { return base + part }
         return "\(base).\(part)"
@@ -123,7 +127,8 @@ enum ConfigurationPath {
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                current[j] = min(
+                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             swap(&previous, &current)
         }

@@ -64,10 +64,12 @@ public struct ConfiguredService: ResourceLoading {
             let record: AccessRecord
             do {
                 let decision = try await gate.evaluate(request)
-                record = AccessRecord(request: request, decision: decision, gate: gate.name, instant: clock(), isShadow: true)
+                record = AccessRecord(
+                    request: request, decision: decision, gate: gate.name, instant: clock(), isShadow: true)
             } catch {
                 record = AccessRecord(
-                    request: request, decision: .deny(reason: describe(error)), gate: gate.name, instant: clock(),
+                    request: request, decision: .deny(reason: describe(error)), gate: gate.name,
+                    instant: clock(),
                     isGateFailure: true, isShadow: true)
             }
             observer.observe(record)

@@ -12,9 +12,23 @@ import GatehouseCore
 ///
 /// Reading a file checks its shape (unknown keys, wrong types, missing parts) and reports every
 /// problem with its path; ``Assembler`` then checks each component's type and settings.
+///
+/// ``init(json:file:)`` keeps the file's order of services and keys. Foundation's `JSONDecoder`
+/// does not keep the order of object keys, so a configuration decoded with it may list its
+/// services in another order; equality therefore compares services by name, not position.
 public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     /// The services, in file order.
     public var services: [ServiceConfiguration]
+
+    /// Whether both have the same services (compared by name; order does not matter).
+    public static func == (lhs: GatehouseConfiguration, rhs: GatehouseConfiguration) -> Bool {
+        lhs.services.sorted { $0.name < $1.name } == rhs.services.sorted { $0.name < $1.name }
+    }
+
+    /// Hashes the services regardless of their order.
+    public func hash(into hasher: inout Hasher) {
+        for service in services.sorted(by: { $0.name < $1.name }) { hasher.combine(service) }
+    }
 
     /// Creates a configuration from services.
     public init(services: [ServiceConfiguration]) {
@@ -31,7 +45,11 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         } catch {
             throw ConfigurationError(
                 file: file,
-                issues: [.init(path: "", message: "invalid JSON: \(error.message)", line: error.line, column: error.column)])
+                issues: [
+                    .init(
+                        path: "", message: "invalid JSON: \(error.message)", line: error.line,
+                        column: error.column)
+                ])
         }
         let issues = IssueCollector()
         let services = Self.services(from: value, issues: issues)
@@ -47,7 +65,8 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConfigurationError(file: url, issues: [.init(path: "", message: "cannot read \(url.path): \(describe(error))")])
+            throw ConfigurationError(
+                file: url, issues: [.init(path: "", message: "cannot read \(url.path): \(describe(error))")])
         }
         try self.init(json: data, file: url)
     }
@@ -58,7 +77,8 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         let issues = IssueCollector()
         let services = Self.services(from: value, issues: issues)
         if let first = issues.issues.first {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: first.description))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: first.description))
         }
         self.services = services
     }
@@ -79,20 +99,24 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
             return []
         }
         for key in root.keys where key != "services" && key != "$schema" {
-            issues.add(ConfigurationPath.member("", key), "unknown key; the top level has \"services\" (and \"$schema\")")
+            issues.add(
+                ConfigurationPath.member("", key),
+                "unknown key; the top level has \"services\" (and \"$schema\")")
         }
         guard let servicesValue = root["services"] else {
             issues.add("services", "missing; name at least one service")
             return []
         }
         guard case .object(let servicesObject) = servicesValue else {
-            issues.add("services", "expected an object of named services, found \(servicesValue.kindDescription)")
+            issues.add(
+                "services", "expected an object of named services, found \(servicesValue.kindDescription)")
             return []
         }
         if servicesObject.members.isEmpty { issues.add("services", "empty; name at least one service") }
         return servicesObject.members.compactMap { member in
             ServiceConfiguration(
-                name: member.key, value: member.value, path: ConfigurationPath.member("services", member.key), issues: issues)
+                name: member.key, value: member.value, path: ConfigurationPath.member("services", member.key),
+                issues: issues)
         }
     }
 }
@@ -130,13 +154,19 @@ public struct ServiceConfiguration: Sendable, Hashable {
 
     init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
-            issues.add(path, "expected an object with \"loader\" and \"gatekeepers\", found \(value.kindDescription)")
+            issues.add(
+                path, "expected an object with \"loader\" and \"gatekeepers\", found \(value.kindDescription)"
+            )
             return nil
         }
         let before = issues.issues.count
         for key in object.keys where !Self.keys.contains(key) {
-            let hint = ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
-            issues.add(ConfigurationPath.member(path, key), "unknown key\(hint); a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+            let hint =
+                ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" }
+                ?? ""
+            issues.add(
+                ConfigurationPath.member(path, key),
+                "unknown key\(hint); a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         let loaderPath = ConfigurationPath.member(path, "loader")
         let loader = object["loader"].flatMap { Self.component($0, path: loaderPath, issues: issues) }
@@ -144,7 +174,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
 
         var cache: CacheConfiguration?
         if let cacheValue = object["cache"], cacheValue != .null {
-            cache = CacheConfiguration(value: cacheValue, path: ConfigurationPath.member(path, "cache"), issues: issues)
+            cache = CacheConfiguration(
+                value: cacheValue, path: ConfigurationPath.member(path, "cache"), issues: issues)
         }
 
         let gatesPath = ConfigurationPath.member(path, "gatekeepers")
@@ -152,26 +183,39 @@ public struct ServiceConfiguration: Sendable, Hashable {
         if let gatesValue = object["gatekeepers"] {
             gatekeepers = Self.components(gatesValue, path: gatesPath, issues: issues)
             if case .array(let array) = gatesValue, array.isEmpty {
-                issues.add(gatesPath, "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+                issues.add(
+                    gatesPath,
+                    "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"
+                )
             }
         } else {
-            issues.add(gatesPath, "missing; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+            issues.add(
+                gatesPath,
+                "missing; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
         }
-        let shadow = object["shadow"].map { Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues) } ?? []
+        let shadow =
+            object["shadow"].map {
+                Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues)
+            } ?? []
 
         guard issues.issues.count == before, let loader else { return nil }
         self.init(name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow)
     }
 
-    private static func components(_ value: JSONValue, path: String, issues: IssueCollector) -> [ComponentConfiguration] {
+    private static func components(_ value: JSONValue, path: String, issues: IssueCollector)
+        -> [ComponentConfiguration]
+    {
         guard case .array(let values) = value else {
             issues.add(path, "expected an array of components, found \(value.kindDescription)")
             return []
         }
-        return values.enumerated().compactMap { component($1, path: ConfigurationPath.element(path, $0), issues: issues) }
+        return values.enumerated().compactMap {
+            component($1, path: ConfigurationPath.element(path, $0), issues: issues)
+        }
     }
 
-    static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration? {
+    static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration?
+    {
         guard case .object(var object) = value else {
             issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
             return nil
@@ -181,7 +225,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
             return nil
         }
         guard case .string(let type) = typeValue else {
-            issues.add(ConfigurationPath.member(path, "type"), "expected a type name (a string), found \(typeValue.kindDescription)")
+            issues.add(
+                ConfigurationPath.member(path, "type"),
+                "expected a type name (a string), found \(typeValue.kindDescription)")
             return nil
         }
         object["type"] = nil
@@ -213,20 +259,27 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
 
     init?(value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
-            issues.add(path, "expected an object with \"countLimit\" and/or \"byteLimit\", found \(value.kindDescription)")
+            issues.add(
+                path,
+                "expected an object with \"countLimit\" and/or \"byteLimit\", found \(value.kindDescription)")
             return nil
         }
         let keys = ["countLimit", "byteLimit"]
         var ok = true
         for key in object.keys where !keys.contains(key) {
-            let hint = ConfigurationPath.suggestion(for: key, among: keys).map { " (did you mean \"\($0)\"?)" } ?? ""
-            issues.add(ConfigurationPath.member(path, key), "unknown key\(hint); a cache has \"countLimit\" and \"byteLimit\"")
+            let hint =
+                ConfigurationPath.suggestion(for: key, among: keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+            issues.add(
+                ConfigurationPath.member(path, key),
+                "unknown key\(hint); a cache has \"countLimit\" and \"byteLimit\"")
             ok = false
         }
         func limit(_ key: String) -> Int? {
             guard let value = object[key] else { return nil }
             guard case .number(let text) = value, let number = Int(text), number > 0 else {
-                issues.add(ConfigurationPath.member(path, key), "expected a positive whole number, found \(Self.show(value))")
+                issues.add(
+                    ConfigurationPath.member(path, key),
+                    "expected a positive whole number, found \(Self.show(value))")
                 ok = false
                 return nil
             }

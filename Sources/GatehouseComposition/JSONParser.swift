@@ -104,7 +104,8 @@ struct JSONParser {
 
     private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(SyntaxError) -> JSONValue {
         let utf8 = Array(word.utf8)
-        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8 else {
+        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8
+        else {
             throw error("unexpected \(describeCurrent()), expected a value")
         }
         position += utf8.count
@@ -124,7 +125,9 @@ struct JSONParser {
         if consume(UInt8(ascii: ".")) {
             guard consumeDigits() else { throw error("expected a digit after '.'") }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if position < bytes.count,
+            bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
+        {
             position += 1
             if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
             guard consumeDigits() else { throw error("expected a digit in the exponent") }
@@ -200,7 +203,9 @@ struct JSONParser {
                 let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
                 return Unicode.Scalar(value) ?? "\u{FFFD}"
             }
-            guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate is not a character") }
+            guard let scalar = Unicode.Scalar(high) else {
+                throw error("a lone low surrogate is not a character")
+            }
             return scalar
         default:
             position -= 1

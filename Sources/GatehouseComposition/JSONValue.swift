@@ -29,7 +29,7 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON object whose keys keep the order they were written in (so errors and `explain` follow
-/// the file), with lookup by key.
+/// the file), with lookup by key. Equality ignores the order, as JSON does.
 public struct JSONObject: Sendable, Hashable {
     /// The members in the order they were written.
     public private(set) var members: [(key: String, value: JSONValue)]
@@ -63,18 +63,22 @@ public struct JSONObject: Sendable, Hashable {
     /// The keys in the order they were written.
     public var keys: [String] { members.map(\.key) }
 
-    /// Whether the objects have the same members in the same order.
+    /// Whether the objects have the same members; as in JSON, their order does not matter.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        lhs.members.count == rhs.members.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
-    /// Hashes the members in order.
+    /// Hashes the members regardless of their order.
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        var combined = 0
         for member in members {
-            hasher.combine(member.key)
-            hasher.combine(member.value)
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
         }
+        hasher.combine(combined)
     }
 }
 
@@ -97,7 +101,8 @@ extension JSONValue: Codable {
         } else {
             let keyed = try decoder.container(keyedBy: AnyCodingKey.self)
             self = .object(
-                JSONObject(try keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) }))
+                JSONObject(
+                    try keyed.allKeys.map { ($0.stringValue, try keyed.decode(JSONValue.self, forKey: $0)) }))
         }
     }
 

@@ -22,7 +22,9 @@ public struct PluginRegistry: Sendable {
     /// Builds a loader from a component's settings: decodes, then calls the factory.
     struct LoaderPlugin: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any ResourceLoading<String, Data>
+            @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any ResourceLoading<
+                String, Data
+            >
         let describe: @Sendable (JSONValue) -> String?
     }
 
@@ -55,7 +57,7 @@ public struct PluginRegistry: Sendable {
     ///   - describe: One line for `explain`, from the settings; by default the settings as JSON.
     ///   - factory: Builds the policy. Throw ``SettingsError`` to point at one setting.
     /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
-    public mutating func registerPolicy<Settings: Decodable>(
+    public mutating func registerPolicy<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
         describe: (@Sendable (Settings) -> String)? = nil,
@@ -70,7 +72,9 @@ public struct PluginRegistry: Sendable {
                 return try factory(settings, context)
             },
             describe: { value in
-                guard let describe, let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: ["name"])
+                guard let describe,
+                    let settings = try? SettingsDecoder().decode(
+                        Settings.self, from: value, ignoring: ["name"])
                 else { return nil }
                 return describe(settings)
             })
@@ -79,7 +83,7 @@ public struct PluginRegistry: Sendable {
     /// Registers a loader type whose resources are `Data` named by `String` keys.
     ///
     /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
-    public mutating func registerLoader<Settings: Decodable>(
+    public mutating func registerLoader<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
         describe: (@Sendable (Settings) -> String)? = nil,
@@ -94,16 +98,20 @@ public struct PluginRegistry: Sendable {
                 return try factory(settings, context)
             },
             describe: { value in
-                guard let describe, let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
+                guard let describe,
+                    let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
                 else { return nil }
                 return describe(settings)
             })
     }
 
     private static func checkName(_ type: String, taken: Bool, kind: String) throws {
-        guard !type.isEmpty else { throw PluginRegistrationError(message: "a \(kind) type name must not be empty") }
+        guard !type.isEmpty else {
+            throw PluginRegistrationError(message: "a \(kind) type name must not be empty")
+        }
         guard !taken else {
-            throw PluginRegistrationError(message: "the \(kind) type \"\(type)\" is already registered; choose another name")
+            throw PluginRegistrationError(
+                message: "the \(kind) type \"\(type)\" is already registered; choose another name")
         }
     }
 }

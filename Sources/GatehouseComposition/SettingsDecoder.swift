@@ -46,16 +46,23 @@ private struct ValueDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
             throw DecodingError.typeMismatch(
-                [String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(value.kindDescription)"))
+                [String: Any].self,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "expected an object, found \(value.kindDescription)"))
         }
         owner.noteObject(object, at: codingPath)
-        return KeyedDecodingContainer(KeyedContainer<Key>(object: object, codingPath: codingPath, owner: owner))
+        return KeyedDecodingContainer(
+            KeyedContainer<Key>(object: object, codingPath: codingPath, owner: owner))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let values) = value else {
             throw DecodingError.typeMismatch(
-                [Any].self, .init(codingPath: codingPath, debugDescription: "expected an array, found \(value.kindDescription)"))
+                [Any].self,
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "expected an array, found \(value.kindDescription)"))
         }
         return UnkeyedContainer(values: values, codingPath: codingPath, owner: owner)
     }
@@ -103,7 +110,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner).unkeyedContainer()
+        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
+            .unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
@@ -133,7 +141,8 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     private mutating func next() throws -> (JSONValue, [any CodingKey]) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
-                JSONValue.self, .init(codingPath: codingPath, debugDescription: "the array has no more elements"))
+                JSONValue.self,
+                .init(codingPath: codingPath, debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
         return (values[currentIndex], codingPath + [AnyCodingKey(intValue: currentIndex)])
@@ -207,7 +216,9 @@ private struct SingleValue: SingleValueDecodingContainer {
     private func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         guard case .number(let text) = value else { throw mismatch("a whole number") }
         if let exact = T(text) { return exact }
-        if let number = Double(text), number.rounded() == number, let exact = T(exactly: number) { return exact }
+        if let number = Double(text), number.rounded() == number, let exact = T(exactly: number) {
+            return exact
+        }
         throw mismatch("a whole number from \(T.min) to \(T.max)")
     }
 

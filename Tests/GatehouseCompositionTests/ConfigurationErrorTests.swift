@@ -45,18 +45,36 @@ struct ConfigurationErrorTests {
             #"[{ "type": "allowlist", "resources": ["a"] }]"#,
             #"services.s.gatekeepers[0].type: unknown policy type "allowlist" (did you mean "allowList"?); known: allOf, allowList, alwaysAllow, alwaysDeny, anyOf, file, not, timeWindow"#
         ),
-        (#"[{ "resources": ["a"] }]"#, #"services.s.gatekeepers[0].type: missing; every component names its type"#),
-        (#"[{ "type": 3 }]"#, #"services.s.gatekeepers[0].type: expected a type name (a string), found a number"#),
-        (#"["alwaysAllow"]"#, #"services.s.gatekeepers[0]: expected an object with a "type", found a string"#),
-        (#"[]"#, #"services.s.gatekeepers: empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"#),
-        (#"[{ "type": "allOf", "policies": [] }]"#, #"services.s.gatekeepers[0].policies: empty; allOf needs at least one policy"#),
+        (
+            #"[{ "resources": ["a"] }]"#,
+            #"services.s.gatekeepers[0].type: missing; every component names its type"#
+        ),
+        (
+            #"[{ "type": 3 }]"#,
+            #"services.s.gatekeepers[0].type: expected a type name (a string), found a number"#
+        ),
+        (
+            #"["alwaysAllow"]"#,
+            #"services.s.gatekeepers[0]: expected an object with a "type", found a string"#
+        ),
+        (
+            #"[]"#,
+            #"services.s.gatekeepers: empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"#
+        ),
+        (
+            #"[{ "type": "allOf", "policies": [] }]"#,
+            #"services.s.gatekeepers[0].policies: empty; allOf needs at least one policy"#
+        ),
         (
             #"[{ "type": "not", "policy": { "type": "anyOf", "policies": [{ "type": "alwaysDeny", "reson": "x" }] } }]"#,
             #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key; check its spelling against the documentation of this type"#
         ),
         (#"[{ "type": "not" }]"#, #"services.s.gatekeepers[0].policy: missing"#),
         (#"[{ "type": "file", "path": "" }]"#, #"services.s.gatekeepers[0].path: must not be empty"#),
-        (#"[{ "type": "alwaysAllow", "name": "" }]"#, #"services.s.gatekeepers[0].name: expected a non-empty string, found """#),
+        (
+            #"[{ "type": "alwaysAllow", "name": "" }]"#,
+            #"services.s.gatekeepers[0].name: expected a non-empty string, found """#
+        ),
     ])
     func eachGatekeeperErrorNamesItsPlace(gatekeepers: String, expected: String) {
         #expect(issues(service(gatekeepers: gatekeepers)) == [expected])
@@ -76,7 +94,9 @@ struct ConfigurationErrorTests {
         ),
         (
             #"{ "services": { "s": { "loader": { "type": "dsk", "root": "x" }, "gatekeepers": [{ "type": "alwaysAllow" }] } } }"#,
-            [#"services.s.loader.type: unknown loader type "dsk" (did you mean "disk"?); known: disk, memory"#]
+            [
+                #"services.s.loader.type: unknown loader type "dsk" (did you mean "disk"?); known: disk, memory"#
+            ]
         ),
         (
             #"{ "services": { "s": { "loader": { "type": "disk", "root": "x", "maximumFileSize": "big" }, "gatekeepers": [{ "type": "alwaysAllow" }] } } }"#,
@@ -90,7 +110,13 @@ struct ConfigurationErrorTests {
             ]
         ),
         (#"{ "services": {} }"#, [#"services: empty; name at least one service"#]),
-        (#"{ "service": {} }"#, [#"service: unknown key; the top level has "services" (and "$schema")"#, "services: missing; name at least one service"]),
+        (
+            #"{ "service": {} }"#,
+            [
+                #"service: unknown key; the top level has "services" (and "$schema")"#,
+                "services: missing; name at least one service",
+            ]
+        ),
         (#"[1, 2]"#, [#"expected an object with "services", found an array"#]),
     ])
     func eachServiceErrorNamesItsPlace(json: String, expected: [String]) {
@@ -98,12 +124,21 @@ struct ConfigurationErrorTests {
     }
 
     @Test(arguments: [
-        ("{\n  \"services\": {\n    \"s\": { \"loader\": 1,, }\n  }\n}", "line 3, column 24: invalid JSON: unexpected ',', expected a key in double quotes"),
-        ("{ \"services\": { \"s\": 1 ", "line 1, column 24: invalid JSON: unexpected end of file, expected ',' or '}'"),
+        (
+            "{\n  \"services\": {\n    \"s\": { \"loader\": 1,, }\n  }\n}",
+            "line 3, column 24: invalid JSON: unexpected ',', expected a key in double quotes"
+        ),
+        (
+            "{ \"services\": { \"s\": 1 ",
+            "line 1, column 24: invalid JSON: unexpected end of file, expected ',' or '}'"
+        ),
         ("{ \"a\": 1, \"a\": 2 }", "line 1, column 11: invalid JSON: duplicate key \"a\""),
         ("{ \"a\": tru }", "line 1, column 8: invalid JSON: unexpected 't', expected a value"),
         ("{ \"a\": 01 }", "line 1, column 8: invalid JSON: a number may not start with 0"),
-        ("{ \"a\": \"x\ty\" }", "line 1, column 10: invalid JSON: a control character must be escaped in a string"),
+        (
+            "{ \"a\": \"x\ty\" }",
+            "line 1, column 10: invalid JSON: a control character must be escaped in a string"
+        ),
         ("", "line 1, column 1: invalid JSON: unexpected end of file, expected a value"),
         ("{} {}", "line 1, column 4: invalid JSON: unexpected '{' after the end of the document"),
     ])
@@ -123,12 +158,16 @@ struct ConfigurationErrorTests {
         #expect(found.count == 4)
         #expect(found.contains { $0.hasPrefix("services.a.gatekeepers[0].subjets: unknown key") })
         #expect(found.contains { $0.hasPrefix("services.a.gatekeepers[1].timeZone: unknown time zone") })
-        #expect(found.contains { $0.hasPrefix("services.b.gatekeepers[0].type: unknown policy type \"nope\"") })
+        #expect(
+            found.contains { $0.hasPrefix("services.b.gatekeepers[0].type: unknown policy type \"nope\"") })
         #expect(found.contains { $0.hasPrefix("services.b.loader.type: unknown loader type \"nope\"") })
     }
 
     @Test func everyMemberOfACombinatorIsCheckedInOnePass() {
-        let json = service(gatekeepers: #"[{ "type": "anyOf", "policies": [{ "type": "x" }, { "type": "alwaysAllow" }, { "type": "y" }] }]"#)
+        let json = service(
+            gatekeepers:
+                #"[{ "type": "anyOf", "policies": [{ "type": "x" }, { "type": "alwaysAllow" }, { "type": "y" }] }]"#
+        )
         let found = issues(json)
         #expect(found.count == 2)
         #expect(found[0].hasPrefix("services.s.gatekeepers[0].policies[0].type: unknown policy type \"x\""))
@@ -144,12 +183,14 @@ struct ConfigurationErrorTests {
     }
 
     @Test func oddServiceNamesAreQuotedInPaths() {
-        let json = #"{ "services": { "my service": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [] } } }"#
+        let json =
+            #"{ "services": { "my service": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [] } } }"#
         #expect(issues(json).first?.hasPrefix(#"services["my service"].gatekeepers: empty"#) == true)
     }
 
     @Test func anUnreadableFileIsAConfigurationError() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-gatehouse-\(UUID()).json")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "no-such-gatehouse-\(UUID()).json")
         let error = #expect(throws: ConfigurationError.self) { try Assembler().assemble(contentsOf: missing) }
         #expect(error?.issues.first?.message.hasPrefix("cannot read \(missing.path)") == true)
         #expect(error?.file == missing)

@@ -15,7 +15,8 @@ struct TemporaryFolder {
     @discardableResult
     func write(_ text: String, to name: String) throws -> URL {
         let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file, options: .atomic)
         return file
     }

@@ -55,5 +55,10 @@ let package = Package(
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "GatehouseExamplesTests",
+            dependencies: ["gatehouse"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

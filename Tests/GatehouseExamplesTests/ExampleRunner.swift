@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs a built example executable and captures what it printed, like
+/// swift-argument-parser's example tests.
+struct ExampleRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum Examples {
+    /// The folder the package's products are built into (beside the test bundle).
+    static var productsDirectory: URL {
+        #if canImport(Darwin)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+        #endif
+        return Bundle.main.bundleURL
+    }
+
+    /// The package root (three levels above this file).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `executable` with `arguments` in `directory` (the package root by default).
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws
+        -> ExampleRun
+    {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ExampleRun(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func gatehouse(_ arguments: String..., in directory: URL? = nil) throws -> ExampleRun {
+        try run("gatehouse", arguments, in: directory)
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+
+@Suite("gatehouse command")
+struct GatehouseCommandTests {
+    static let config = "Examples/demo/gatehouse.json"
+    static let monday = "2026-11-30T10:00:00Z"
+    static let saturday = "2026-11-28T10:00:00Z"
+
+    @Test func theDemoTellsEveryStepAndExitsZero() throws {
+        let run = try Examples.gatehouse()
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        for line in [
+            "$ gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt",
+            "avatar of alice: a fox in a red scarf",
+            "denied by team: subject \"mallory\" is not in the allow-list",
+            "denied by office-hours: outside Mon–Fri 08:00–20:00 Europe/Berlin; it is Sat 11:00 there",
+            "allowed: bob read \"avatars/alice.txt\" (service avatars)",
+            "denied by rules: no rule in avatars.rules allows",
+            "(it contains a \"..\" component)",
+            "Every step behaved as told.",
+        ] {
+            #expect(run.stdout.contains(line), "missing: \(line)")
+        }
+        #expect(run.stdout.components(separatedBy: "exit status 3").count - 1 == 3)
+    }
+
+    @Test func theDemoNeverChangesTheBundledRulesFile() throws {
+        let rules = Examples.packageRoot.appendingPathComponent("Examples/demo/avatars.rules")
+        let before = try Data(contentsOf: rules)
+        _ = try Examples.gatehouse("demo")
+        #expect(try Data(contentsOf: rules) == before)
+    }
+
+    @Test func checkAllowedPrintsToStdoutAndExitsZero() throws {
+        let run = try Examples.gatehouse(
+            "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
+        #expect(run.status == 0)
+        #expect(run.stdout == "allowed: alice read \"avatars/alice.txt\" (service avatars)\n")
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func checkDeniedNamesGateAndReasonOnStderrAndExitsThree() throws {
+        let run = try Examples.gatehouse(
+            "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "avatars/alice.txt"
+        )
+        #expect(run.status == 3)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr == """
+                denied by team: subject "mallory" is not in the allow-list
+                  request: mallory read "avatars/alice.txt" (service avatars)
+
+                """)
+    }
+
+    @Test func atEvaluatesAsIfTheClockReadThatInstant() throws {
+        let weekend = try Examples.gatehouse(
+            "check", "--config", Self.config, "--subject", "alice", "--at", Self.saturday, "avatars/alice.txt"
+        )
+        #expect(weekend.status == 3)
+        #expect(weekend.stderr.contains("office-hours"))
+        let offset = try Examples.gatehouse(
+            "check", "--config", Self.config, "--subject", "alice", "--at", "2026-11-30T11:00:00+01:00",
+            "avatars/alice.txt")
+        #expect(offset.status == 0)
+    }
+
+    @Test func checkJSONPrintsOneObject() throws {
+        let run = try Examples.gatehouse(
+            "check", "--json", "--config", Self.config, "--subject", "mallory", "--attr", "device=phone",
+            "--at", Self.monday,
+            "avatars/alice.txt")
+        #expect(run.status == 3)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(object?["allowed"] as? Bool == false)
+        #expect(object?["gate"] as? String == "team")
+        #expect(object?["gateFailure"] as? Bool == false)
+        let request = object?["request"] as? [String: Any]
+        #expect(request?["subject"] as? String == "mallory")
+        #expect((request?["attributes"] as? [String: String]) == ["device": "phone"])
+    }
+
+    @Test func loadWritesTheResourceToStdoutOrAFile() throws {
+        let run = try Examples.gatehouse(
+            "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
+        #expect(run.status == 0)
+        #expect(run.stdout == "avatar of alice: a fox in a red scarf\n")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-out-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let toFile = try Examples.gatehouse(
+            "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "--output", output.path,
+            "avatars/bob.txt")
+        #expect(toFile.status == 0)
+        #expect(toFile.stdout.hasPrefix("loaded 34 bytes to \(output.path)"))
+        #expect(try String(contentsOf: output, encoding: .utf8) == "avatar of bob: a heron on one leg\n")
+    }
+
+    @Test func aDeniedLoadWritesNothing() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gatehouse-out-\(UUID()).txt")
+        let run = try Examples.gatehouse(
+            "load", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "--output",
+            output.path, "avatars/bob.txt")
+        #expect(run.status == 3)
+        #expect(run.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func aHostilePathIsALoaderErrorExitingOne() throws {
+        let run = try Examples.gatehouse(
+            "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
+            "avatars/alice/../../../gatehouse.json")
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("error: the loader failed: "))
+    }
+
+    @Test func aMissingResourceIsALoaderErrorExitingOne() throws {
+        let run = try Examples.gatehouse(
+            "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "avatars/nobody.txt")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("avatars/nobody.txt"))
+    }
+
+    @Test func validateReportsValidAndInvalidFiles() throws {
+        let valid = try Examples.gatehouse("validate", Self.config)
+        #expect(valid.status == 0)
+        #expect(valid.stdout == "\(Self.config): valid; 1 service: avatars\n")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(
+            #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "9am", "to": "17:00" }, { "type": "allowList", "subjcts": ["a"] } ] } } }"#
+                .utf8
+        ).write(to: bad)
+        let invalid = try Examples.gatehouse("validate", bad.path)
+        #expect(invalid.status == 1)
+        #expect(
+            invalid.stderr.contains(
+                "\(bad.path): services.s.gatekeepers[0].from: expected HH:mm, found \"9am\""))
+        #expect(invalid.stderr.contains("\(bad.path): services.s.gatekeepers[1].subjcts: unknown key"))
+        let json = try Examples.gatehouse("validate", "--json", bad.path)
+        #expect(json.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["valid"] as? Bool == false)
+        #expect((object?["errors"] as? [String])?.count == 3)
+    }
+
+    @Test func explainDescribesTheChain() throws {
+        let run = try Examples.gatehouse("explain", Self.config)
+        #expect(run.status == 0)
+        #expect(
+            run.stdout.hasPrefix("service \"avatars\": gate → cache → loader\n  gate 1: team = allowList"))
+        #expect(run.stdout.contains("  loader: disk: files under assets"))
+    }
+
+    @Test(arguments: ["check", "load", "validate", "explain", "demo"])
+    func everySubcommandHasHelp(command: String) throws {
+        let run = try Examples.gatehouse(command, "--help")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("gatehouse \(command) - "))
+        let viaHelp = try Examples.gatehouse("help", command)
+        #expect(viaHelp.stdout == run.stdout)
+    }
+
+    @Test func topLevelHelpListsTheCommands() throws {
+        let run = try Examples.gatehouse("--help")
+        #expect(run.status == 0)
+        for command in ["check", "load", "validate", "explain"] {
+            #expect(run.stdout.contains("gatehouse \(command)"))
+        }
+        #expect(run.stdout.contains("0 allowed / ok, 1 error, 2 usage, 3 denied"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "error: unknown command 'frobnicate'"),
+        (["chek", "x"], "error: unknown command 'chek'"),
+        (["check", "avatars/alice.txt"], "error: missing --config FILE"),
+        (["check", "--config", config], "error: missing KEY for 'check'"),
+        (
+            ["check", "--config", config, "a", "b"],
+            "error: unexpected argument 'b' for 'check'; it takes only KEY"
+        ),
+        (
+            ["check", "--config", config, "--subjct", "alice", "a"],
+            "error: unknown option '--subjct' for 'check' (did you mean '--subject'?)"
+        ),
+        (["check", "--config"], "error: option '--config' needs a value: --config FILE"),
+        (
+            ["check", "--config", config, "--attr", "novalue", "a"],
+            "error: --attr expects KEY=VALUE, found 'novalue'"
+        ),
+        (["check", "--config", config, "--at", "yesterday", "a"], "error: --at expects an ISO-8601 instant"),
+        (
+            ["check", "--config", config, "--service", "nope", "a"],
+            "error: no service \"nope\"; the configuration has \"avatars\""
+        ),
+        (
+            ["check", "--config", config, "--subject", "a", "--subject", "b", "k"],
+            "error: option '--subject' was given twice"
+        ),
+        (
+            ["check", "--config", config, "--json=yes", "k"],
+            "error: option '--json' is a flag and takes no value"
+        ),
+        (["validate"], "error: missing FILE for 'validate'"),
+        (["explain", "a.json", "b.json"], "error: unexpected argument 'b.json' for 'explain'"),
+        (["demo", "extra"], "error: 'demo' takes no arguments"),
+        (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
+    ])
+    func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) throws {
+        let run = try Examples.run("gatehouse", arguments)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix(message), "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("Run 'gatehouse help'"))
+    }
+
+    @Test func aBrokenConfigurationExitsOneNamingFileAndPlace() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.json")
+        try Data("{\n  \"services\": [\n".utf8).write(to: file)
+        let run = try Examples.gatehouse("check", "--config", file.path, "k")
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("\(file.path): line 3, column 1: invalid JSON"))
+    }
+
+    @Test func theCommandWorksFromAnotherWorkingDirectory() throws {
+        let config = Examples.packageRoot.appendingPathComponent(Self.config).path
+        let run = try Examples.gatehouse(
+            "load", "--config", config, "--subject", "carol", "--at", Self.monday, "avatars/carol.txt",
+            in: FileManager.default.temporaryDirectory)
+        #expect(run.status == 0)
+        #expect(run.stdout == "avatar of carol: a hedgehog with glasses\n")
+    }
+
+    @Test func aDenyRuleWinsOverAnAllowInTheRulesFile() throws {
+        let run = try Examples.gatehouse(
+            "check", "--config", Self.config, "--subject", "carol", "--at", Self.monday,
+            "avatars/carol/private-draft.txt")
+        #expect(run.status == 3)
+        #expect(run.stderr.hasPrefix("denied by rules: avatars.rules:5 denies"))
+    }
+}

@@ -5,11 +5,11 @@ import GatehouseCore
 /// `any ResourceLoading<String, Data>` is, and able to decide without loading (for `check`).
 ///
 /// Shadow gatekeepers, if configured, are evaluated on every decision and reported to the
-/// observer as records with ``AccessRecord/isShadow`` set; their outcome is never enforced.
+/// observer as records with `AccessRecord/isShadow` set; their outcome is never enforced.
 public struct ConfiguredService: ResourceLoading {
     /// The service's name in the configuration.
     public let name: String
-    /// The enforced chain: an ``AccessProxy`` in front of the (cached) loader.
+    /// The enforced chain: an `AccessProxy` in front of the (cached) loader.
     public let proxy: AccessProxy<AnyLoader>
     /// The shadow gatekeepers, reported and never enforced.
     public let shadow: [any AccessPolicy]
@@ -31,14 +31,14 @@ public struct ConfiguredService: ResourceLoading {
         self.clock = clock
     }
 
-    /// Loads `key` for the current ``AccessContext`` with the action `"read"`.
+    /// Loads `key` for the current `AccessContext` with the action `"read"`.
     public func load(_ key: String) async throws -> Data {
         try await load(key, action: "read")
     }
 
-    /// Loads `key` for the current ``AccessContext`` with the given action.
+    /// Loads `key` for the current `AccessContext` with the given action.
     ///
-    /// - Throws: ``AccessDenied``, `CancellationError`, or the loader's own error, unchanged.
+    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
     public func load(_ key: String, action: String) async throws -> Data {
         try await authorize(request(for: key, action: action))
         return try await proxy.base.load(key)
@@ -46,13 +46,13 @@ public struct ConfiguredService: ResourceLoading {
 
     /// Decides `request` without loading anything: returns when every gate allows.
     ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`.
+    /// - Throws: `AccessDenied` or `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
         if let observer, !shadow.isEmpty { await evaluateShadow(request, observer: observer) }
         try await proxy.authorize(request)
     }
 
-    /// The request for `key` in the current ``AccessContext``.
+    /// The request for `key` in the current `AccessContext`.
     public func request(for key: String, action: String = "read") -> AccessRequest {
         var request = proxy.request(for: key)
         request.action = action

@@ -13,7 +13,7 @@ import GatehouseCore
 /// Reading a file checks its shape (unknown keys, wrong types, missing parts) and reports every
 /// problem with its path; ``Assembler`` then checks each component's type and settings.
 ///
-/// ``init(json:file:)`` keeps the file's order of services and keys. Foundation's `JSONDecoder`
+/// `init(json:file:)` keeps the file's order of services and keys. Foundation's `JSONDecoder`
 /// does not keep the order of object keys, so a configuration decoded with it may list its
 /// services in another order; equality therefore compares services by name, not position.
 public struct GatehouseConfiguration: Sendable, Hashable, Codable {

@@ -19,7 +19,7 @@ public struct PluginContext: Sendable {
     let depth: Int
 
     /// Resolves a path from the configuration: absolute paths stay, relative ones are taken
-    /// from ``baseDirectory``.
+    /// from `baseDirectory`.
     public func resolve(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL

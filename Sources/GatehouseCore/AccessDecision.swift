@@ -5,13 +5,13 @@ public enum AccessDecision: Sendable, Hashable {
     /// The request is refused; `reason` says why in words a person can act on.
     case deny(reason: String)
 
-    /// Whether the decision is ``allow``.
+    /// Whether the decision is `allow`.
     public var isAllowed: Bool {
         if case .allow = self { return true }
         return false
     }
 
-    /// The reason of a denial, or `nil` for ``allow``.
+    /// The reason of a denial, or `nil` for `allow`.
     public var reason: String? {
         if case .deny(let reason) = self { return reason }
         return nil

@@ -1,8 +1,8 @@
 /// The error a denied call throws: which request, which gate said no, and why.
 ///
-/// Two kinds are distinguished by ``kind``: an ordinary denial (a policy answered
+/// Two kinds are distinguished by `kind`: an ordinary denial (a policy answered
 /// ``AccessDecision/deny(reason:)``) and a gate failure (a policy threw, so it could not decide,
-/// and the call was denied to fail closed). A gate failure keeps the error in ``underlyingError``.
+/// and the call was denied to fail closed). A gate failure keeps the error in `underlyingError`.
 public struct AccessDenied: Error, Sendable {
     /// Why the call was denied.
     public enum Kind: Sendable, Hashable {

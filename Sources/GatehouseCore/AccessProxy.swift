@@ -91,14 +91,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 
     /// Asks the gatekeepers about `key` without loading it: returns when every gate allows.
     ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as ``load(_:)`` does before forwarding.
+    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
     public func authorize(_ key: Base.Key) async throws {
         try await authorize(request(for: key))
     }
 
     /// Asks the gatekeepers about a prepared request: returns when every gate allows.
     ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as ``load(_:)`` does before forwarding.
+    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
     public func authorize(_ request: AccessRequest) async throws {
         try Task.checkCancellation()
         guard !gatekeepers.isEmpty else {

@@ -4,16 +4,16 @@ import GatehouseCore
 /// A decorator that caches what its base loader returns: it changes *how* the base is reached,
 /// never *whether*. It makes no decision of its own; on a miss it always asks the base.
 ///
-/// - **Least recently used, with hard limits**: after every insert, ``count`` ≤ ``countLimit``
-///   and ``totalCost`` ≤ ``costLimit``; the least recently used entries are evicted first. A
-///   resource whose own cost exceeds ``costLimit`` is returned but not cached. Lookup, insert
+/// - **Least recently used, with hard limits**: after every insert, `count` ≤ `countLimit`
+///   and `totalCost` ≤ `costLimit`; the least recently used entries are evicted first. A
+///   resource whose own cost exceeds `costLimit` is returned but not cached. Lookup, insert
 ///   and eviction are O(1).
 /// - **Coalescing**: concurrent misses for one key share one base load.
 /// - **Errors are never cached**: a failed load is forgotten, and the next call asks the base again.
 /// - **Cancellation**: the shared load runs in its own task, owned by no caller. Cancelling a
 ///   caller neither cancels the load nor affects the other callers; a cancelled caller still
 ///   waits for the shared load and receives its outcome.
-/// - **Invalidation**: ``removeValue(forKey:)`` and ``removeAll()`` also detach loads in flight,
+/// - **Invalidation**: `removeValue(forKey:)` and `removeAll()` also detach loads in flight,
 ///   so their results are delivered to those already waiting but not cached.
 ///
 /// Place it behind a gate, `AccessProxy(CachingLoader(loader))`: a cache in front of the gate

@@ -1,8 +1,8 @@
 /// The path rules of ``DiskLoader``, checked in one pass over a key's UTF-8 bytes.
 ///
 /// A key is one or more components separated by single `/` characters. It is refused when it
-/// is empty, longer than ``maximumKeyLength`` bytes, starts with `/` (absolute), ends with `/`,
-/// contains `//`, a `.` or `..` component, a component longer than ``maximumComponentLength``
+/// is empty, longer than `maximumKeyLength` bytes, starts with `/` (absolute), ends with `/`,
+/// contains `//`, a `.` or `..` component, a component longer than `maximumComponentLength`
 /// bytes, a backslash, or a control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F).
 enum DiskKeyRules {
     /// The longest key accepted, in UTF-8 bytes.

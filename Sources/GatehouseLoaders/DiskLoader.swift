@@ -22,7 +22,7 @@ import GatehouseCore
 ///   `O_NOFOLLOW`, so there is no check-then-use gap: a link swapped in at any moment is refused.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
 ///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
-/// - **Size limit**: a file larger than ``maximumFileSize`` is refused before it is read
+/// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
 ///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
 ///   yields more than the limit.
 ///

@@ -14,7 +14,7 @@ public struct AlwaysDeny: AccessPolicy {
         self.name = name
     }
 
-    /// Denies with ``reason``.
+    /// Denies with `reason`.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         .deny(reason: reason)
     }

@@ -21,7 +21,7 @@ import GatehouseCore
 /// into place uses the new rules. Each decision uses one parsed version from start to end.
 ///
 /// When the file is missing, unreadable, not a regular file, larger than
-/// ``maximumFileSize``, not UTF-8 or malformed, every decision throws a ``RulesFileError``
+/// `maximumFileSize`, not UTF-8 or malformed, every decision throws a ``RulesFileError``
 /// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
 /// an earlier version.
 public struct FilePolicy: AccessPolicy {

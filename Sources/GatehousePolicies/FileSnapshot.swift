@@ -84,7 +84,7 @@ struct FileSnapshot: Sendable {
     }
 }
 
-/// The system's `read`, named apart from ``FileSnapshot/read(path:name:limit:attempts:)``.
+/// The system's `read`, named apart from `FileSnapshot/read(path:name:limit:attempts:)`.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }

@@ -14,7 +14,7 @@ import GatehouseCore
 /// `action` and `resource` are patterns as in ``AllowList``; the subject `*` also matches a
 /// request without a subject.
 ///
-/// A decision looks each field up in a ``PatternIndex`` and then probes a table keyed by the
+/// A decision looks each field up in a `PatternIndex` and then probes a table keyed by the
 /// matching (resource, subject, action) pattern ids, so its cost depends on how many patterns
 /// match the request, not on how many rules the file has.
 package struct RulesFile: Sendable {
@@ -70,7 +70,7 @@ package struct RulesFile: Sendable {
         decide(subject: request.subject, action: request.action, resource: request.resource)
     }
 
-    /// The rule that decides a request with these fields; see ``decide(_:)``.
+    /// The rule that decides a request with these fields; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
         contents.decide(subject: subject, action: action, resource: resource)
     }
@@ -255,7 +255,7 @@ private struct FirstLines: Sendable {
     var allow = absent
 }
 
-/// First lines by rule key: a ``HashSlots`` table of chain heads, collisions checked by key.
+/// First lines by rule key: a `HashSlots` table of chain heads, collisions checked by key.
 private struct FirstLineTable: Sendable {
     private var heads = HashSlots()
     private var keys: [RuleKey] = []

@@ -23,7 +23,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     public let days: Set<Weekday>
     /// The local time the window opens (inclusive).
     public let from: LocalTime
-    /// The local time the window closes (exclusive); earlier than ``from`` when the window runs
+    /// The local time the window closes (exclusive); earlier than `from` when the window runs
     /// past midnight into the next day.
     public let to: LocalTime
     /// The zone whose wall clock the window follows.
@@ -31,7 +31,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
 
     private let now: @Sendable () -> Date
     private let converter: LocalTimeConverter
-    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in ``days``.
+    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in `days`.
     private let dayMask: UInt8
     private let fromMinute: Int
     private let toMinute: Int

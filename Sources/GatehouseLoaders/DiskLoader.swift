@@ -73,9 +73,9 @@ public struct DiskLoader: ResourceLoading {
                 return .failure(.invalidKey(key: key, reason: reason))
             }
             return Result { () throws(DiskLoaderError) -> Data in
-                let descriptor = try openComponents(path, length: length, key: key)
+                let (descriptor, size) = try openComponents(path, length: length, key: key)
                 defer { _ = close(descriptor) }
-                return try readAll(descriptor, key: key)
+                return try readAll(descriptor, size: size, key: key)
             }
         }
         return try result.get()
@@ -84,7 +84,7 @@ public struct DiskLoader: ResourceLoading {
     /// Opens the root, then each component of `path` (NUL-separated) without following links.
     private func openComponents(
         _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String
-    ) throws(DiskLoaderError) -> Int32 {
+    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
         var directory = rootPath.withUnsafeBufferPointer { root in
             retryingOnInterrupt { open(root.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         }
@@ -117,9 +117,11 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    /// Returns `descriptor` when it is a regular file within the size limit; otherwise closes it
-    /// and throws.
-    private func checkRegularFile(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int32 {
+    /// Returns `descriptor` and its size when it is a regular file within the size limit;
+    /// otherwise closes it and throws.
+    private func checkRegularFile(
+        _ descriptor: Int32, key: String
+    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
@@ -135,15 +137,13 @@ public struct DiskLoader: ResourceLoading {
             _ = close(descriptor)
             throw .tooLarge(key: key, size: size, limit: maximumFileSize)
         }
-        return descriptor
+        return (descriptor, size)
     }
 
     /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
     /// limit) when the file grew since.
-    private func readAll(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Data {
-        var status = stat()
-        _ = fstat(descriptor, &status)
-        var capacity = Swift.min(Int(status.st_size), maximumFileSize) + 1
+    private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
+        var capacity = Swift.min(size, maximumFileSize) + 1
         guard var buffer = malloc(capacity) else { throw .io(key: key, reason: "out of memory") }
         var count = 0
         while true {

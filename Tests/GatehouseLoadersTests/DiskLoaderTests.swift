@@ -182,6 +182,34 @@ struct DiskLoaderTests {
         #expect(path == root.path)
     }
 
+    @Test func aRootReplacedByAnotherDirectoryIsReopenedOnTheNextMiss() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("root/old.txt", "old")
+        let root = directory.url.appendingPathComponent("root")
+        let loader = DiskLoader(root: root)
+        #expect(try await loader.load("old.txt") == Data("old".utf8))
+        try FileManager.default.moveItem(at: root, to: directory.url.appendingPathComponent("previous"))
+        try directory.write("root/new.txt", "new")
+        // The loader still holds the directory it opened, now named "previous"...
+        #expect(try await loader.load("old.txt") == Data("old".utf8))
+        // ...until a key is missing there: then it sees the path names another directory.
+        #expect(try await loader.load("new.txt") == Data("new".utf8))
+        await #expect(throws: DiskLoaderError.notFound(key: "old.txt")) { try await loader.load("old.txt") }
+    }
+
+    @Test func aRootCreatedAfterTheLoaderIsFound() async throws {
+        let directory = try TemporaryDirectory()
+        let root = directory.url.appendingPathComponent("later")
+        let loader = DiskLoader(root: root)
+        let error = await #expect(throws: DiskLoaderError.self) { try await loader.load("file.txt") }
+        guard case .rootUnavailable = error else {
+            Issue.record("expected rootUnavailable, got \(String(describing: error))")
+            return
+        }
+        try directory.write("later/file.txt", "now")
+        #expect(try await loader.load("file.txt") == Data("now".utf8))
+    }
+
     @Test func aRootThatIsAFileThrowsRootUnavailable() async throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("not-a-directory", "x")

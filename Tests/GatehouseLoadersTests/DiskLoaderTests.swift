@@ -143,6 +143,17 @@ struct DiskLoaderTests {
         await #expect(throws: DiskLoaderError.notARegularFile(key: "pipe")) { try await loader.load("pipe") }
     }
 
+    @Test func aSocketIsNotARegularFile() async throws {
+        // Under /tmp: a socket path must fit in sockaddr_un (104 bytes on Darwin).
+        let directory = try TemporaryDirectory(in: URL(fileURLWithPath: "/tmp"))
+        let socket = try directory.makeSocket("socket")
+        defer { close(socket) }
+        let loader = DiskLoader(root: directory.url)
+        await #expect(throws: DiskLoaderError.notARegularFile(key: "socket")) {
+            try await loader.load("socket")
+        }
+    }
+
     @Test func aFileOverTheLimitIsRefusedAndOneAtTheLimitLoads() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("at-limit.bin", Data(repeating: 1, count: 100))

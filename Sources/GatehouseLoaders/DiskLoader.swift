@@ -25,7 +25,6 @@ import GatehouseCore
 /// - **Size limit**: a file larger than ``maximumFileSize`` is refused before it is read
 ///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
 ///   yields more than the limit.
-///
 /// - **The root**: opened (following links in the root path) at the first load and kept open,
 ///   so a load opens only its key's components. When a key is not found, the loader checks that
 ///   the root path still names the directory it holds: if the root was removed, the load throws
@@ -163,16 +162,18 @@ public struct DiskLoader: ResourceLoading {
     /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
     /// limit) when the file grew since.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
+        // One byte more than the limit lets a read tell "at the limit" from "over it".
+        let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
         var capacity = Swift.min(size, maximumFileSize) + 1
         guard var buffer = malloc(capacity) else { throw .io(key: key, reason: "out of memory") }
         var count = 0
         while true {
             if count == capacity {
-                guard capacity <= maximumFileSize else {
+                guard capacity < ceiling else {
                     free(buffer)
                     throw .tooLarge(key: key, size: count, limit: maximumFileSize)
                 }
-                capacity = Swift.min(Swift.max(capacity * 2, 4096), maximumFileSize + 1)
+                capacity = Swift.min(Swift.max(capacity * 2, 4096), ceiling)
                 guard let grown = realloc(buffer, capacity) else {
                     free(buffer)
                     throw .io(key: key, reason: "out of memory")
@@ -220,5 +221,4 @@ public struct DiskLoader: ResourceLoading {
             return .io(key: key, reason: errorMessage(code))
         }
     }
-
 }

@@ -15,8 +15,8 @@ struct InFlightLoad<Value: Sendable> {
     var task: Task<Value, any Error>
 }
 
-/// What a lookup under the lock found: a cached value, or a load to wait for outside the lock.
+/// What a miss found under the lock: a value cached meanwhile, or a load to wait for outside it.
 enum CacheLookup<Value: Sendable> {
     case hit(Value)
-    case wait(Task<Value, any Error>)
+    case wait(InFlightLoad<Value>)
 }

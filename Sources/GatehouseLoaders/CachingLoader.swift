@@ -61,37 +61,51 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     ///
     /// - Throws: The base's error, unchanged; it is not cached.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
+        if let value = state.withLock({ $0.entries.value(forKey: key) }) { return value }
+        return try await loadMissing(key)
+    }
+
+    /// The miss path: joins the load of `key` in flight, or starts it, and waits outside the lock.
+    /// Checks the entries again first, since another load may have finished meanwhile.
+    private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
-            if let load = state.inFlight[key] { return .wait(load.task) }
-            let identifier = state.nextIdentifier
-            state.nextIdentifier &+= 1
-            let task = Task { [base, cost, state = self.state] in
-                do {
-                    let value = try await base.load(key)
-                    let valueCost = cost(value)
-                    state.withLock { state in
-                        guard state.inFlight[key]?.identifier == identifier else { return }
-                        state.inFlight[key] = nil
-                        state.entries.insert(value, forKey: key, cost: valueCost)
-                    }
-                    return value
-                } catch {
-                    state.withLock { state in
-                        if state.inFlight[key]?.identifier == identifier { state.inFlight[key] = nil }
-                    }
-                    throw error
-                }
-            }
-            state.inFlight[key] = InFlightLoad(identifier: identifier, task: task)
-            return .wait(task)
+            return .wait(state.inFlight[key] ?? startLoad(key, in: &state))
         }
         switch lookup {
         case .hit(let value):
             return value
         case .wait(let load):
-            return try await load.value
+            return try await load.task.value
         }
+    }
+
+    /// Starts the shared base load for `key` and registers it as in flight. Called under the lock.
+    private func startLoad(
+        _ key: Base.Key, in state: inout CacheState<Base.Key, Base.Resource>
+    ) -> InFlightLoad<Base.Resource> {
+        let identifier = state.nextIdentifier
+        state.nextIdentifier &+= 1
+        let task = Task { [base, cost, state = self.state] in
+            do {
+                let value = try await base.load(key)
+                let valueCost = cost(value)
+                state.withLock { state in
+                    guard state.inFlight[key]?.identifier == identifier else { return }
+                    state.inFlight[key] = nil
+                    state.entries.insert(value, forKey: key, cost: valueCost)
+                }
+                return value
+            } catch {
+                state.withLock { state in
+                    if state.inFlight[key]?.identifier == identifier { state.inFlight[key] = nil }
+                }
+                throw error
+            }
+        }
+        let load = InFlightLoad(identifier: identifier, task: task)
+        state.inFlight[key] = load
+        return load
     }
 
     /// The number of cached entries.

@@ -25,30 +25,32 @@ import GatehouseCore
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
 ///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
 ///   yields more than the limit.
+/// - **The root**: opened (following links in the root path) at the first load and kept open,
+///   so a load opens only its key's components. When a key is not found, the loader checks that
+///   the root path still names the directory it holds: if the root was removed, the load throws
+///   ``DiskLoaderError/rootUnavailable(root:reason:)``; if another directory replaced it, the
+///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
+///   directory first opened, even if its path was renamed.
 ///
-/// The root is opened afresh on every load, so a loader follows its root path: if the root is
-/// removed, loads throw ``DiskLoaderError/rootUnavailable(root:reason:)``. Reading is synchronous
-/// (one open per component, `fstat`, a `read` loop), which is the right cost for small files.
+/// Reading is synchronous (one `openat` per component, `fstat`, a `read` loop), the right cost
+/// for the small files it is meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
     /// The largest file, in bytes, that a load returns.
     public let maximumFileSize: Int
 
-    /// The root's file-system representation, NUL-terminated, prepared once.
-    private let rootPath: [CChar]
+    /// The root path and the directory descriptor opened from it.
+    private let rootDirectory: RootDirectory
 
     /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
     ///
-    /// The root need not exist yet: it is opened on each load.
+    /// The root need not exist yet: it is opened at the first load.
     public init(root: URL, maximumFileSize: Int = 64 << 20) {
         precondition(maximumFileSize >= 0, "maximumFileSize must not be negative")
         self.root = root
         self.maximumFileSize = maximumFileSize
-        self.rootPath = root.withUnsafeFileSystemRepresentation { pointer in
-            guard let pointer else { return [0] }
-            return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))
-        }
+        self.rootDirectory = RootDirectory(root)
     }
 
     /// Returns the bytes of the regular file at `key` under the root.
@@ -73,25 +75,42 @@ public struct DiskLoader: ResourceLoading {
                 return .failure(.invalidKey(key: key, reason: reason))
             }
             return Result { () throws(DiskLoaderError) -> Data in
-                let descriptor = try openComponents(path, length: length, key: key)
-                defer { _ = close(descriptor) }
-                return try readAll(descriptor, key: key)
+                let root = try rootDirectory.handle()
+                do throws(DiskLoaderError) {
+                    return try readFile(path, length: length, key: key, under: root)
+                } catch {
+                    guard case .notFound = error else { throw error }
+                    // Nothing there: make sure the root path still names the directory we hold.
+                    switch rootDirectory.recheck(root) {
+                    case .same:
+                        throw error
+                    case .missing(let reason):
+                        throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
+                    case .replaced:
+                        return try readFile(path, length: length, key: key, under: rootDirectory.handle())
+                    }
+                }
             }
         }
         return try result.get()
     }
 
-    /// Opens the root, then each component of `path` (NUL-separated) without following links.
+    /// Opens and reads the file at `path` (NUL-separated components) under `root`.
+    private func readFile(
+        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: DirectoryHandle
+    ) throws(DiskLoaderError) -> Data {
+        let (descriptor, size) = try withExtendedLifetime(root) { () throws(DiskLoaderError) in
+            try openComponents(path, length: length, key: key, root: root.descriptor)
+        }
+        defer { _ = close(descriptor) }
+        return try readAll(descriptor, size: size, key: key)
+    }
+
+    /// Opens each component of `path` (NUL-separated) under `root` without following links.
     private func openComponents(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String
-    ) throws(DiskLoaderError) -> Int32 {
-        var directory = rootPath.withUnsafeBufferPointer { root in
-            retryingOnInterrupt { open(root.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        }
-        guard directory >= 0 else {
-            let code = errno
-            throw .rootUnavailable(root: root.path, reason: Self.message(code))
-        }
+        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, root: Int32
+    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
+        var directory = root
         let base = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
         var start = 0
         while true {
@@ -107,24 +126,26 @@ public struct DiskLoader: ResourceLoading {
             let code = errno
             if opened < 0 {
                 let error = Self.componentError(code, parent: directory, name: name, key: key)
-                _ = close(directory)
+                if directory != root { _ = close(directory) }
                 throw error
             }
-            _ = close(directory)
+            if directory != root { _ = close(directory) }
             if isLast { return try checkRegularFile(opened, key: key) }
             directory = opened
             start = end + 1
         }
     }
 
-    /// Returns `descriptor` when it is a regular file within the size limit; otherwise closes it
-    /// and throws.
-    private func checkRegularFile(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int32 {
+    /// Returns `descriptor` and its size when it is a regular file within the size limit;
+    /// otherwise closes it and throws.
+    private func checkRegularFile(
+        _ descriptor: Int32, key: String
+    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             _ = close(descriptor)
-            throw .io(key: key, reason: Self.message(code))
+            throw .io(key: key, reason: errorMessage(code))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             _ = close(descriptor)
@@ -135,24 +156,24 @@ public struct DiskLoader: ResourceLoading {
             _ = close(descriptor)
             throw .tooLarge(key: key, size: size, limit: maximumFileSize)
         }
-        return descriptor
+        return (descriptor, size)
     }
 
     /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
     /// limit) when the file grew since.
-    private func readAll(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Data {
-        var status = stat()
-        _ = fstat(descriptor, &status)
-        var capacity = Swift.min(Int(status.st_size), maximumFileSize) + 1
+    private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
+        // One byte more than the limit lets a read tell "at the limit" from "over it".
+        let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
+        var capacity = Swift.min(size, maximumFileSize) + 1
         guard var buffer = malloc(capacity) else { throw .io(key: key, reason: "out of memory") }
         var count = 0
         while true {
             if count == capacity {
-                guard capacity <= maximumFileSize else {
+                guard capacity < ceiling else {
                     free(buffer)
                     throw .tooLarge(key: key, size: count, limit: maximumFileSize)
                 }
-                capacity = Swift.min(Swift.max(capacity * 2, 4096), maximumFileSize + 1)
+                capacity = Swift.min(Swift.max(capacity * 2, 4096), ceiling)
                 guard let grown = realloc(buffer, capacity) else {
                     free(buffer)
                     throw .io(key: key, reason: "out of memory")
@@ -167,7 +188,7 @@ public struct DiskLoader: ResourceLoading {
             } else if errno != EINTR {
                 let code = errno
                 free(buffer)
-                throw .io(key: key, reason: Self.message(code))
+                throw .io(key: key, reason: errorMessage(code))
             }
         }
         if count == 0 {
@@ -197,19 +218,7 @@ public struct DiskLoader: ResourceLoading {
         case ENXIO, EOPNOTSUPP:
             return .notARegularFile(key: key)
         default:
-            return .io(key: key, reason: message(code))
+            return .io(key: key, reason: errorMessage(code))
         }
-    }
-
-    private static func message(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-}
-
-/// Calls `body` until it does not fail with `EINTR`.
-private func retryingOnInterrupt(_ body: () -> Int32) -> Int32 {
-    while true {
-        let result = body()
-        if result >= 0 || errno != EINTR { return result }
     }
 }

@@ -1,22 +1,18 @@
 /// A least-recently-used store with hard count and cost limits and O(1) lookup, insert and
-/// eviction: a dictionary from key to slot plus a doubly linked list threaded through a dense
-/// array of slots by index (no class nodes, so no reference counting per node).
+/// eviction: a dictionary from key to slot plus a doubly linked list threaded through dense
+/// arrays by index (no class nodes, so no reference counting per node).
+///
+/// Keys, values, costs and links live in parallel arrays: moving an entry in the recency list
+/// touches only the non-generic `links`, never a key or a value.
 struct LeastRecentlyUsed<Key: Hashable, Value> {
-    private struct Slot {
-        var key: Key
-        var value: Value
-        var cost: Int
-        /// The next more recently used slot, or -1.
-        var newer: Int
-        /// The next less recently used slot, or -1.
-        var older: Int
-    }
-
     let countLimit: Int
     let costLimit: Int
     private(set) var totalCost = 0
     private var slotIndex: [Key: Int] = [:]
-    private var slots: [Slot] = []
+    private var keys: [Key] = []
+    private var values: [Value] = []
+    private var costs: [Int] = []
+    private var links: [RecencyLink] = []
     /// The most recently used slot, or -1 when empty.
     private var newest = -1
     /// The least recently used slot, or -1 when empty.
@@ -27,16 +23,13 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
         self.costLimit = Swift.max(0, costLimit)
     }
 
-    var count: Int { slots.count }
+    var count: Int { keys.count }
 
     /// The value for `key`, marking it most recently used.
     mutating func value(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
-        if index != newest {
-            unlink(index)
-            linkAsNewest(index)
-        }
-        return slots[index].value
+        if index != newest { moveToNewest(index) }
+        return values[index]
     }
 
     /// Stores `value` as most recently used, evicting the least recently used entries until both
@@ -46,11 +39,14 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
         removeValue(forKey: key)
         let cost = Swift.max(0, cost)
         guard countLimit > 0, cost <= costLimit else { return }
-        while slots.count >= countLimit || totalCost > costLimit - cost {
+        while keys.count >= countLimit || totalCost > costLimit - cost {
             removeSlot(oldest)
         }
-        let index = slots.count
-        slots.append(Slot(key: key, value: value, cost: cost, newer: -1, older: -1))
+        let index = keys.count
+        keys.append(key)
+        values.append(value)
+        costs.append(cost)
+        links.append(RecencyLink(newer: -1, older: -1))
         slotIndex[key] = index
         totalCost += cost
         linkAsNewest(index)
@@ -60,7 +56,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
-        let value = slots[index].value
+        let value = values[index]
         removeSlot(index)
         return value
     }
@@ -68,7 +64,10 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// Removes every entry.
     mutating func removeAll() {
         slotIndex.removeAll()
-        slots.removeAll()
+        keys.removeAll()
+        values.removeAll()
+        costs.removeAll()
+        links.removeAll()
         totalCost = 0
         newest = -1
         oldest = -1
@@ -77,32 +76,59 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// Unlinks and removes the slot at `index`, moving the last slot into its place.
     private mutating func removeSlot(_ index: Int) {
         unlink(index)
-        slotIndex.removeValue(forKey: slots[index].key)
-        totalCost -= slots[index].cost
-        let last = slots.count - 1
+        slotIndex.removeValue(forKey: keys[index])
+        totalCost -= costs[index]
+        let last = keys.count - 1
         if index != last {
-            let moved = slots[last]
-            slots[index] = moved
-            slotIndex[moved.key] = index
-            if moved.newer >= 0 { slots[moved.newer].older = index } else { newest = index }
-            if moved.older >= 0 { slots[moved.older].newer = index } else { oldest = index }
+            keys.swapAt(index, last)
+            values.swapAt(index, last)
+            costs.swapAt(index, last)
+            let moved = links[last]
+            links[index] = moved
+            slotIndex[keys[index]] = index
+            if moved.newer >= 0 { links[moved.newer].older = index } else { newest = index }
+            if moved.older >= 0 { links[moved.older].newer = index } else { oldest = index }
         }
-        slots.removeLast()
+        keys.removeLast()
+        values.removeLast()
+        costs.removeLast()
+        links.removeLast()
+    }
+
+    /// Unlinks `index` and links it as the newest, with one uniqueness check of `links`.
+    private mutating func moveToNewest(_ index: Int) {
+        let previousNewest = newest
+        var oldest = self.oldest
+        links.withUnsafeMutableBufferPointer { links in
+            let link = links[index]
+            // `index` is not the newest, so it has a newer neighbour.
+            links[link.newer].older = link.older
+            if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
+            links[index] = RecencyLink(newer: -1, older: previousNewest)
+            links[previousNewest].newer = index
+        }
+        self.oldest = oldest
+        newest = index
     }
 
     private mutating func unlink(_ index: Int) {
-        let newer = slots[index].newer
-        let older = slots[index].older
-        if newer >= 0 { slots[newer].older = older } else { newest = older }
-        if older >= 0 { slots[older].newer = newer } else { oldest = newer }
-        slots[index].newer = -1
-        slots[index].older = -1
+        let link = links[index]
+        if link.newer >= 0 { links[link.newer].older = link.older } else { newest = link.older }
+        if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
     }
 
     private mutating func linkAsNewest(_ index: Int) {
-        slots[index].older = newest
-        slots[index].newer = -1
-        if newest >= 0 { slots[newest].newer = index } else { oldest = index }
+        links[index] = RecencyLink(newer: -1, older: newest)
+        if newest >= 0 { links[newest].newer = index } else { oldest = index }
         newest = index
     }
+}
+
+/// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
+/// the generic type, so that moving an entry needs no generic metadata.
+private struct RecencyLink {
+    /// The next more recently used slot.
+    var newer: Int
+    /// The next less recently used slot.
+    var older: Int
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import GatehouseLoaders
 import Testing
 
@@ -98,32 +99,42 @@ struct DiskLoaderTests {
         let regular = directory.path("root/regular.txt")
         let victim = directory.path("root/victim.txt")
         let staging = directory.path("root/victim.staging")
-        let flipping = LockedFlag()
+        let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
 
         // Flips victim.txt between a regular file and a link to the secret, each time atomically
-        // with rename(2), while loads run concurrently.
-        let flipper = Task.detached {
-            defer { flipping.set() }
-            for round in 0..<400 {
+        // with rename(2), on its own thread until the loads are done.
+        Thread {
+            var round = 0
+            var failed = false
+            while !failed && !flipper.withLock({ $0.stop }) {
                 unlink(staging)
                 let made = round % 2 == 0 ? symlink(secretPath, staging) : link(regular, staging)
-                guard made == 0, rename(staging, victim) == 0 else { return false }
+                failed = made != 0 || rename(staging, victim) != 0
+                round += 1
             }
-            return true
-        }
-        var outcomes: [String: Int] = [:]
-        while !flipping.isSet || outcomes.values.reduce(0, +) < 100 {
+            flipper.withLock { $0 = (true, true, failed) }
+        }.start()
+        // Load until both states were seen several times (or a bound is reached).
+        var regularSeen = 0
+        var linkSeen = 0
+        var loads = 0
+        while (regularSeen < 10 || linkSeen < 10) && loads < 200_000 && !flipper.withLock({ $0.failed }) {
             do {
                 let data = try await loader.load("victim.txt")
                 #expect(data != Data("SECRET".utf8), "a load returned the secret through a swapped-in link")
+                if data == Data("SECRET".utf8) { linkSeen += 1 } else { regularSeen += 1 }
                 #expect(data == Data("public".utf8))
-                outcomes["public", default: 0] += 1
             } catch let error as DiskLoaderError {
                 #expect(error == .outsideRoot(key: "victim.txt"))
-                outcomes["outsideRoot", default: 0] += 1
+                linkSeen += 1
             }
+            loads += 1
+            if loads % 64 == 0 { await Task.yield() }
         }
-        #expect(await flipper.value, "the flipper could not create or rename its links")
+        flipper.withLock { $0.stop = true }
+        while !flipper.withLock({ $0.stopped }) { await Task.yield() }
+        #expect(!flipper.withLock { $0.failed }, "the flipper could not create or rename its links")
+        #expect(regularSeen >= 10 && linkSeen >= 10, "the loads did not overlap the swaps")
     }
 
     @Test func aDirectoryIsNotARegularFile() async throws {
@@ -141,6 +152,17 @@ struct DiskLoaderTests {
         try directory.makeFifo("pipe")
         let loader = DiskLoader(root: directory.url)
         await #expect(throws: DiskLoaderError.notARegularFile(key: "pipe")) { try await loader.load("pipe") }
+    }
+
+    @Test func aSocketIsNotARegularFile() async throws {
+        // Under /tmp: a socket path must fit in sockaddr_un (104 bytes on Darwin).
+        let directory = try TemporaryDirectory(in: URL(fileURLWithPath: "/tmp"))
+        let socket = try directory.makeSocket("socket")
+        defer { close(socket) }
+        let loader = DiskLoader(root: directory.url)
+        await #expect(throws: DiskLoaderError.notARegularFile(key: "socket")) {
+            try await loader.load("socket")
+        }
     }
 
     @Test func aFileOverTheLimitIsRefusedAndOneAtTheLimitLoads() async throws {
@@ -167,6 +189,22 @@ struct DiskLoaderTests {
         }
     }
 
+    #if os(Linux)
+        @Test func aFileLongerThanItsReportedSizeIsReadWholeButNeverPastTheLimit() async throws {
+            // Files in /proc report a size of 0 yet have content: the read loop, not fstat, decides.
+            let loader = DiskLoader(root: URL(fileURLWithPath: "/proc/self"), maximumFileSize: 64)
+            let error = await #expect(throws: DiskLoaderError.self) { try await loader.load("status") }
+            guard case .tooLarge(let key, let size, let limit) = error else {
+                Issue.record("expected tooLarge, got \(String(describing: error))")
+                return
+            }
+            #expect(key == "status" && size == 65 && limit == 64)
+            let roomy = DiskLoader(root: URL(fileURLWithPath: "/proc/self"), maximumFileSize: 1 << 20)
+            let status = String(decoding: try await roomy.load("status"), as: UTF8.self)
+            #expect(status.hasPrefix("Name:"))
+        }
+    #endif
+
     @Test func aRemovedRootThrowsRootUnavailable() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("root/file.txt", "here")
@@ -180,6 +218,34 @@ struct DiskLoaderTests {
             return
         }
         #expect(path == root.path)
+    }
+
+    @Test func aRootReplacedByAnotherDirectoryIsReopenedOnTheNextMiss() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("root/old.txt", "old")
+        let root = directory.url.appendingPathComponent("root")
+        let loader = DiskLoader(root: root)
+        #expect(try await loader.load("old.txt") == Data("old".utf8))
+        try FileManager.default.moveItem(at: root, to: directory.url.appendingPathComponent("previous"))
+        try directory.write("root/new.txt", "new")
+        // The loader still holds the directory it opened, now named "previous"...
+        #expect(try await loader.load("old.txt") == Data("old".utf8))
+        // ...until a key is missing there: then it sees the path names another directory.
+        #expect(try await loader.load("new.txt") == Data("new".utf8))
+        await #expect(throws: DiskLoaderError.notFound(key: "old.txt")) { try await loader.load("old.txt") }
+    }
+
+    @Test func aRootCreatedAfterTheLoaderIsFound() async throws {
+        let directory = try TemporaryDirectory()
+        let root = directory.url.appendingPathComponent("later")
+        let loader = DiskLoader(root: root)
+        let error = await #expect(throws: DiskLoaderError.self) { try await loader.load("file.txt") }
+        guard case .rootUnavailable = error else {
+            Issue.record("expected rootUnavailable, got \(String(describing: error))")
+            return
+        }
+        try directory.write("later/file.txt", "now")
+        #expect(try await loader.load("file.txt") == Data("now".utf8))
     }
 
     @Test func aRootThatIsAFileThrowsRootUnavailable() async throws {
@@ -227,11 +293,4 @@ struct DiskLoaderTests {
             DiskLoaderError.tooLarge(key: "a", size: 10, limit: 5).errorDescription
                 == "The file at \"a\" is 10 bytes, more than the limit of 5 bytes, so it was not read.")
     }
-}
-
-/// A flag set once by one task and read by others.
-final class LockedFlag: Sendable {
-    private let counter = Counter()
-    func set() { counter.increment() }
-    var isSet: Bool { counter.value > 0 }
 }

@@ -12,8 +12,10 @@ import Foundation
 final class TemporaryDirectory: Sendable {
     let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory
+    /// Creates the directory inside `parent` (the system's temporary directory unless given).
+    init(in parent: URL = FileManager.default.temporaryDirectory) throws {
+        url =
+            parent
             .appendingPathComponent("gatehouse-loaders-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -52,5 +54,37 @@ final class TemporaryDirectory: Sendable {
 
     func makeFifo(_ relative: String) throws {
         guard mkfifo(path(relative), 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    /// Binds a Unix-domain socket at `relative`; the socket stays until `close` of the returned
+    /// descriptor (the file stays until the directory is removed).
+    func makeSocket(_ relative: String) throws -> Int32 {
+        #if canImport(Darwin)
+            let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+        #else
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path(relative).utf8)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            guard bytes.count < buffer.count else { return false }
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+            return true
+        }
+        let bound =
+            fits
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+                }
+            }
+        guard bound else {
+            close(descriptor)
+            throw POSIXError(.ENAMETOOLONG)
+        }
+        return descriptor
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import GatehouseCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The root of a ``DiskLoader``: its path, and the directory descriptor opened from it at the
+/// first load and kept open, so that a load opens only the components of its key.
+///
+/// A load holds a ``DirectoryHandle`` for as long as it uses the descriptor, so the descriptor
+/// is closed only when no load uses it any more, even after the root was reopened.
+final class RootDirectory: Sendable {
+    /// The root as given, for messages.
+    let displayPath: String
+    /// The root's file-system representation, NUL-terminated.
+    private let path: [CChar]
+    private let current = LockedState<DirectoryHandle?>(nil)
+
+    init(_ url: URL) {
+        displayPath = url.path
+        path = url.withUnsafeFileSystemRepresentation { pointer in
+            guard let pointer else { return [0] }
+            return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))
+        }
+    }
+
+    /// The open root directory, opening it (following links in the root path) if needed.
+    func handle() throws(DiskLoaderError) -> DirectoryHandle {
+        if let handle = current.withLock({ $0 }) { return handle }
+        let descriptor = path.withUnsafeBufferPointer { path in
+            retryingOnInterrupt { open(path.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        }
+        guard descriptor >= 0 else {
+            throw .rootUnavailable(root: displayPath, reason: errorMessage(errno))
+        }
+        let opened = DirectoryHandle(descriptor)
+        return current.withLock { current in
+            if let existing = current { return existing }
+            current = opened
+            return opened
+        }
+    }
+
+    /// What the root path names now, compared with the directory `handle` was opened from.
+    enum Recheck {
+        /// The path still names the same directory.
+        case same
+        /// The path names another directory now; the next ``handle()`` opens it.
+        case replaced
+        /// The path names no directory now.
+        case missing(reason: String)
+    }
+
+    /// Checks whether the root path still names the directory of `handle`, forgetting `handle`
+    /// when it does not. Called only after a component was not found, so it costs nothing on the
+    /// hot path.
+    func recheck(_ handle: DirectoryHandle) -> Recheck {
+        var opened = stat()
+        var named = stat()
+        let result: Recheck
+        if path.withUnsafeBufferPointer({ stat($0.baseAddress!, &named) }) != 0 {
+            result = .missing(reason: errorMessage(errno))
+        } else if (named.st_mode & S_IFMT) != S_IFDIR {
+            result = .missing(reason: errorMessage(ENOTDIR))
+        } else if fstat(handle.descriptor, &opened) != 0 || opened.st_dev != named.st_dev
+            || opened.st_ino != named.st_ino
+        {
+            result = .replaced
+        } else {
+            return .same
+        }
+        current.withLock { current in
+            if current === handle { current = nil }
+        }
+        return result
+    }
+}
+
+/// An open directory descriptor, closed when the last user releases it.
+final class DirectoryHandle: Sendable {
+    let descriptor: Int32
+
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        _ = close(descriptor)
+    }
+}
+
+/// Calls `body` until it does not fail with `EINTR`.
+func retryingOnInterrupt(_ body: () -> Int32) -> Int32 {
+    while true {
+        let result = body()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}
+
+/// The system's text for an `errno` value.
+func errorMessage(_ code: Int32) -> String {
+    String(cString: strerror(code))
+}

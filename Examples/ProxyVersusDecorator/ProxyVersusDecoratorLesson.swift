@@ -62,7 +62,7 @@ final class ProxyVersusDecoratorLesson {
         ]
         var servedByDecorator: [String] = []
         var servedByProxy: [String] = []
-        try await compare(proxy, decorator, calls: calls.map { .call($0) }) { key in
+        await compare(proxy, decorator, calls: calls.map { .call($0) }) { key in
             key.hasPrefix("public/")
         } record: { key, left, right in
             if left.wasServed { servedByProxy.append(key) }
@@ -109,7 +109,7 @@ final class ProxyVersusDecoratorLesson {
         say("Part 2. Revoked access: the same cache behind the gate and in front of it.")
         var servedAfterRevocation = (behind: 0, front: 0)
         var callsAfterRevocation = 0
-        try? await compare(
+        await compare(
             behind, front,
             calls: [
                 .call("salaries.csv"), .call("salaries.csv"), .event("access revoked", grant.revoke),
@@ -154,7 +154,7 @@ final class ProxyVersusDecoratorLesson {
         _ left: Arrangement, _ right: Arrangement, calls steps: [Step],
         permitted: (String) -> Bool,
         record: (String, CallTrace, CallTrace) -> Void
-    ) async throws {
+    ) async {
         say("  left:  \(left.title) = \(left.expression)")
         say("  right: \(right.title) = \(right.expression)")
         say("")

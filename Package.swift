@@ -36,6 +36,18 @@ let package = Package(
             path: "Examples/GatehouseCLI",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "avatar-picker",
+            dependencies: ["GatehouseCore", "GatehouseLoaders"],
+            path: "Examples/AvatarPicker",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "proxy-vs-decorator",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
+            path: "Examples/ProxyVersusDecorator",
+            swiftSettings: strictSettings
+        ),
 
         // Tests.
         .testTarget(
@@ -57,7 +69,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatehouseExamplesTests",
-            dependencies: ["gatehouse"],
+            dependencies: ["gatehouse", "avatar-picker", "proxy-vs-decorator"],
             swiftSettings: strictSettings
         ),
     ]

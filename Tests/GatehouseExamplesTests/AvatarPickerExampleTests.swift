@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@Suite("avatar-picker example")
+struct AvatarPickerExampleTests {
+    static let summary =
+        "loads shown: 2, denials shown as guidance: 5, failures shown: 2, loader calls: 4, "
+        + "loader calls for denied requests: 0, empty images shown: 0"
+
+    /// The numbered step `number` of the story: its lines up to the next blank line.
+    static func step(_ number: Int, of run: ExampleRun) -> [String] {
+        let lines = run.stdout.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("\(number). ") }) else { return [] }
+        return Array(lines[start...].prefix { !$0.isEmpty })
+    }
+
+    @Test func theStoryHoldsEveryInvariantAndEndsWithTheCounts() throws {
+        let run = try Examples.run("avatar-picker", [])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        #expect(run.stdout.hasSuffix("\n\(Self.summary)\n"))
+        #expect(!run.stdout.contains("Invariants broken"))
+    }
+
+    @Test func theStoryIsTheSameOnEveryRun() throws {
+        let first = try Examples.run("avatar-picker", [])
+        let second = try Examples.run("avatar-picker", [])
+        #expect(first.stdout == second.stdout)
+    }
+
+    @Test func authorizationChangesBetweenCallsAsIfTheUserWentToSettings() throws {
+        let run = try Examples.run("avatar-picker", [])
+        let headers = (1...9).map { Self.step($0, of: run).first ?? "missing step \($0)" }
+        #expect(
+            headers == [
+                "1. The view model asks for IMG_0001 (photo access not determined).",
+                "2. The view model asks for IMG_0001 (photo access denied).",
+                "3. The view model asks for IMG_0002 (photo access limited to IMG_0002).",
+                "4. The view model asks for IMG_0001 (photo access limited to IMG_0002).",
+                "5. The view model asks for IMG_0001 (photo access authorized).",
+                "6. The view model asks for IMG_0004 (photo access authorized).",
+                "7. The view model asks for IMG_0009 (photo access authorized).",
+                "8. The view model asks for IMG_0001 (photo access denied).",
+                "9. The view model asks for IMG_0001 (photo access restricted).",
+            ])
+    }
+
+    @Test func notDeterminedDeniesWithoutCallingTheLoaderAndAsksOnlyAtAUserAction() throws {
+        let run = try Examples.run("avatar-picker", [])
+        let reason =
+            "photo access has not been requested yet; tap Allow Photo Access to choose an avatar from your library"
+        #expect(
+            Self.step(1, of: run) == [
+                "1. The view model asks for IMG_0001 (photo access not determined).",
+                "   gate photoLibrary: denies: \(reason)",
+                "   loader: not called (loader calls so far: 0)",
+                "   view: needs permission: \(reason)",
+            ])
+        #expect(
+            run.stdout.contains(
+                "The app requests authorization now, at the user's\n   > action (the gate never asks)"))
+    }
+
+    @Test func deniedAccessShowsOpenSettingsGuidanceInsteadOfAnImage() throws {
+        let run = try Examples.run("avatar-picker", [])
+        let reason =
+            "photo access is off for this app; open Settings > Privacy & Security > Photos to allow it"
+        #expect(
+            Self.step(2, of: run) == [
+                "2. The view model asks for IMG_0001 (photo access denied).",
+                "   gate photoLibrary: denies: \(reason)",
+                "   loader: not called (loader calls so far: 0)",
+                "   view: needs permission: \(reason)",
+            ])
+    }
+
+    @Test func limitedAccessAllowsOnlyTheSelectedAssets() throws {
+        let run = try Examples.run("avatar-picker", [])
+        #expect(
+            Self.step(3, of: run).suffix(3) == [
+                "   gate photoLibrary: allows",
+                "   loader: called with \"IMG_0002\" (loader calls so far: 1)",
+                "   view: image, 15 bytes (a beach at dusk)",
+            ])
+        let notShared = Self.step(4, of: run)
+        #expect(notShared.count == 4)
+        #expect(
+            notShared.dropFirst().first?.hasPrefix(
+                "   gate photoLibrary: denies: IMG_0001 is not among the photos you shared") == true)
+        #expect(notShared.dropFirst(2).first == "   loader: not called (loader calls so far: 1)")
+        #expect(
+            notShared.last?.contains("open Settings > Privacy & Security > Photos to select more photos")
+                == true)
+    }
+
+    @Test func anEmptyThumbnailIsShownAsAFailureNeverAsAnImage() throws {
+        let run = try Examples.run("avatar-picker", [])
+        #expect(
+            Self.step(6, of: run).suffix(2) == [
+                "   loader: called with \"IMG_0004\" (loader calls so far: 3)",
+                "   view: failed: the thumbnail of IMG_0004 came back empty (0 bytes), so there is nothing to show",
+            ])
+        #expect(!run.stdout.contains("view: image, 0 bytes"))
+    }
+
+    @Test func aLoaderErrorReachesTheViewUnchanged() throws {
+        let run = try Examples.run("avatar-picker", [])
+        #expect(
+            Self.step(7, of: run).last
+                == "   view: failed: the thumbnail of IMG_0009 could not be loaded: no resource for key \"IMG_0009\""
+        )
+    }
+
+    @Test func accessTurnedOffDeniesAThumbnailThatWasShownBefore() throws {
+        let run = try Examples.run("avatar-picker", [])
+        #expect(Self.step(5, of: run).last == "   view: image, 32 bytes (a tabby cat asleep on a keyboard)")
+        let afterRevocation = Self.step(8, of: run)
+        #expect(
+            afterRevocation.dropFirst().first?.hasPrefix("   gate photoLibrary: denies: photo access is off")
+                == true)
+        #expect(afterRevocation.dropFirst(2).first == "   loader: not called (loader calls so far: 4)")
+    }
+
+    @Test func hidingDenialsAsEmptyDataBreaksTheInvariantsAndExitsOne() throws {
+        let run = try Examples.run("avatar-picker", ["--hide-denials"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("Invariants broken:"))
+        #expect(
+            run.stdout.contains(
+                "  - step 1: expected guidance, but the view shows a failure (the denial was hidden)"))
+        #expect(
+            run.stdout.hasSuffix(
+                "loads shown: 2, denials shown as guidance: 0, failures shown: 7, loader calls: 4, "
+                    + "loader calls for denied requests: 0, empty images shown: 0\n"))
+    }
+
+    @Test func anUnknownArgumentIsAUsageErrorExitingTwo() throws {
+        let run = try Examples.run("avatar-picker", ["--verbose"])
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr.hasPrefix("error: unknown argument \"--verbose\"; expected --hide-denials or --help\n")
+        )
+    }
+
+    @Test func helpPrintsUsageAndExitsZero() throws {
+        let run = try Examples.run("avatar-picker", ["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("usage: avatar-picker [--hide-denials]\n"))
+    }
+}

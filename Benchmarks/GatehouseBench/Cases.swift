@@ -29,22 +29,26 @@ struct Fixtures: Sendable {
     static let blobSize = 32 << 10
     static let blobCount = 16
 
-    static func build(quick: Bool) async throws -> Fixtures {
+    /// Builds the fixtures; the large ones only when a case that `wanted` selects uses them
+    /// (so a profile of one small case starts fast).
+    static func build(wanted: (String) -> Bool) async throws -> Fixtures {
         let scratch = try Scratch()
         let memory = Keys.memoryLoader()
         let small = try scratch.write("small.txt", Data("a small file\n".utf8))
         // A million exact resource patterns, with a thousand wildcard patterns among them.
         var patterns = Keys.all
-        patterns.reserveCapacity(1_000_000)
+        let patternCount = wanted("proxy-allowlist-1m") ? 1_000_000 : Keys.count
+        patterns.reserveCapacity(patternCount)
         var index = Keys.count
-        while patterns.count < 1_000_000 {
+        while patterns.count < patternCount {
             patterns.append(index % 1000 == 0 ? "shared/team-\(index)/*" : "avatars/user-\(index)/photo.png")
             index += 1
         }
         let allowList = try AllowList(resources: patterns)
         let reloadCount = 100_000
         let policy100 = try await Rules.policy(count: 100, in: scratch)
-        let policy100k = try await Rules.policy(count: 100_000, in: scratch)
+        let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k"].contains(where: wanted)
+        let policy100k = try await Rules.policy(count: bigPolicyWanted ? reloadCount : 100, in: scratch)
         let blobDirectory = scratch.url("blobs")
         try FileManager.default.createDirectory(at: blobDirectory, withIntermediateDirectories: true)
         var generator = SplitMix64(state: 7)
@@ -62,8 +66,8 @@ struct Fixtures: Sendable {
         return Fixtures(
             scratch: scratch, memory: memory, smallFile: CPath(small.path), allowList1M: allowList,
             policy100: policy100, policy100k: policy100k,
-            requests100: Rules.requests(count: 100), requests100k: Rules.requests(count: reloadCount),
-            reloadPath: CPath(scratch.url("rules-100000.rules").path), window: try openWindow(),
+            requests100: Rules.requests(count: 100), requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),
+            reloadPath: CPath(policy100k.url.path), window: try openWindow(),
             disk: DiskLoader(root: blobDirectory), blobNames: names,
             blobPaths: names.map { CPath(blobDirectory.appendingPathComponent($0).path) }, cache: cache)
     }
@@ -81,8 +85,8 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
     let window = f.window
     let windowRequest = AccessRequest(subject: "user-7", resource: keys[7])
     let cache = f.cache
-    let lru = LruInsertState()
-    let nscache = NSCacheInsertState()
+    let lru = LazyState { LruInsertState() }
+    let nscache = LazyState { NSCacheInsertState() }
 
     return [
         BenchCase("direct-memory-load", "MemoryLoader.load, no proxy", iterations: 400_000) { n in
@@ -180,11 +184,11 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
         BenchCase(
             "lru-insert-100k", "insert with eviction into CachingLoader's full LRU of 100,000 entries",
             iterations: 200_000
-        ) { n in lru.insert(n) },
+        ) { n in lru.value.insert(n) },
         BenchCase(
             "nscache-insert-100k", "insert with eviction into a full NSCache of 100,000 entries",
             iterations: 100, quick: 5
-        ) { n in nscache.insert(n) },
+        ) { n in nscache.value.insert(n) },
         BenchCase("concurrent-1-task", "proxy-1-gate loads, one task", iterations: 400_000) { n in
             try await concurrentLoads(proxy1, tasks: 1, total: n)
         },
@@ -195,7 +199,7 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
 }
 
 /// The scaling cases: gate count and rule count.
-func scalingCases(_ f: Fixtures) async throws -> [BenchCase] {
+func scalingCases(_ f: Fixtures, wanted: (String) -> Bool) async throws -> [BenchCase] {
     let keys = Keys.all
     let mask = Keys.mask
     var cases: [BenchCase] = []
@@ -212,7 +216,8 @@ func scalingCases(_ f: Fixtures) async throws -> [BenchCase] {
                 return sum
             })
     }
-    for (label, count) in [("100", 100), ("10k", 10_000), ("100k", 100_000), ("1m", 1_000_000)] {
+    for (label, count) in [("100", 100), ("10k", 10_000), ("100k", 100_000), ("1m", 1_000_000)]
+    where wanted("scale-rules-\(label)") {
         let policy = try await Rules.policy(count: count, in: f.scratch)
         let requests = Rules.requests(count: count)
         cases.append(

@@ -96,3 +96,22 @@ func measure(_ cases: [BenchCase], runs: Int, quick: Bool, sink: Sink) async thr
             runs: sorted.count, spread: (sorted.first!, sorted.last!))
     }
 }
+
+/// A value built at its first use, once (the cache insert fixtures take a moment to fill).
+final class LazyState<Value: Sendable>: Sendable {
+    private let make: @Sendable () -> Value
+    private let stored = LockedState<Value?>(nil)
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        self.make = make
+    }
+
+    var value: Value {
+        stored.withLock { stored in
+            if let value = stored { return value }
+            let value = make()
+            stored = value
+            return value
+        }
+    }
+}

@@ -54,3 +54,12 @@ struct Target {
         return (value, atMost ? value <= bound : value >= bound)
     }
 }
+
+/// Every case name the bench knows, for `--filter`.
+let allCaseNames: Set<String> = [
+    "direct-memory-load", "proxy-1-gate", "stat-syscall", "proxy-allowlist-1m", "proxy-4-gates",
+    "file-policy-100", "file-policy-100k", "file-policy-reload-100k", "time-window", "disk-load-32k",
+    "raw-read-32k", "memory-load", "cache-hit", "lru-insert-100k", "nscache-insert-100k",
+    "concurrent-1-task", "concurrent-2-tasks", "scale-gates-1", "scale-gates-2", "scale-gates-4",
+    "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
+]

@@ -7,7 +7,8 @@ let usage = """
 
       --quick        a smoke run: few operations, 3 runs, no scaling cases (a second or two)
       --json         print a JSON array: name, ns_per_op, iterations, median_of, min/max_ns_per_op
-      --filter TEXT  run only the cases whose name contains TEXT (fixtures are still built)
+      --filter TEXT  run only the named cases (a comma-separated list of exact names), or else
+                     the cases whose name contains TEXT; large fixtures are built only if needed
       --runs N       runs per case (default 9; the median is reported)
       --help         this text
 
@@ -49,13 +50,18 @@ let settings = (quick: quick, json: json, filter: filter, runs: runs ?? (quick ?
 do {
     let sink = Sink()
     let results = try runBlocking { () async throws -> [BenchResult] in
-        let fixtures = try await Fixtures.build(quick: settings.quick)
+        let wanted = { (name: String) -> Bool in
+            guard let filter = settings.filter else { return true }
+            let names = filter.split(separator: ",").map(String.init)
+            return names.contains(name) || (names.count == 1 && !allCaseNames.contains(filter) && name.contains(filter))
+        }
+        let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
         if !settings.quick || settings.filter != nil {
-            cases += try await scalingCases(fixtures)
+            cases += try await scalingCases(fixtures, wanted: wanted)
         }
         cases = cases.filter { benchCase in
-            if let filter = settings.filter { return benchCase.name.contains(filter) }
+            if settings.filter != nil { return wanted(benchCase.name) }
             return !settings.quick || benchCase.inQuickRun
         }
         return try await measure(cases, runs: settings.runs, quick: settings.quick, sink: sink)

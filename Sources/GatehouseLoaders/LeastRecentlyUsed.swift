@@ -4,6 +4,10 @@
 ///
 /// Keys, values, costs and links live in parallel arrays: moving an entry in the recency list
 /// touches only the non-generic `links`, never a key or a value.
+///
+/// Package-visible for the benchmark; the lookup is inlinable so that `CachingLoader`'s hit path
+/// is specialized in the caller's module.
+@usableFromInline
 package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// The most entries held.
     package let countLimit: Int
@@ -11,15 +15,15 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     package let costLimit: Int
     /// The total cost of the entries held.
     package private(set) var totalCost = 0
-    private var slotIndex: [Key: Int] = [:]
-    private var keys: [Key] = []
-    private var values: [Value] = []
+    @usableFromInline var slotIndex: [Key: Int] = [:]
+    @usableFromInline var keys: [Key] = []
+    @usableFromInline var values: [Value] = []
     private var costs: [Int] = []
-    private var links: [RecencyLink] = []
+    @usableFromInline var links: [RecencyLink] = []
     /// The most recently used slot, or -1 when empty.
-    private var newest = -1
+    @usableFromInline var newest = -1
     /// The least recently used slot, or -1 when empty.
-    private var oldest = -1
+    @usableFromInline var oldest = -1
 
     /// Creates an empty store with these limits (negative limits count as 0).
     package init(countLimit: Int, costLimit: Int) {
@@ -31,6 +35,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     package var count: Int { keys.count }
 
     /// The value for `key`, marking it most recently used.
+    @inlinable
     package mutating func value(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
         if index != newest { moveToNewest(index) }
@@ -101,7 +106,8 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     }
 
     /// Unlinks `index` and links it as the newest, with one uniqueness check of `links`.
-    private mutating func moveToNewest(_ index: Int) {
+    @inlinable
+    mutating func moveToNewest(_ index: Int) {
         let previousNewest = newest
         var oldest = self.oldest
         links.withUnsafeMutableBufferPointer { links in
@@ -131,9 +137,16 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
 
 /// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
 /// the generic type, so that moving an entry needs no generic metadata.
-private struct RecencyLink {
+@usableFromInline
+struct RecencyLink {
     /// The next more recently used slot.
-    var newer: Int
+    @usableFromInline var newer: Int
     /// The next less recently used slot.
-    var older: Int
+    @usableFromInline var older: Int
+
+    @inlinable
+    init(newer: Int, older: Int) {
+        self.newer = newer
+        self.older = older
+    }
 }

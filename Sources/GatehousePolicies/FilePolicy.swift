@@ -24,7 +24,7 @@ import GatehouseCore
 /// `maximumFileSize`, not UTF-8 or malformed, every decision throws a ``RulesFileError``
 /// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
 /// an earlier version.
-public struct FilePolicy: AccessPolicy {
+public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// The rules file.
     public let url: URL
     /// The name shown in denials and audit records, `"file"` unless given.
@@ -50,6 +50,13 @@ public struct FilePolicy: AccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        try decide(request)
+    }
+
+    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    ///
+    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    package func decide(_ request: AccessRequest) throws -> AccessDecision {
         let rules = try currentRules()
         switch rules.decide(request) {
         case .some(let verdict) where verdict.effect == .allow:

@@ -33,6 +33,8 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     public let maximumFileSize: Int
 
     private let path: String
+    /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
+    private let cPath: [CChar]
     private let fileName: String
     private let state = LockedState(LoadState())
 
@@ -44,6 +46,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
         self.maximumFileSize = maximumFileSize
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
+        self.cPath = Array(path.utf8CString)
     }
 
     /// Decides by the current version of the file.
@@ -82,7 +85,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// The parsed rules of the file's current version, loading them if the file changed.
     package func currentRules() throws -> RulesFile {
         let identity: FileIdentity
-        switch FileIdentity.of(path: path) {
+        switch cPath.withUnsafeBufferPointer({ FileIdentity.of(cPath: $0.baseAddress!) }) {
         case .success(let current): identity = current
         case .failure(let error): throw FileSnapshot.cannotRead(fileName, error)
         }

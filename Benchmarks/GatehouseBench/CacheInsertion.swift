@@ -57,9 +57,12 @@ final class NSCacheInsertState: @unchecked Sendable {
         // Filled in falling cost order, which NSCache inserts at the head of its cost-sorted list
         // in O(1); the content is the same as inserting in key order, the setup just takes seconds
         // less.
-        let keys = (0..<InsertWorkload.capacity).sorted { InsertWorkload.cost(of: $0) > InsertWorkload.cost(of: $1) }
+        let keys = (0..<InsertWorkload.capacity).sorted {
+            InsertWorkload.cost(of: $0) > InsertWorkload.cost(of: $1)
+        }
         for key in keys {
-            cache.setObject(InsertWorkload.payload, forKey: NSNumber(value: key), cost: InsertWorkload.cost(of: key))
+            cache.setObject(
+                InsertWorkload.payload, forKey: NSNumber(value: key), cost: InsertWorkload.cost(of: key))
         }
     }
 
@@ -71,7 +74,8 @@ final class NSCacheInsertState: @unchecked Sendable {
                 defer { next += 1 }
                 return next
             }
-            cache.setObject(InsertWorkload.payload, forKey: NSNumber(value: key), cost: InsertWorkload.cost(of: key))
+            cache.setObject(
+                InsertWorkload.payload, forKey: NSNumber(value: key), cost: InsertWorkload.cost(of: key))
             sum &+= key
         }
         return sum

@@ -66,7 +66,8 @@ struct Fixtures: Sendable {
         return Fixtures(
             scratch: scratch, memory: memory, smallFile: CPath(small.path), allowList1M: allowList,
             policy100: policy100, policy100k: policy100k,
-            requests100: Rules.requests(count: 100), requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),
+            requests100: Rules.requests(count: 100),
+            requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),
             reloadPath: CPath(policy100k.url.path), window: try openWindow(),
             disk: DiskLoader(root: blobDirectory), blobNames: names,
             blobPaths: names.map { CPath(blobDirectory.appendingPathComponent($0).path) }, cache: cache)
@@ -80,7 +81,8 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
     let memory = f.memory
     let proxy1 = memory.guarded(by: AlwaysAllow())
     let proxyAllowList = memory.guarded(by: f.allowList1M)
-    let proxy4 = memory.guarded(by: try AllowList(resources: ["avatars/*"]), f.window, f.policy100, AlwaysAllow())
+    let proxy4 = memory.guarded(
+        by: try AllowList(resources: ["avatars/*"]), f.window, f.policy100, AlwaysAllow())
     let context = AccessContext(subject: "user-7")
     let window = f.window
     let windowRequest = AccessRequest(subject: "user-7", resource: keys[7])
@@ -94,12 +96,14 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             for i in 0..<n { sum &+= try await memory.load(keys[i & mask]).count }
             return sum
         },
-        BenchCase("proxy-1-gate", "the same load through AccessProxy with AlwaysAllow", iterations: 400_000) { n in
+        BenchCase("proxy-1-gate", "the same load through AccessProxy with AlwaysAllow", iterations: 400_000) {
+            n in
             var sum = 0
             for i in 0..<n { sum &+= try await proxy1.load(keys[i & mask]).count }
             return sum
         },
-        BenchCase("stat-syscall", "one stat(2) of a small file", iterations: 200_000) { [path = f.smallFile] n in
+        BenchCase("stat-syscall", "one stat(2) of a small file", iterations: 200_000) {
+            [path = f.smallFile] n in
             var sum = 0
             var status = stat()
             for _ in 0..<n {
@@ -126,7 +130,9 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
                 return sum
             }
         },
-        BenchCase("file-policy-100", "one FilePolicy decision, 100 rules, file unchanged", iterations: 100_000) {
+        BenchCase(
+            "file-policy-100", "one FilePolicy decision, 100 rules, file unchanged", iterations: 100_000
+        ) {
             [policy = f.policy100, requests = f.requests100] n in
             var sum = 0
             for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
@@ -151,7 +157,8 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             }
             return sum
         },
-        BenchCase("time-window", "one TimeWindow decision (Europe/Berlin, fixed clock)", iterations: 400_000) {
+        BenchCase("time-window", "one TimeWindow decision (Europe/Berlin, fixed clock)", iterations: 400_000)
+        {
             n in
             var sum = 0
             for _ in 0..<n { sum &+= try await window.evaluate(windowRequest).isAllowed ? 1 : 0 }
@@ -163,7 +170,9 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             for i in 0..<n { sum &+= try await disk.load(names[i % names.count]).count }
             return sum
         },
-        BenchCase("raw-read-32k", "open, read to the end, close of the same files, as Data", iterations: 20_000) {
+        BenchCase(
+            "raw-read-32k", "open, read to the end, close of the same files, as Data", iterations: 20_000
+        ) {
             [paths = f.blobPaths] n in
             var sum = 0
             for i in 0..<n {

@@ -35,11 +35,13 @@ enum Report {
             }
             lines.append(
                 padded(result.name, 24) + leftPadded(duration(result.nanosecondsPerOperation), 12)
-                    + leftPadded(duration(result.spread.low), 11) + leftPadded(duration(result.spread.high), 11)
+                    + leftPadded(duration(result.spread.low), 11)
+                    + leftPadded(duration(result.spread.high), 11)
                     + leftPadded(String(result.iterations), 9) + leftPadded(String(result.runs), 6) + "  "
                     + summary)
         }
-        let byName = Dictionary(results.map { ($0.name, $0.nanosecondsPerOperation) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(
+            results.map { ($0.name, $0.nanosecondsPerOperation) }, uniquingKeysWith: { a, _ in a })
         lines.append("")
         lines.append("targets" + (quick ? " (quick run: too few operations to judge)" : ""))
         for target in Target.all {
@@ -47,8 +49,11 @@ enum Report {
                 lines.append("  " + padded(target.label, 62) + "   (not run)")
                 continue
             }
-            let shown = target.isAbsoluteMilliseconds ? String(format: "%.1f ms", value) : String(format: "%.2f", value)
-            lines.append("  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL"))
+            let shown =
+                target.isAbsoluteMilliseconds
+                ? String(format: "%.1f ms", value) : String(format: "%.2f", value)
+            lines.append(
+                "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL"))
         }
         return lines.joined(separator: "\n")
     }

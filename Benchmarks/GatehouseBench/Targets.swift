@@ -18,7 +18,8 @@ struct Target {
         if denominators.isEmpty {
             label = "\(numerator) \(relation) \(Report.number(bound)) ms"
         } else {
-            let base = denominators.count == 1 ? denominators[0] : "(\(denominators.joined(separator: " + ")))"
+            let base =
+                denominators.count == 1 ? denominators[0] : "(\(denominators.joined(separator: " + ")))"
             label = "\(numerator) \(relation) \(Report.number(bound)) x \(base)"
         }
     }

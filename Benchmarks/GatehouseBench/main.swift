@@ -53,7 +53,8 @@ do {
         let wanted = { (name: String) -> Bool in
             guard let filter = settings.filter else { return true }
             let names = filter.split(separator: ",").map(String.init)
-            return names.contains(name) || (names.count == 1 && !allCaseNames.contains(filter) && name.contains(filter))
+            return names.contains(name)
+                || (names.count == 1 && !allCaseNames.contains(filter) && name.contains(filter))
         }
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)

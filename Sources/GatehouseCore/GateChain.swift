@@ -17,7 +17,10 @@ final class GateChain: Sendable {
     let hasObserver: Bool
     let now: @Sendable () -> Date
 
-    init(_ gatekeepers: [any AccessPolicy], observer: (any AccessObserver)?, now: @escaping @Sendable () -> Date) {
+    init(
+        _ gatekeepers: [any AccessPolicy], observer: (any AccessObserver)?,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.gatekeepers = gatekeepers
         self.observer = observer
         self.hasObserver = observer != nil

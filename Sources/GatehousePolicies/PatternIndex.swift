@@ -239,7 +239,9 @@ package struct PatternIndex: Sendable {
         return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
     }
 
-    private static func slice(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> {
+    private static func slice(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+        -> UnsafeBufferPointer<UInt8>
+    {
         UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 

@@ -115,8 +115,8 @@ private final class Contents: Sendable {
         guard actionIDs.count > 0 else { return nil }
         var best = FirstLines()
         resources.forEachMatch(of: resource) { resourceID in
-            subjectIDs.forEach { subjectID in
-                actionIDs.forEach { actionID in
+            subjectIDs.forEachID { subjectID in
+                actionIDs.forEachID { actionID in
                     let key = RuleKey(resource: Int32(resourceID), subject: subjectID, action: actionID)
                     if let lines = firstLines.lines(for: key) {
                         best.deny = min(best.deny, lines.deny)
@@ -145,14 +145,16 @@ private struct MatchedIDs {
 
     mutating func append(_ id: Int32) {
         if count < 8 {
-            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: id, toByteOffset: count * 4, as: Int32.self) }
+            withUnsafeMutableBytes(of: &inline) {
+                $0.storeBytes(of: id, toByteOffset: count * 4, as: Int32.self)
+            }
         } else {
             overflow.append(id)
         }
         count += 1
     }
 
-    func forEach(_ body: (Int32) -> Void) {
+    func forEachID(_ body: (Int32) -> Void) {
         withUnsafeBytes(of: inline) { raw in
             for index in 0..<Swift.min(count, 8) {
                 body(raw.load(fromByteOffset: index * 4, as: Int32.self))

@@ -49,6 +49,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Benchmarks.
+        .executableTarget(
+            name: "gatehouse-bench",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
+            path: "Benchmarks/GatehouseBench",
+            swiftSettings: strictSettings
+        ),
+
         // Tests.
         .testTarget(
             name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),

@@ -25,8 +25,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Receives one record per decision, if set.
     public let observer: (any AccessObserver)?
 
-    private let resourceName: @Sendable (Base.Key) -> String
-    private let now: @Sendable () -> Date
+    @usableFromInline let resourceName: @Sendable (Base.Key) -> String
+    @usableFromInline let chain: GateChain
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
     ///
@@ -49,8 +49,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.gatekeepers = gatekeepers
         self.action = action
         self.observer = observer
-        self.now = clock
         self.resourceName = resource
+        self.chain = GateChain(gatekeepers, observer: observer, now: clock)
     }
 
     /// Creates a proxy whose requests name the resource with `String(describing: key)`, which
@@ -84,6 +84,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///
     /// - Throws: ``AccessDenied`` when a gate does not allow or fails; `CancellationError`
     ///   when the task was cancelled before forwarding; otherwise the base's own error, unchanged.
+    @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         try await authorize(key)
         return try await base.load(key)
@@ -92,6 +93,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Asks the gatekeepers about `key` without loading it: returns when every gate allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
+    @inlinable
     public func authorize(_ key: Base.Key) async throws {
         try await authorize(request(for: key))
     }
@@ -99,54 +101,22 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Asks the gatekeepers about a prepared request: returns when every gate allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
+    @inlinable
     public func authorize(_ request: AccessRequest) async throws {
-        try Task.checkCancellation()
-        guard !gatekeepers.isEmpty else {
-            let reason = "no gatekeepers are configured; add AlwaysAllow if everything may pass"
-            throw deny(request, gate: "(none)", reason: reason, kind: .denied, error: nil)
-        }
-        for gate in gatekeepers {
-            let decision: AccessDecision
-            do {
-                decision = try await gate.evaluate(request)
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                throw deny(
-                    request, gate: gate.name, reason: describe(error), kind: .gateFailure, error: error)
-            }
-            if case .deny(let reason) = decision {
-                throw deny(request, gate: gate.name, reason: reason, kind: .denied, error: nil)
-            }
-        }
-        // A cancellation that arrived while the gates ran still stops the call here.
-        try Task.checkCancellation()
-        if let observer {
-            observer.observe(
-                AccessRecord(
-                    request: request, decision: .allow, gate: gatekeepers[gatekeepers.count - 1].name,
-                    instant: now()))
+        if chain.isSynchronous {
+            try chain.authorizeSynchronously(request)
+        } else {
+            try await chain.authorize(request)
         }
     }
 
     /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
+    @inlinable
     public func request(for key: Base.Key) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(
             subject: context.subject, action: action, resource: resourceName(key),
             attributes: context.attributes)
-    }
-
-    private func deny(
-        _ request: AccessRequest, gate: String, reason: String, kind: AccessDenied.Kind, error: (any Error)?
-    ) -> AccessDenied {
-        if let observer {
-            observer.observe(
-                AccessRecord(
-                    request: request, decision: .deny(reason: reason), gate: gate, instant: now(),
-                    isGateFailure: kind == .gateFailure))
-        }
-        return AccessDenied(
-            request: request, policy: gate, reason: reason, kind: kind, underlyingError: error)
     }
 }
 

@@ -4,29 +4,39 @@
 ///
 /// Keys, values, costs and links live in parallel arrays: moving an entry in the recency list
 /// touches only the non-generic `links`, never a key or a value.
-struct LeastRecentlyUsed<Key: Hashable, Value> {
-    let countLimit: Int
-    let costLimit: Int
-    private(set) var totalCost = 0
-    private var slotIndex: [Key: Int] = [:]
-    private var keys: [Key] = []
-    private var values: [Value] = []
+///
+/// Package-visible for the benchmark; the lookup is inlinable so that `CachingLoader`'s hit path
+/// is specialized in the caller's module.
+@usableFromInline
+package struct LeastRecentlyUsed<Key: Hashable, Value> {
+    /// The most entries held.
+    package let countLimit: Int
+    /// The largest total cost held.
+    package let costLimit: Int
+    /// The total cost of the entries held.
+    package private(set) var totalCost = 0
+    @usableFromInline var slotIndex: [Key: Int] = [:]
+    @usableFromInline var keys: [Key] = []
+    @usableFromInline var values: [Value] = []
     private var costs: [Int] = []
-    private var links: [RecencyLink] = []
+    @usableFromInline var links: [RecencyLink] = []
     /// The most recently used slot, or -1 when empty.
-    private var newest = -1
+    @usableFromInline var newest = -1
     /// The least recently used slot, or -1 when empty.
-    private var oldest = -1
+    @usableFromInline var oldest = -1
 
-    init(countLimit: Int, costLimit: Int) {
+    /// Creates an empty store with these limits (negative limits count as 0).
+    package init(countLimit: Int, costLimit: Int) {
         self.countLimit = Swift.max(0, countLimit)
         self.costLimit = Swift.max(0, costLimit)
     }
 
-    var count: Int { keys.count }
+    /// The number of entries held.
+    package var count: Int { keys.count }
 
     /// The value for `key`, marking it most recently used.
-    mutating func value(forKey key: Key) -> Value? {
+    @inlinable
+    package mutating func value(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
         if index != newest { moveToNewest(index) }
         return values[index]
@@ -35,7 +45,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// Stores `value` as most recently used, evicting the least recently used entries until both
     /// limits hold. A value whose own cost exceeds the cost limit is not stored (and an entry
     /// already stored for the key is removed, since it is stale).
-    mutating func insert(_ value: Value, forKey key: Key, cost: Int) {
+    package mutating func insert(_ value: Value, forKey key: Key, cost: Int) {
         removeValue(forKey: key)
         let cost = Swift.max(0, cost)
         guard countLimit > 0, cost <= costLimit else { return }
@@ -54,7 +64,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
 
     /// Removes the entry for `key` and returns its value, if there was one.
     @discardableResult
-    mutating func removeValue(forKey key: Key) -> Value? {
+    package mutating func removeValue(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
         let value = values[index]
         removeSlot(index)
@@ -62,7 +72,7 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     }
 
     /// Removes every entry.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         slotIndex.removeAll()
         keys.removeAll()
         values.removeAll()
@@ -96,7 +106,8 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
     }
 
     /// Unlinks `index` and links it as the newest, with one uniqueness check of `links`.
-    private mutating func moveToNewest(_ index: Int) {
+    @inlinable
+    mutating func moveToNewest(_ index: Int) {
         let previousNewest = newest
         var oldest = self.oldest
         links.withUnsafeMutableBufferPointer { links in
@@ -126,9 +137,16 @@ struct LeastRecentlyUsed<Key: Hashable, Value> {
 
 /// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
 /// the generic type, so that moving an entry needs no generic metadata.
-private struct RecencyLink {
+@usableFromInline
+struct RecencyLink {
     /// The next more recently used slot.
-    var newer: Int
+    @usableFromInline var newer: Int
     /// The next less recently used slot.
-    var older: Int
+    @usableFromInline var older: Int
+
+    @inlinable
+    init(newer: Int, older: Int) {
+        self.newer = newer
+        self.older = older
+    }
 }

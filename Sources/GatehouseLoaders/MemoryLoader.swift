@@ -3,7 +3,7 @@ import GatehouseCore
 /// A thread-safe in-memory store that loads resources by key; resources can be set and removed
 /// while it is in use. A missing key throws ``ResourceNotFound``.
 public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: ResourceLoading {
-    private let storage: LockedState<[Key: Resource]>
+    @usableFromInline let storage: LockedState<[Key: Resource]>
 
     /// Creates a loader holding `resources`.
     public init(_ resources: [Key: Resource] = [:]) {
@@ -13,6 +13,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     /// Returns the resource stored for `key`.
     ///
     /// - Throws: ``ResourceNotFound`` naming the key when nothing is stored for it.
+    @inlinable
     public func load(_ key: Key) async throws -> Resource {
         guard let resource = storage.withLock({ $0[key] }) else {
             throw ResourceNotFound(key: String(describing: key))

@@ -17,7 +17,7 @@ import GatehouseCore
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
 /// ```
-public struct AllowList: AccessPolicy {
+public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
@@ -50,6 +50,11 @@ public struct AllowList: AccessPolicy {
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        decide(request)
+    }
+
+    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    package func decide(_ request: AccessRequest) -> AccessDecision {
         var problems: [String] = []
         if let resources, !resources.contains(match: request.resource) {
             problems.append("resource \"\(request.resource)\" is not in the allow-list")

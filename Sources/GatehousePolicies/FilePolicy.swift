@@ -24,7 +24,7 @@ import GatehouseCore
 /// `maximumFileSize`, not UTF-8 or malformed, every decision throws a ``RulesFileError``
 /// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
 /// an earlier version.
-public struct FilePolicy: AccessPolicy {
+public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// The rules file.
     public let url: URL
     /// The name shown in denials and audit records, `"file"` unless given.
@@ -33,6 +33,8 @@ public struct FilePolicy: AccessPolicy {
     public let maximumFileSize: Int
 
     private let path: String
+    /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
+    private let cPath: [CChar]
     private let fileName: String
     private let state = LockedState(LoadState())
 
@@ -44,12 +46,20 @@ public struct FilePolicy: AccessPolicy {
         self.maximumFileSize = maximumFileSize
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
+        self.cPath = Array(path.utf8CString)
     }
 
     /// Decides by the current version of the file.
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        try decide(request)
+    }
+
+    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    ///
+    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    package func decide(_ request: AccessRequest) throws -> AccessDecision {
         let rules = try currentRules()
         switch rules.decide(request) {
         case .some(let verdict) where verdict.effect == .allow:
@@ -75,7 +85,7 @@ public struct FilePolicy: AccessPolicy {
     /// The parsed rules of the file's current version, loading them if the file changed.
     package func currentRules() throws -> RulesFile {
         let identity: FileIdentity
-        switch FileIdentity.of(path: path) {
+        switch cPath.withUnsafeBufferPointer({ FileIdentity.of(cPath: $0.baseAddress!) }) {
         case .success(let current): identity = current
         case .failure(let error): throw FileSnapshot.cannotRead(fileName, error)
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A set of patterns that answers "which patterns match this text?" without scanning them.
 ///
 /// A pattern is an exact string, or contains `*`, which matches any run of characters (`/`
@@ -12,8 +18,8 @@
 ///   first `*`) and that prefix's length. A lookup walks the text once, hashing it byte by byte,
 ///   and at each length that some prefix has, probes the table: it visits only the wildcard
 ///   patterns whose prefix is a prefix of the text (a trie walk, with hashed nodes).
-///   The rest of each candidate is matched by a glob matcher that backtracks only to the last
-///   `*` seen, so it takes at most `O(text × pattern)` steps, never exponential time.
+///   The rest of each candidate is matched run by run (the literal bytes between stars, each
+///   found leftmost), so it takes at most `O(text × pattern)` steps, never exponential time.
 ///
 /// Hash collisions are resolved by comparing bytes, so a match is always exact.
 package struct PatternIndex: Sendable {
@@ -146,7 +152,7 @@ package struct PatternIndex: Sendable {
             }
             var id = byWhole.value(for: hash) ?? Self.none
             while id != Self.none {
-                if prefixLengths[Int(id)] == Self.none && bytes(of: Int(id), in: storage).elementsEqual(text)
+                if prefixLengths[Int(id)] == Self.none && Self.equal(bytes(of: Int(id), in: storage), text)
                     && visit(Int(id))
                 {
                     return true
@@ -168,7 +174,7 @@ package struct PatternIndex: Sendable {
         storage.withUnsafeBufferPointer { storage in
             var id = byWhole.value(for: hash) ?? Self.none
             while id != Self.none {
-                if self.bytes(of: Int(id), in: storage).elementsEqual(bytes) {
+                if Self.equal(self.bytes(of: Int(id), in: storage), bytes) {
                     return Int(id)
                 }
                 id = wholeChain[Int(id)]
@@ -184,41 +190,74 @@ package struct PatternIndex: Sendable {
     ) -> Bool {
         let pattern = bytes(of: id, in: storage)
         guard
-            UnsafeBufferPointer(rebasing: pattern[..<prefixLength])
-                .elementsEqual(UnsafeBufferPointer(rebasing: text[..<prefixLength]))
+            Self.equal(
+                UnsafeBufferPointer(rebasing: pattern[..<prefixLength]),
+                UnsafeBufferPointer(rebasing: text[..<prefixLength]))
         else { return false }
         return Self.globMatch(
             UnsafeBufferPointer(rebasing: pattern[prefixLength...]),
             UnsafeBufferPointer(rebasing: text[prefixLength...]))
     }
 
-    /// Glob match where `*` is the only special byte: greedy, backtracking only to the most
-    /// recent `*` (earlier stars never need revisiting), so at most `text × pattern` steps.
+    /// Glob match where `*` is the only special byte. The literal runs between stars are matched
+    /// leftmost-first: the run before the first star must start the text, the run after the last
+    /// star must end it, and each run in between is searched for after the previous one. Taking
+    /// the earliest place for each middle run never loses a match (any later place leaves less
+    /// text for the runs after it), so this decides in at most `text × pattern` steps, without
+    /// backtracking and without allocating.
     static func globMatch(_ pattern: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var p = 0
-        var t = 0
-        var starAt = -1
-        var resumeText = 0
-        while t < text.count {
-            if p < pattern.count && pattern[p] == star {
-                starAt = p
-                p += 1
-                resumeText = t
-            } else if p < pattern.count && pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if starAt >= 0 {
-                p = starAt + 1
-                resumeText += 1
-                t = resumeText
-            } else {
-                return false
+        guard let firstStar = pattern.firstIndex(of: star) else {
+            return equal(pattern, text)
+        }
+        var lastStar = pattern.count - 1
+        while pattern[lastStar] != star { lastStar -= 1 }
+        let tail = pattern.count - lastStar - 1
+        guard firstStar + tail <= text.count,
+            equal(slice(pattern, 0, firstStar), slice(text, 0, firstStar)),
+            equal(slice(pattern, lastStar + 1, pattern.count), slice(text, text.count - tail, text.count))
+        else { return false }
+        var position = firstStar
+        let end = text.count - tail
+        var runStart = firstStar + 1
+        while runStart < lastStar {
+            var runEnd = runStart
+            while pattern[runEnd] != star { runEnd += 1 }
+            if runEnd > runStart {
+                guard let found = search(slice(pattern, runStart, runEnd), in: text, from: position, to: end)
+                else { return false }
+                position = found + (runEnd - runStart)
             }
+            runStart = runEnd + 1
         }
-        while p < pattern.count && pattern[p] == star {
-            p += 1
+        return true
+    }
+
+    /// Whether two byte runs are equal.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+    }
+
+    private static func slice(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+        -> UnsafeBufferPointer<UInt8>
+    {
+        UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// The first index at or after `from` where `run` (not empty) occurs in `text[from..<to]`.
+    private static func search(
+        _ run: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from: Int, to: Int
+    ) -> Int? {
+        let first = run[0]
+        var index = from
+        while index + run.count <= to {
+            if text[index] == first && equal(run, slice(text, index, index + run.count)) {
+                return index
+            }
+            index += 1
         }
-        return p == pattern.count
+        return nil
     }
 
     // MARK: - Hashing (FNV-1a, 64 bit; the tables rehash the value, collisions are checked)

@@ -97,7 +97,7 @@ private final class Contents: Sendable {
     }
 
     func decide(subject: String?, action: String, resource: String) -> RulesFile.Verdict? {
-        var subjectIDs: [Int32] = []
+        var subjectIDs = MatchedIDs()
         if let subject {
             subjects.forEachMatch(of: subject) { id in
                 subjectIDs.append(Int32(id))
@@ -106,17 +106,17 @@ private final class Contents: Sendable {
         } else if let anySubject {
             subjectIDs.append(anySubject)
         }
-        guard !subjectIDs.isEmpty else { return nil }
-        var actionIDs: [Int32] = []
+        guard subjectIDs.count > 0 else { return nil }
+        var actionIDs = MatchedIDs()
         actions.forEachMatch(of: action) { id in
             actionIDs.append(Int32(id))
             return false
         }
-        guard !actionIDs.isEmpty else { return nil }
+        guard actionIDs.count > 0 else { return nil }
         var best = FirstLines()
         resources.forEachMatch(of: resource) { resourceID in
-            for subjectID in subjectIDs {
-                for actionID in actionIDs {
+            subjectIDs.forEachID { subjectID in
+                actionIDs.forEachID { actionID in
                     let key = RuleKey(resource: Int32(resourceID), subject: subjectID, action: actionID)
                     if let lines = firstLines.lines(for: key) {
                         best.deny = min(best.deny, lines.deny)
@@ -133,6 +133,36 @@ private final class Contents: Sendable {
             return RulesFile.Verdict(effect: .allow, line: Int(best.allow))
         }
         return nil
+    }
+}
+
+/// Pattern ids gathered during one decision: the first eight inline, so a decision with few
+/// matching patterns allocates nothing; any more in an array.
+private struct MatchedIDs {
+    private var inline: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var overflow: [Int32] = []
+    private(set) var count = 0
+
+    mutating func append(_ id: Int32) {
+        if count < 8 {
+            withUnsafeMutableBytes(of: &inline) {
+                $0.storeBytes(of: id, toByteOffset: count * 4, as: Int32.self)
+            }
+        } else {
+            overflow.append(id)
+        }
+        count += 1
+    }
+
+    func forEachID(_ body: (Int32) -> Void) {
+        withUnsafeBytes(of: inline) { raw in
+            for index in 0..<Swift.min(count, 8) {
+                body(raw.load(fromByteOffset: index * 4, as: Int32.self))
+            }
+        }
+        for id in overflow {
+            body(id)
+        }
     }
 }
 

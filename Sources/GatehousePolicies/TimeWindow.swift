@@ -16,7 +16,7 @@ import GatehouseCore
 /// A denial names the window and the local time, such as
 /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A decision does not use
 /// `Calendar`: the zone's offset is cached until its next transition.
-public struct TimeWindow: AccessPolicy, CustomStringConvertible {
+public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
     /// The days on which the window opens.
@@ -97,6 +97,11 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
 
     /// Allows when the clock's instant falls inside the window on the zone's wall clock.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        decision(at: now())
+    }
+
+    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    package func decide(_ request: AccessRequest) -> AccessDecision {
         decision(at: now())
     }
 

@@ -1,0 +1,274 @@
+import Foundation
+import GatehouseCore
+import GatehouseLoaders
+import GatehousePolicies
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Everything the cases use, built before the first measurement.
+struct Fixtures: Sendable {
+    let scratch: Scratch
+    let memory: MemoryLoader<String, Data>
+    let smallFile: CPath
+    let allowList1M: AllowList
+    let policy100: FilePolicy
+    let policy100k: FilePolicy
+    let requests100: [AccessRequest]
+    let requests100k: [AccessRequest]
+    let reloadPath: CPath
+    let window: TimeWindow
+    let disk: DiskLoader
+    let blobNames: [String]
+    let blobPaths: [CPath]
+    let cache: CachingLoader<MemoryLoader<String, Data>>
+
+    static let blobSize = 32 << 10
+    static let blobCount = 16
+
+    /// Builds the fixtures; the large ones only when a case that `wanted` selects uses them
+    /// (so a profile of one small case starts fast).
+    static func build(wanted: (String) -> Bool) async throws -> Fixtures {
+        let scratch = try Scratch()
+        let memory = Keys.memoryLoader()
+        let small = try scratch.write("small.txt", Data("a small file\n".utf8))
+        // A million exact resource patterns, with a thousand wildcard patterns among them.
+        var patterns = Keys.all
+        let patternCount = wanted("proxy-allowlist-1m") ? 1_000_000 : Keys.count
+        patterns.reserveCapacity(patternCount)
+        var index = Keys.count
+        while patterns.count < patternCount {
+            patterns.append(index % 1000 == 0 ? "shared/team-\(index)/*" : "avatars/user-\(index)/photo.png")
+            index += 1
+        }
+        let allowList = try AllowList(resources: patterns)
+        let reloadCount = 100_000
+        let policy100 = try await Rules.policy(count: 100, in: scratch)
+        let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k"].contains(where: wanted)
+        let policy100k = try await Rules.policy(count: bigPolicyWanted ? reloadCount : 100, in: scratch)
+        let blobDirectory = scratch.url("blobs")
+        try FileManager.default.createDirectory(at: blobDirectory, withIntermediateDirectories: true)
+        var generator = SplitMix64(state: 7)
+        var names: [String] = []
+        for blob in 0..<blobCount {
+            let bytes = (0..<blobSize).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let name = "blob-\(blob).bin"
+            try Data(bytes).write(to: blobDirectory.appendingPathComponent(name))
+            names.append(name)
+        }
+        let cache = CachingLoader(memory, countLimit: 2 * Keys.count)
+        for key in Keys.all {
+            _ = try await cache.load(key)
+        }
+        return Fixtures(
+            scratch: scratch, memory: memory, smallFile: CPath(small.path), allowList1M: allowList,
+            policy100: policy100, policy100k: policy100k,
+            requests100: Rules.requests(count: 100),
+            requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),
+            reloadPath: CPath(policy100k.url.path), window: try openWindow(),
+            disk: DiskLoader(root: blobDirectory), blobNames: names,
+            blobPaths: names.map { CPath(blobDirectory.appendingPathComponent($0).path) }, cache: cache)
+    }
+}
+
+/// The cases of the issue, in report order.
+func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
+    let keys = Keys.all
+    let mask = Keys.mask
+    let memory = f.memory
+    let proxy1 = memory.guarded(by: AlwaysAllow())
+    let proxyAllowList = memory.guarded(by: f.allowList1M)
+    let proxy4 = memory.guarded(
+        by: try AllowList(resources: ["avatars/*"]), f.window, f.policy100, AlwaysAllow())
+    let context = AccessContext(subject: "user-7")
+    let window = f.window
+    let windowRequest = AccessRequest(subject: "user-7", resource: keys[7])
+    let cache = f.cache
+    let lru = LazyState { LruInsertState() }
+    let nscache = LazyState { NSCacheInsertState() }
+
+    return [
+        BenchCase("direct-memory-load", "MemoryLoader.load, no proxy", iterations: 400_000) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await memory.load(keys[i & mask]).count }
+            return sum
+        },
+        BenchCase("proxy-1-gate", "the same load through AccessProxy with AlwaysAllow", iterations: 400_000) {
+            n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await proxy1.load(keys[i & mask]).count }
+            return sum
+        },
+        BenchCase("stat-syscall", "one stat(2) of a small file", iterations: 200_000) {
+            [path = f.smallFile] n in
+            var sum = 0
+            var status = stat()
+            for _ in 0..<n {
+                precondition(stat(path.pointer, &status) == 0)
+                sum &+= Int(status.st_size)
+            }
+            return sum
+        },
+        BenchCase(
+            "proxy-allowlist-1m", "a load through AllowList of 1,000,000 resource patterns",
+            iterations: 400_000
+        ) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await proxyAllowList.load(keys[i & mask]).count }
+            return sum
+        },
+        BenchCase(
+            "proxy-4-gates", "a load through AllowList, TimeWindow, FilePolicy (100 rules), AlwaysAllow",
+            iterations: 100_000
+        ) { n in
+            try await AccessContext.$current.withValue(context) {
+                var sum = 0
+                for i in 0..<n { sum &+= try await proxy4.load(keys[i & mask]).count }
+                return sum
+            }
+        },
+        BenchCase(
+            "file-policy-100", "one FilePolicy decision, 100 rules, file unchanged", iterations: 100_000
+        ) {
+            [policy = f.policy100, requests = f.requests100] n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+            return sum
+        },
+        BenchCase(
+            "file-policy-100k", "one FilePolicy decision, 100,000 rules, file unchanged", iterations: 100_000
+        ) { [policy = f.policy100k, requests = f.requests100k] n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+            return sum
+        },
+        BenchCase(
+            "file-policy-reload-100k",
+            "a decision right after the 100,000-rule file changed: stat, read, parse, index",
+            iterations: 4, quick: 1
+        ) { [policy = f.policy100k, requests = f.requests100k, path = f.reloadPath] n in
+            var sum = 0
+            for i in 0..<n {
+                touch(path.pointer)
+                sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0
+            }
+            return sum
+        },
+        BenchCase("time-window", "one TimeWindow decision (Europe/Berlin, fixed clock)", iterations: 400_000)
+        {
+            n in
+            var sum = 0
+            for _ in 0..<n { sum &+= try await window.evaluate(windowRequest).isAllowed ? 1 : 0 }
+            return sum
+        },
+        BenchCase("disk-load-32k", "DiskLoader.load of a 32 KiB file, warm page cache", iterations: 20_000) {
+            [disk = f.disk, names = f.blobNames] n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await disk.load(names[i % names.count]).count }
+            return sum
+        },
+        BenchCase(
+            "raw-read-32k", "open, read to the end, close of the same files, as Data", iterations: 20_000
+        ) {
+            [paths = f.blobPaths] n in
+            var sum = 0
+            for i in 0..<n {
+                sum &+= rawRead(paths[i % paths.count].pointer, expectedSize: Fixtures.blobSize).count
+            }
+            return sum
+        },
+        BenchCase("memory-load", "MemoryLoader.load (the base of cache-hit)", iterations: 400_000) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await memory.load(keys[i & mask]).count }
+            return sum
+        },
+        BenchCase("cache-hit", "CachingLoader.load, every key cached", iterations: 400_000) { n in
+            var sum = 0
+            for i in 0..<n { sum &+= try await cache.load(keys[i & mask]).count }
+            return sum
+        },
+        BenchCase(
+            "lru-insert-100k", "insert with eviction into CachingLoader's full LRU of 100,000 entries",
+            iterations: 200_000
+        ) { n in lru.value.insert(n) },
+        BenchCase(
+            "nscache-insert-100k", "insert with eviction into a full NSCache of 100,000 entries",
+            iterations: 100, quick: 5
+        ) { n in nscache.value.insert(n) },
+        BenchCase("concurrent-1-task", "proxy-1-gate loads, one task", iterations: 400_000) { n in
+            try await concurrentLoads(proxy1, tasks: 1, total: n)
+        },
+        BenchCase("concurrent-2-tasks", "proxy-1-gate loads, two tasks at once", iterations: 400_000) { n in
+            try await concurrentLoads(proxy1, tasks: 2, total: n)
+        },
+    ]
+}
+
+/// The scaling cases: gate count and rule count.
+func scalingCases(_ f: Fixtures, wanted: (String) -> Bool) async throws -> [BenchCase] {
+    let keys = Keys.all
+    let mask = Keys.mask
+    var cases: [BenchCase] = []
+    for gates in [1, 2, 4, 8] {
+        let list = try AllowList(resources: ["avatars/*"])
+        let proxy = f.memory.guarded(by: Array(repeating: list, count: gates))
+        cases.append(
+            BenchCase(
+                "scale-gates-\(gates)", "a load through \(gates) AllowList gate(s)", iterations: 200_000,
+                inQuickRun: false
+            ) { n in
+                var sum = 0
+                for i in 0..<n { sum &+= try await proxy.load(keys[i & mask]).count }
+                return sum
+            })
+    }
+    for (label, count) in [("100", 100), ("10k", 10_000), ("100k", 100_000), ("1m", 1_000_000)]
+    where wanted("scale-rules-\(label)") {
+        let policy = try await Rules.policy(count: count, in: f.scratch)
+        let requests = Rules.requests(count: count)
+        cases.append(
+            BenchCase(
+                "scale-rules-\(label)", "one FilePolicy decision, \(count) rules", iterations: 100_000,
+                inQuickRun: false
+            ) { n in
+                var sum = 0
+                for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+                return sum
+            })
+    }
+    return cases
+}
+
+/// Sets the file's modification time to a new value, so its identity changes.
+func touch(_ path: UnsafePointer<CChar>) {
+    let stamp = Int(monotonicNanoseconds() % 1_000_000_000_000)
+    var times = [
+        timespec(tv_sec: 1_000_000 + stamp / 1_000_000_000, tv_nsec: stamp % 1_000_000_000),
+        timespec(tv_sec: 1_000_000 + stamp / 1_000_000_000, tv_nsec: stamp % 1_000_000_000),
+    ]
+    precondition(utimensat(AT_FDCWD, path, &times, 0) == 0, "cannot touch the rules file")
+}
+
+/// `total` loads split over `tasks` concurrent tasks.
+func concurrentLoads(
+    _ proxy: AccessProxy<MemoryLoader<String, Data>>, tasks: Int, total: Int
+) async throws -> Int {
+    let keys = Keys.all
+    let mask = Keys.mask
+    return try await withThrowingTaskGroup(of: Int.self) { group in
+        for task in 0..<tasks {
+            let share = total / tasks + (task < total % tasks ? 1 : 0)
+            group.addTask {
+                var sum = 0
+                for i in 0..<share { sum &+= try await proxy.load(keys[(i &+ task &* 509) & mask]).count }
+                return sum
+            }
+        }
+        var sum = 0
+        for try await part in group { sum &+= part }
+        return sum
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Text and JSON output.
+enum Report {
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// `1234.5` → `"1.23 µs"`, choosing the unit.
+    static func duration(_ nanoseconds: Double) -> String {
+        switch nanoseconds {
+        case ..<1_000: String(format: "%.1f ns", nanoseconds)
+        case ..<1_000_000: String(format: "%.2f µs", nanoseconds / 1_000)
+        default: String(format: "%.2f ms", nanoseconds / 1_000_000)
+        }
+    }
+
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func leftPadded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    static func text(_ results: [BenchResult], quick: Bool) -> String {
+        var lines: [String] = []
+        lines.append(
+            padded("case", 24) + leftPadded("median/op", 12) + leftPadded("min", 11) + leftPadded("max", 11)
+                + leftPadded("ops/run", 9) + "  runs  what")
+        for result in results {
+            var summary = result.summary
+            if result.name.hasPrefix("concurrent-") {
+                summary += String(format: " (%.2f M loads/s)", 1_000 / result.nanosecondsPerOperation)
+            }
+            lines.append(
+                padded(result.name, 24) + leftPadded(duration(result.nanosecondsPerOperation), 12)
+                    + leftPadded(duration(result.spread.low), 11)
+                    + leftPadded(duration(result.spread.high), 11)
+                    + leftPadded(String(result.iterations), 9) + leftPadded(String(result.runs), 6) + "  "
+                    + summary)
+        }
+        let byName = Dictionary(
+            results.map { ($0.name, $0.nanosecondsPerOperation) }, uniquingKeysWith: { a, _ in a })
+        lines.append("")
+        lines.append("targets" + (quick ? " (quick run: too few operations to judge)" : ""))
+        for target in Target.all {
+            guard let (value, passed) = target.check(byName) else {
+                lines.append("  " + padded(target.label, 62) + "   (not run)")
+                continue
+            }
+            let shown =
+                target.isAbsoluteMilliseconds
+                ? String(format: "%.1f ms", value) : String(format: "%.2f", value)
+            lines.append(
+                "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL"))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ results: [BenchResult]) -> String {
+        let objects = results.map { result in
+            "  {\"name\": \"\(result.name)\", \"ns_per_op\": \(String(format: "%.2f", result.nanosecondsPerOperation)), "
+                + "\"iterations\": \(result.iterations), \"median_of\": \(result.runs), "
+                + "\"min_ns_per_op\": \(String(format: "%.2f", result.spread.low)), "
+                + "\"max_ns_per_op\": \(String(format: "%.2f", result.spread.high))}"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+}

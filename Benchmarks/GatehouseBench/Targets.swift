@@ -1,0 +1,66 @@
+/// One ratio target of issue 7: `numerator / (sum of denominators)` against a bound.
+struct Target {
+    let label: String
+    let numerator: String
+    let denominators: [String]
+    let bound: Double
+    /// `true`: the ratio must be at most `bound`; `false`: at least.
+    let atMost: Bool
+    /// A bound on the numerator's own time in milliseconds, not a ratio.
+    let isAbsoluteMilliseconds: Bool
+
+    init(_ numerator: String, _ relation: String, _ bound: Double, _ denominators: [String]) {
+        self.numerator = numerator
+        self.denominators = denominators
+        self.bound = bound
+        self.atMost = relation == "<="
+        self.isAbsoluteMilliseconds = denominators.isEmpty
+        if denominators.isEmpty {
+            label = "\(numerator) \(relation) \(Report.number(bound)) ms"
+        } else {
+            let base =
+                denominators.count == 1 ? denominators[0] : "(\(denominators.joined(separator: " + ")))"
+            label = "\(numerator) \(relation) \(Report.number(bound)) x \(base)"
+        }
+    }
+
+    static let all: [Target] = [
+        Target("proxy-1-gate", "<=", 1.5, ["direct-memory-load"]),
+        Target("proxy-allowlist-1m", "<=", 2, ["direct-memory-load"]),
+        Target("proxy-4-gates", "<=", 1.5, ["direct-memory-load", "stat-syscall"]),
+        Target("file-policy-100k", "<=", 1.2, ["file-policy-100"]),
+        Target("file-policy-100k", "<=", 2, ["stat-syscall"]),
+        Target("file-policy-reload-100k", "<=", 100, []),
+        Target("time-window", "<=", 1.5, ["direct-memory-load"]),
+        Target("disk-load-32k", "<=", 1.1, ["raw-read-32k"]),
+        Target("cache-hit", "<=", 1.2, ["memory-load"]),
+        Target("nscache-insert-100k", ">=", 10, ["lru-insert-100k"]),
+    ]
+
+    /// The measured value (a ratio, or milliseconds) and whether it meets the bound; `nil` when
+    /// a case it needs was not run.
+    func check(_ results: [String: Double]) -> (value: Double, passed: Bool)? {
+        guard let top = results[numerator] else { return nil }
+        let value: Double
+        if isAbsoluteMilliseconds {
+            value = top / 1_000_000
+        } else {
+            var sum = 0.0
+            for name in denominators {
+                guard let part = results[name] else { return nil }
+                sum += part
+            }
+            value = top / sum
+        }
+        return (value, atMost ? value <= bound : value >= bound)
+    }
+}
+
+/// Every case name the bench knows, for `--filter`.
+let allCaseNames: Set<String> = [
+    "direct-memory-load", "proxy-1-gate", "stat-syscall", "proxy-allowlist-1m", "proxy-4-gates",
+    "file-policy-100", "file-policy-100k", "file-policy-reload-100k", "time-window", "disk-load-32k",
+    "raw-read-32k", "memory-load", "cache-hit", "lru-insert-100k", "nscache-insert-100k",
+    "concurrent-1-task", "concurrent-2-tasks", "scale-gates-1", "scale-gates-2", "scale-gates-4",
+    "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
+]

@@ -89,18 +89,16 @@ struct FilePolicyStressTests {
                     (action, AccessProxy(loader, gatekeepers: [policy], action: action, observer: observer))
                 })
             let started = ContinuousClock.now
-            let readersDone = ReadersDone()
 
             // The writer is a thread of its own, so swaps race with decisions on the other core
             // rather than taking turns with them.
-            let writer = SwapWriter(url: url, versions: [Self.versionB, Self.versionA]) {
-                readersDone.all(Self.readers)
-            }
+            let writer = SwapWriter(
+                url: url, versions: [Self.versionB, Self.versionA], readers: Self.readers)
             writer.start()
             let tallies = try await withThrowingTaskGroup(of: Tally.self) { group in
                 for reader in 0..<Self.readers {
                     group.addTask {
-                        defer { readersDone.finish() }
+                        defer { writer.readerFinished() }
                         var random = MatchingRandom(seed: 0x5eed_0000 + UInt64(reader))
                         var tally = Tally()
                         for _ in 0..<Self.loadsPerReader {
@@ -119,6 +117,7 @@ struct FilePolicyStressTests {
                                 decision = .deny(reason: denied.reason)
                             }
                             tally.count(decision, expectedA[index], expectedB[index])
+                            writer.readerMadeProgress()
                             await Task.yield()
                         }
                         return tally
@@ -181,34 +180,32 @@ private struct Tally: Sendable {
     }
 }
 
-/// How many readers have finished.
-private final class ReadersDone: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func finish() { lock.withLock { count += 1 } }
-    func all(_ readers: Int) -> Bool { lock.withLock { count >= readers } }
-}
-
-/// Replaces a file atomically with each version in turn, on its own thread, until told to stop.
+/// Replaces a file atomically with each version in turn, on its own thread: one swap each time
+/// a reader reports progress, so that it races with the decisions but never runs (or spins) while
+/// the readers wait for a turn on a busy machine. It stops when the readers have finished.
 private final class SwapWriter: @unchecked Sendable {
     private let url: URL
     private let versions: [String]
-    private let shouldStop: @Sendable () -> Bool
+    private let readers: Int
+    private let progress = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var finishedReaders = 0
     private var swaps = 0
     private var failure: (any Error)?
 
-    init(url: URL, versions: [String], until shouldStop: @escaping @Sendable () -> Bool) {
+    init(url: URL, versions: [String], readers: Int) {
         self.url = url
         self.versions = versions
-        self.shouldStop = shouldStop
+        self.readers = readers
     }
 
     func start() {
         Thread.detachNewThread { [self] in
             do {
-                while !shouldStop() {
+                while true {
+                    progress.wait()
+                    if lock.withLock({ finishedReaders >= readers }) { break }
                     try replaceAtomically(url, with: versions[swaps % versions.count])
                     swaps += 1
                 }
@@ -217,6 +214,17 @@ private final class SwapWriter: @unchecked Sendable {
             }
             done.signal()
         }
+    }
+
+    /// Called by a reader after each decision: lets the writer make one more swap.
+    func readerMadeProgress() {
+        progress.signal()
+    }
+
+    /// Called by a reader when it has finished.
+    func readerFinished() {
+        lock.withLock { finishedReaders += 1 }
+        progress.signal()
     }
 
     /// Waits for the thread to stop; returns how many swaps it made.

@@ -5,7 +5,11 @@
 #endif
 
 /// The bytes of a file together with the identity they belong to, read so that the two agree:
-/// the file did not change between opening it, reading it and looking at its path again.
+/// the open file's contents did not change between its `fstat` before and after the read.
+///
+/// The path is not looked at again: a version renamed away while it was read is still a whole
+/// version (the next decision sees the new identity at the path and reads that), so a writer
+/// that replaces the file atomically, however often, never makes a read fail.
 struct FileSnapshot: Sendable {
     var identity: FileIdentity
     var bytes: [UInt8]
@@ -57,9 +61,17 @@ struct FileSnapshot: Sendable {
         }
         bytes.removeSubrange(count...)
         let after = try identity(FileIdentity.of(descriptor: descriptor), name)
-        guard case .success(let atPath) = FileIdentity.of(path: path) else { return nil }
-        guard before == after, after == atPath, Int64(count) == after.size else { return nil }
+        guard Self.sameContents(before, after), Int64(count) == after.size else { return nil }
         return FileSnapshot(identity: after, bytes: bytes)
+    }
+
+    /// Whether two identities of one open file show the same contents: same file, size and
+    /// modification time. The status-change time is left out: it also moves when the file is
+    /// renamed away or unlinked (an atomic writer replacing it) or its mode changes, none of
+    /// which changes the bytes.
+    private static func sameContents(_ a: FileIdentity, _ b: FileIdentity) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size
+            && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
 
     /// Throws when `size` is over `limit`.

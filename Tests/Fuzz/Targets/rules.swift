@@ -1,0 +1,152 @@
+import GatehouseCore
+import GatehousePolicies
+
+/// The rules-file parser on arbitrary bytes, checked against a plain reference reading of the
+/// documented format: the same bytes are accepted or refused (with the same first bad line and
+/// kind), and every accepted file decides a handful of requests exactly as a linear scan does.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var input = FuzzInput(data, size)
+    let bytes = input.rest()
+    let reference = ReferenceRules(bytes)
+    let rules: RulesFile
+    do {
+        rules = try RulesFile.parse(bytes, fileName: "fuzz.rules")
+    } catch let error as RulesFileError {
+        guard let expected = reference.failure else {
+            require(false, "refused a file the reference accepts: \(error)")
+            return 0
+        }
+        require(
+            error.line == expected.line && error.kind == expected.kind && error.file == "fuzz.rules",
+            "refused with \(error), the reference says line \(expected.line) \(expected.kind)")
+        return 0
+    } catch {
+        require(false, "RulesFile.parse threw \(type(of: error)): \(error)")
+        return 0
+    }
+    require(reference.failure == nil, "accepted a file the reference refuses: \(reference.failure!)")
+    require(
+        rules.ruleCount == reference.rules.count, "ruleCount \(rules.ruleCount) != \(reference.rules.count)")
+    for request in reference.requests() {
+        let verdict = rules.decide(request)
+        let expected = reference.decide(request)
+        require(
+            verdict == expected,
+            "\(request): decided \(String(describing: verdict)), expected \(String(describing: expected))")
+    }
+    return 0
+}
+
+/// The format as docs/policies.md states it, read the slow and obvious way.
+private struct ReferenceRules {
+    struct Rule {
+        var effect: RulesFile.Effect
+        var subject: [UInt8]
+        var action: [UInt8]
+        var resource: [UInt8]
+        var line: Int
+    }
+
+    var rules: [Rule] = []
+    var failure: (line: Int, kind: RulesFileError.Kind)?
+
+    init(_ bytes: [UInt8]) {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // A final newline ends the last line; it does not start another.
+        if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }
+        for (index, line) in lines.enumerated() {
+            let number = index + 1
+            guard String(validating: line, as: UTF8.self) != nil else {
+                failure = (number, .notUTF8)
+                return
+            }
+            let fields = line.split(whereSeparator: Self.isBlank).map(Array.init)
+            if fields.isEmpty || fields[0].first == UInt8(ascii: "#") { continue }
+            guard fields.count == 4 else {
+                failure = (number, .malformed)
+                return
+            }
+            let effect: RulesFile.Effect
+            switch fields[0] {
+            case Array("allow".utf8): effect = .allow
+            case Array("deny".utf8): effect = .deny
+            default:
+                failure = (number, .malformed)
+                return
+            }
+            rules.append(
+                Rule(effect: effect, subject: fields[1], action: fields[2], resource: fields[3], line: number)
+            )
+        }
+    }
+
+    static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == 0x0D
+    }
+
+    /// The first matching deny, else the first matching allow, else nothing.
+    func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
+        let matching = rules.filter { rule in
+            let subject =
+                request.subject.map { globMatch(rule.subject, Array($0.utf8)) } ?? (rule.subject == [0x2A])
+            return subject && globMatch(rule.action, Array(request.action.utf8))
+                && globMatch(rule.resource, Array(request.resource.utf8))
+        }
+        if let rule = matching.first(where: { $0.effect == .deny }) {
+            return .init(effect: .deny, line: rule.line)
+        }
+        if let rule = matching.first(where: { $0.effect == .allow }) {
+            return .init(effect: .allow, line: rule.line)
+        }
+        return nil
+    }
+
+    /// Requests made from the file's own patterns (each `*` filled in two ways), so that they
+    /// match some rules and miss others.
+    func requests() -> [AccessRequest] {
+        func texts(_ pattern: [UInt8]) -> [String] {
+            let text = String(decoding: pattern, as: UTF8.self)
+            return [text.replacingStars(with: ""), text.replacingStars(with: "x/y")]
+        }
+        var requests = [
+            AccessRequest(subject: nil, action: "read", resource: "avatars/alice/a.png"),
+            AccessRequest(subject: "alice", action: "read", resource: ""),
+        ]
+        for (index, rule) in rules.prefix(4).enumerated() {
+            let other = rules[(index + 1) % rules.count]
+            for (subject, resource) in zip(texts(rule.subject), texts(other.resource)) {
+                requests.append(
+                    AccessRequest(subject: subject, action: texts(rule.action)[0], resource: resource))
+            }
+            requests.append(
+                AccessRequest(subject: nil, action: texts(other.action)[1], resource: texts(rule.resource)[0])
+            )
+        }
+        return requests
+    }
+}
+
+extension String {
+    fileprivate func replacingStars(with filler: String) -> String {
+        split(separator: "*", omittingEmptySubsequences: false).joined(separator: filler)
+    }
+}
+
+/// `*` matches any run of bytes (`/` too, the empty run too); every other byte matches itself.
+private func globMatch(_ pattern: [UInt8], _ text: [UInt8]) -> Bool {
+    var row = [Bool](repeating: false, count: text.count + 1)
+    row[0] = true
+    for byte in pattern {
+        var next = [Bool](repeating: false, count: text.count + 1)
+        for j in 0...text.count {
+            if byte == UInt8(ascii: "*") {
+                next[j] = row[j] || (j > 0 && next[j - 1])
+            } else {
+                next[j] = j > 0 && row[j - 1] && text[j - 1] == byte
+            }
+        }
+        row = next
+    }
+    return row[text.count]
+}

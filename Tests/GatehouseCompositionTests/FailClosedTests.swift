@@ -421,7 +421,14 @@ final class LockedBox<Value>: @unchecked Sendable {
     }
 }
 
-/// Throws when a system call returned -1.
+/// Throws when a system call returned -1, naming the call and its error.
 func check(_ result: Int32, _ call: String) throws {
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard result == 0 else { throw SystemCallFailed(call: call, text: String(cString: strerror(errno))) }
+}
+
+/// A system call used to inject a fault failed.
+struct SystemCallFailed: Error, LocalizedError {
+    var call: String
+    var text: String
+    var errorDescription: String? { "\(call) failed: \(text)" }
 }

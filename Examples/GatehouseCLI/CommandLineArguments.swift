@@ -1,3 +1,5 @@
+import GatehouseComposition
+
 /// A small, strict command-line parser: options with values (`--config F`, `--config=F`),
 /// repeatable options, flags, and positional arguments, with messages that say what was expected.
 struct CommandLineArguments {
@@ -6,7 +8,6 @@ struct CommandLineArguments {
         var name: String
         var valueName: String?
         var repeatable = false
-        var help: String
 
         var takesValue: Bool { valueName != nil }
     }
@@ -99,25 +100,11 @@ struct CommandLineArguments {
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     private static func hint(_ name: String, _ known: [String: Option]) -> String {
-        let bare = name.drop { $0 == "-" }
-        let close = known.keys.sorted().first { candidate in
-            candidate.hasPrefix(bare) || bare.hasPrefix(candidate) || distance(String(bare), candidate) <= 2
-        }
+        let bare = String(name.drop { $0 == "-" })
+        let names = known.keys.sorted()
+        let close =
+            names.first { $0.hasPrefix(bare) || bare.hasPrefix($0) }
+            ?? ConfigurationPath.suggestion(for: bare, among: names)
         return close.map { " (did you mean '--\($0)'?)" } ?? ""
-    }
-
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(
-                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

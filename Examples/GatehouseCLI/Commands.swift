@@ -7,19 +7,19 @@ struct Commands {
     let console: Console
 
     static let requestOptions: [CommandLineArguments.Option] = [
-        .init(name: "config", valueName: "FILE", help: "the configuration file"),
-        .init(name: "service", valueName: "NAME", help: "the service"),
-        .init(name: "subject", valueName: "NAME", help: "who asks"),
-        .init(name: "action", valueName: "NAME", help: "what they want to do"),
-        .init(name: "attr", valueName: "KEY=VALUE", repeatable: true, help: "a request attribute"),
-        .init(name: "at", valueName: "INSTANT", help: "decide as if at this ISO-8601 instant"),
-        .init(name: "json", help: "print one JSON object"),
-        .init(name: "help", help: "show help"),
+        .init(name: "config", valueName: "FILE"),
+        .init(name: "service", valueName: "NAME"),
+        .init(name: "subject", valueName: "NAME"),
+        .init(name: "action", valueName: "NAME"),
+        .init(name: "attr", valueName: "KEY=VALUE", repeatable: true),
+        .init(name: "at", valueName: "INSTANT"),
+        .init(name: "json"),
+        .init(name: "help"),
     ]
 
     static let fileOptions: [CommandLineArguments.Option] = [
-        .init(name: "json", help: "print one JSON object"),
-        .init(name: "help", help: "show help"),
+        .init(name: "json"),
+        .init(name: "help"),
     ]
 
     /// Runs `arguments` (without the program name).
@@ -63,7 +63,7 @@ struct Commands {
         let helpText = loading ? Help.load : Help.check
         var options = Self.requestOptions
         if loading {
-            options.append(.init(name: "output", valueName: "FILE", help: "write the resource here"))
+            options.append(.init(name: "output", valueName: "FILE"))
         }
         let parsed: CommandLineArguments
         do {

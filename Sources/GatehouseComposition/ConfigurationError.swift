@@ -81,7 +81,7 @@ final class IssueCollector: @unchecked Sendable {
 }
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
-enum ConfigurationPath {
+package enum ConfigurationPath {
     static func member(_ base: String, _ key: String) -> String {
         let plain =
             !key.isEmpty
@@ -105,7 +105,7 @@ enum ConfigurationPath {
     }
 
     /// The closest candidate to `word` within a small edit distance, for "did you mean" hints.
-    static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// - Gatekeepers run in order on every call; the first that does not allow ends the call.
 /// - A gatekeeper that throws denies (fail closed) with ``AccessDenied/Kind/gateFailure``.
-/// - A task cancelled before the call is forwarded throws `CancellationError`; the loader is
-///   not reached.
+/// - When a gate decides asynchronously (it can suspend), a task cancelled before or during
+///   the gates throws `CancellationError` and the loader is not reached. A chain of
+///   synchronous gates (the built-in policies) never suspends and adds no cancellation check:
+///   the cancelled task reaches the loader as it would without the proxy.
 /// - An allowed call forwards the exact key and returns the loader's result or error unchanged.
 /// - A proxy with no gatekeepers denies every call: an empty chain is not an open door.
 ///
@@ -50,7 +52,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.action = action
         self.observer = observer
         self.resourceName = resource
-        self.chain = GateChain(gatekeepers, observer: observer, now: clock)
+        self.chain = GateChain(gatekeepers, action: action, observer: observer, now: clock)
     }
 
     /// Creates a proxy whose requests name the resource with `String(describing: key)`, which
@@ -83,10 +85,15 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
     ///
     /// - Throws: ``AccessDenied`` when a gate does not allow or fails; `CancellationError`
-    ///   when the task was cancelled before forwarding; otherwise the base's own error, unchanged.
+    ///   when the task was cancelled around an asynchronous gate; otherwise the base's own
+    ///   error, unchanged.
     @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
-        try await authorize(key)
+        if chain.isSynchronous {
+            try chain.authorizeSynchronously(resource: resourceName(key))
+        } else {
+            try await chain.authorize(request(for: key))
+        }
         return try await base.load(key)
     }
 
@@ -95,7 +102,11 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
     @inlinable
     public func authorize(_ key: Base.Key) async throws {
-        try await authorize(request(for: key))
+        if chain.isSynchronous {
+            try chain.authorizeSynchronously(resource: resourceName(key))
+        } else {
+            try await chain.authorize(request(for: key))
+        }
     }
 
     /// Asks the gatekeepers about a prepared request: returns when every gate allows.

@@ -3,16 +3,19 @@
 ///
 /// A denial lists why each member denied. A member that throws makes the whole `AnyOf` throw
 /// (a later member cannot paper over a failed one), so the proxy denies with a gate failure.
-public struct AnyOf: AccessPolicy {
+public struct AnyOf: AccessPolicy, SynchronousAccessPolicy {
     /// The members, asked in order.
     public let policies: [any AccessPolicy]
     /// The name shown in denials and audit records, `"anyOf"` unless given.
     public let name: String
+    /// The members when all of them decide synchronously (then so does this policy).
+    private let synchronous: [any SynchronousAccessPolicy]?
 
     /// Creates a disjunction of `policies`.
     public init(_ policies: [any AccessPolicy], name: String = "anyOf") {
         self.policies = policies
         self.name = name
+        self.synchronous = synchronousMembers(policies)
     }
 
     /// Creates a disjunction of the given policies.
@@ -22,9 +25,8 @@ public struct AnyOf: AccessPolicy {
 
     /// Allows when a member allows; otherwise denies, saying why each member denied.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        guard !policies.isEmpty else {
-            return .deny(reason: "\(name) has no policies, so it denies (fails closed)")
-        }
+        if synchronous != nil { return try decide(request) }
+        guard !policies.isEmpty else { return emptyDenial }
         var reasons: [String] = []
         reasons.reserveCapacity(policies.count)
         for policy in policies {
@@ -35,6 +37,35 @@ public struct AnyOf: AccessPolicy {
                 reasons.append("\(policy.name): \(reason)")
             }
         }
-        return .deny(reason: "no policy allowed (\(reasons.joined(separator: "; ")))")
+        return Self.denial(reasons)
+    }
+
+    /// Whether every member decides synchronously.
+    package var decidesSynchronously: Bool { synchronous != nil }
+
+    /// The decision of `evaluate(_:)` when every member decides synchronously; the proxy's
+    /// synchronous path.
+    package func decide(_ request: AccessRequest) throws -> AccessDecision {
+        guard let synchronous else { throw SynchronousDecisionUnavailable(policy: name) }
+        guard !synchronous.isEmpty else { return emptyDenial }
+        var reasons: [String] = []
+        reasons.reserveCapacity(synchronous.count)
+        for policy in synchronous {
+            switch try policy.decide(request) {
+            case .allow:
+                return .allow
+            case .deny(let reason):
+                reasons.append("\(policy.name): \(reason)")
+            }
+        }
+        return Self.denial(reasons)
+    }
+
+    private var emptyDenial: AccessDecision {
+        .deny(reason: "\(name) has no policies, so it denies (fails closed)")
+    }
+
+    private static func denial(_ reasons: [String]) -> AccessDecision {
+        .deny(reason: "no policy allowed (\(reasons.joined(separator: "; ")))")
     }
 }

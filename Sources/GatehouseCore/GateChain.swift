@@ -8,57 +8,99 @@ import Foundation
 @usableFromInline
 final class GateChain: Sendable {
     let gatekeepers: [any AccessPolicy]
-    /// The same gatekeepers when every one is a ``SynchronousAccessPolicy``, else `nil`.
-    let synchronous: [any SynchronousAccessPolicy]?
+    /// The same gatekeepers as links, when every one is a ``SynchronousAccessPolicy``.
+    let synchronous: (any SynchronousLink)?
     /// Whether every gatekeeper decides synchronously (then ``authorizeSynchronously(_:)`` applies).
     @usableFromInline let isSynchronous: Bool
+    /// The action named in every request built by ``authorizeSynchronously(resource:)``.
+    let action: String
     let observer: (any AccessObserver)?
     /// Whether `observer` is set (tested without copying the existential).
     let hasObserver: Bool
     let now: @Sendable () -> Date
 
     init(
-        _ gatekeepers: [any AccessPolicy], observer: (any AccessObserver)?,
+        _ gatekeepers: [any AccessPolicy], action: String, observer: (any AccessObserver)?,
         now: @escaping @Sendable () -> Date
     ) {
         self.gatekeepers = gatekeepers
+        self.action = action
         self.observer = observer
         self.hasObserver = observer != nil
         self.now = now
         var synchronous: [any SynchronousAccessPolicy] = []
         for gate in gatekeepers {
-            guard let gate = gate as? any SynchronousAccessPolicy else {
-                self.synchronous = nil
-                self.isSynchronous = false
-                return
+            guard let gate = gate as? any SynchronousAccessPolicy, gate.decidesSynchronously else {
+                synchronous = []
+                break
             }
             synchronous.append(gate)
         }
-        self.synchronous = synchronous
-        self.isSynchronous = true
+        self.isSynchronous = synchronous.count == gatekeepers.count && !gatekeepers.isEmpty
+        self.synchronous = isSynchronous ? makeLinks(synchronous) : nil
+    }
+
+    /// Builds the request for `resource` in the current ``AccessContext`` and asks every
+    /// gatekeeper, which all decide synchronously; returns when all allow. Only for a chain that
+    /// ``isSynchronous``.
+    ///
+    /// The proxy's hot path: one look-up of the task-local context, one request built and only
+    /// borrowed from then on, no async call, no cancellation check (see
+    /// ``decideSynchronously(_:)``).
+    @usableFromInline
+    func authorizeSynchronously(resource: __owned String) throws {
+        let request = makeRequest(resource: resource)
+        try decideSynchronously(request)
     }
 
     /// Asks every gatekeeper, which all decide synchronously; returns when all allow. Only for a
     /// chain that ``isSynchronous``.
     @usableFromInline
     func authorizeSynchronously(_ request: AccessRequest) throws {
-        try Task.checkCancellation()
-        guard let gates = synchronous, !gates.isEmpty else { throw noGatekeepers(request) }
-        for gate in gates {
-            let decision: AccessDecision
-            do {
-                decision = try gate.decide(request)
-            } catch {
-                throw gateFailed(request, gate: gate, error: error)
-            }
-            if case .deny(let reason) = decision {
-                throw deny(request, gate: gate.name, reason: reason, kind: .denied, error: nil)
-            }
+        try decideSynchronously(request)
+    }
+
+    /// The request for `resource` in the current ``AccessContext``. Kept out of line: built
+    /// in its own frame, the context's fields move into the result, where inlined into the
+    /// caller the optimizer copies the whole request once more (four retains and releases).
+    @inline(never)
+    private func makeRequest(resource: __owned String) -> AccessRequest {
+        let context = AccessContext.current
+        return AccessRequest(
+            subject: context.subject, action: action, resource: resource, attributes: context.attributes)
+    }
+
+    /// Asks the synchronous gates in order; returns when all allow.
+    ///
+    /// No cancellation check: a chain of synchronous gates never suspends, so the proxy adds no
+    /// point at which a cancellation could arrive, and a cancelled task reaches the loader
+    /// exactly as it would without the proxy (the loader handles cancellation as it always
+    /// does). The asynchronous path, whose gates can suspend, checks before and after them.
+    private func decideSynchronously(_ request: AccessRequest) throws {
+        // Tested and called through the stored property, not bound to a local: a local copy of
+        // the link costs a retain and a release per decision.
+        guard synchronous != nil else { throw noGatekeepers(request) }
+        do {
+            try synchronous?.decide(request)
+        } catch {
+            throw refusal(request, error)
         }
-        // A cancellation that arrived while the gates ran still stops the call here.
-        try Task.checkCancellation()
         if hasObserver {
             observeAllowed(request)
+        }
+    }
+
+    /// The denial for a synchronous chain that stopped at a gate. Out of line, so the allowed
+    /// path stays small.
+    @inline(never)
+    private func refusal(_ request: AccessRequest, _ stop: GateStop) -> AccessDenied {
+        let gate = gatekeepers[stop.index]
+        switch stop.outcome {
+        case .denied(let reason):
+            return deny(request, gate: gate.name, reason: reason, kind: .denied, error: nil)
+        case .failed(let failure):
+            return deny(
+                request, gate: gate.name, reason: describe(failure), kind: .gateFailure, error: failure)
         }
     }
 

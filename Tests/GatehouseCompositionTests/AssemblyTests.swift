@@ -90,6 +90,55 @@ struct AssemblyTests {
                 ])
     }
 
+    /// A `name` on a gate, nesting in combinators, and the built-in policies keep a service on
+    /// the proxy's synchronous path: the counting gate below is never asked through `evaluate`.
+    @Test func namedAndNestedSynchronousGatesAreNeverAskedAsynchronously() async throws {
+        final class Counter: @unchecked Sendable {
+            private let lock = NSLock()
+            private var counts = (synchronous: 0, asynchronous: 0)
+            func count(asynchronously: Bool) {
+                lock.withLock {
+                    if asynchronously { counts.asynchronous += 1 } else { counts.synchronous += 1 }
+                }
+            }
+            var values: (synchronous: Int, asynchronous: Int) { lock.withLock { counts } }
+        }
+        struct CountingSettings: Decodable {}
+        struct CountingPolicy: SynchronousAccessPolicy {
+            let name = "counting"
+            let counter: Counter
+            func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+                counter.count(asynchronously: true)
+                return .allow
+            }
+            func decide(_ request: AccessRequest) throws -> AccessDecision {
+                counter.count(asynchronously: false)
+                return .allow
+            }
+        }
+        let counter = Counter()
+        var registry = PluginRegistry()
+        try registry.registerPolicy("counting", settings: CountingSettings.self) { _, _ in
+            CountingPolicy(counter: counter)
+        }
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let file = try folder.write(
+            #"""
+            { "services": { "s": { "loader": { "type": "memory", "resources": { "x": "1" } }, "gatekeepers": [
+              { "type": "counting", "name": "renamed" },
+              { "type": "allOf", "name": "both", "policies": [
+                { "type": "counting" }, { "type": "not", "policy": { "type": "alwaysDeny", "name": "never" } } ] },
+              { "type": "anyOf", "policies": [ { "type": "counting", "name": "inner" } ] } ] } } }
+            """#,
+            to: "gatehouse.json")
+        let service = try Assembler(registry: registry).assemble(contentsOf: file).service(named: nil)
+        _ = try await service.load("x")
+        _ = try await service.load("x")
+        #expect(counter.values.synchronous == 6)
+        #expect(counter.values.asynchronous == 0)
+    }
+
     @Test func registeringATakenNameIsAnError() throws {
         var registry = PluginRegistry()
         #expect(throws: PluginRegistrationError.self) {

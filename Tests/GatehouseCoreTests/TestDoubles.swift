@@ -77,3 +77,41 @@ final class RecordingObserver: AccessObserver, @unchecked Sendable {
 
 let allow = AccessDecision.allow
 func deny(_ reason: String) -> AccessDecision { .deny(reason: reason) }
+
+/// A ``SwitchPolicy`` that decides synchronously, so a proxy of only such gates takes its
+/// synchronous path; counts separately how often it was asked through `evaluate`.
+final class SynchronousSwitch: SynchronousAccessPolicy, @unchecked Sendable {
+    let name: String
+    private let lock = NSLock()
+    private var decision: AccessDecision
+    private var failure: (any Error)?
+    private var asked = 0
+    private var askedAsynchronously = 0
+    private var requests: [AccessRequest] = []
+
+    init(_ name: String, _ decision: AccessDecision) {
+        self.name = name
+        self.decision = decision
+    }
+
+    func set(_ decision: AccessDecision) { lock.withLock { self.decision = decision } }
+    /// Makes every later decision throw `error`.
+    func fail(with error: any Error) { lock.withLock { failure = error } }
+    var evaluations: Int { lock.withLock { asked } }
+    var asynchronousEvaluations: Int { lock.withLock { askedAsynchronously } }
+    var seen: [AccessRequest] { lock.withLock { requests } }
+
+    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        lock.withLock { askedAsynchronously += 1 }
+        return try decide(request)
+    }
+
+    func decide(_ request: AccessRequest) throws -> AccessDecision {
+        try lock.withLock {
+            asked += 1
+            requests.append(request)
+            if let failure { throw failure }
+            return decision
+        }
+    }
+}

@@ -27,7 +27,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Receives one record per decision, if set.
     public let observer: (any AccessObserver)?
 
-    @usableFromInline let resourceName: @Sendable (Base.Key) -> String
+    /// Names a key's resource; `nil` for `String` keys named by themselves (no closure call).
+    @usableFromInline let resourceName: (@Sendable (Base.Key) -> String)?
     @usableFromInline let chain: GateChain
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
@@ -46,6 +47,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         resource: @escaping @Sendable (Base.Key) -> String
+    ) {
+        self.init(base, gatekeepers, action, observer, clock, resource)
+    }
+
+    private init(
+        _ base: Base, _ gatekeepers: [any AccessPolicy], _ action: String,
+        _ observer: (any AccessObserver)?, _ clock: @escaping @Sendable () -> Date,
+        _ resource: (@Sendable (Base.Key) -> String)?
     ) {
         self.base = base
         self.gatekeepers = gatekeepers
@@ -77,9 +86,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) where Base.Key == String {
-        self.init(
-            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
-            resource: { $0 })
+        self.init(base, gatekeepers, action, observer, clock, nil)
     }
 
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
@@ -90,7 +97,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         if chain.isSynchronous {
-            try chain.authorizeSynchronously(resource: resourceName(key))
+            try chain.authorizeSynchronously(resource: resource(of: key))
         } else {
             try await chain.authorize(request(for: key))
         }
@@ -103,7 +110,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     @inlinable
     public func authorize(_ key: Base.Key) async throws {
         if chain.isSynchronous {
-            try chain.authorizeSynchronously(resource: resourceName(key))
+            try chain.authorizeSynchronously(resource: resource(of: key))
         } else {
             try await chain.authorize(request(for: key))
         }
@@ -121,12 +128,20 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         }
     }
 
+    /// The `resource` text of the request for `key`.
+    @inlinable
+    func resource(of key: Base.Key) -> String {
+        if let resourceName { return resourceName(key) }
+        // Only `String` keys come without a closure; specialized for them, this is a plain copy.
+        return key as? String ?? String(describing: key)
+    }
+
     /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
     @inlinable
     public func request(for key: Base.Key) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(
-            subject: context.subject, action: action, resource: resourceName(key),
+            subject: context.subject, action: action, resource: resource(of: key),
             attributes: context.attributes)
     }
 }

@@ -18,8 +18,11 @@ import GatehouseCore
 ///   character (U+0000–U+001F, U+007F, U+0080–U+009F).
 /// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
 ///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
-///   reached through links. Each component is opened relative to the previous one with
-///   `O_NOFOLLOW`, so there is no check-then-use gap: a link swapped in at any moment is refused.
+///   reached through links. The key is opened relative to the root by the kernel with links
+///   refused: on Linux 5.6 and later by one `openat2` with `RESOLVE_BENEATH |
+///   RESOLVE_NO_SYMLINKS`, elsewhere one component at a time, each relative to the previous one
+///   with `O_NOFOLLOW`. So there is no check-then-use gap: a link swapped in at any moment is
+///   refused.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
 ///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
@@ -32,25 +35,37 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (one `openat` per component, `fstat`, a `read` loop), the right cost
-/// for the small files it is meant for.
+/// Reading is synchronous (`openat2` or one `openat` per component, `fstat`, `read` until the
+/// size `fstat` reported is read or the file ends), the right cost for the small files it is
+/// meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
     /// The largest file, in bytes, that a load returns.
     public let maximumFileSize: Int
 
-    /// The root path and the directory descriptor opened from it.
+    /// The root path, the directory descriptor opened from it, and how keys are opened.
     private let rootDirectory: RootDirectory
 
     /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
     ///
     /// The root need not exist yet: it is opened at the first load.
     public init(root: URL, maximumFileSize: Int = 64 << 20) {
+        self.init(root: root, maximumFileSize: maximumFileSize, resolution: .preferred)
+    }
+
+    /// Creates a loader that opens keys as `resolution` says (tests choose both ways).
+    package init(root: URL, maximumFileSize: Int = 64 << 20, resolution: PathResolution) {
         precondition(maximumFileSize >= 0, "maximumFileSize must not be negative")
         self.root = root
         self.maximumFileSize = maximumFileSize
-        self.rootDirectory = RootDirectory(root)
+        self.rootDirectory = RootDirectory(root, resolution: resolution)
+    }
+
+    /// How the loader opens keys now: ``PathResolution/componentWalk`` once `openat2` proved
+    /// unavailable.
+    package var resolution: PathResolution {
+        rootDirectory.resolution
     }
 
     /// Returns the bytes of the regular file at `key` under the root.
@@ -60,7 +75,7 @@ public struct DiskLoader: ResourceLoading {
         try loadSynchronously(key)
     }
 
-    /// The synchronous load: validates the key, opens it component by component, reads it.
+    /// The synchronous load: validates the key, opens it under the root, reads it.
     func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         let length = key.utf8.count
         guard length <= DiskKeyRules.maximumKeyLength else {
@@ -75,19 +90,19 @@ public struct DiskLoader: ResourceLoading {
                 return .failure(.invalidKey(key: key, reason: reason))
             }
             return Result { () throws(DiskLoaderError) -> Data in
-                let root = try rootDirectory.handle()
+                let root = try rootDirectory.opened()
                 do throws(DiskLoaderError) {
                     return try readFile(path, length: length, key: key, under: root)
                 } catch {
                     guard case .notFound = error else { throw error }
                     // Nothing there: make sure the root path still names the directory we hold.
-                    switch rootDirectory.recheck(root) {
+                    switch rootDirectory.recheck(root.handle) {
                     case .same:
                         throw error
                     case .missing(let reason):
                         throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
                     case .replaced:
-                        return try readFile(path, length: length, key: key, under: rootDirectory.handle())
+                        return try readFile(path, length: length, key: key, under: rootDirectory.opened())
                     }
                 }
             }
@@ -95,72 +110,96 @@ public struct DiskLoader: ResourceLoading {
         return try result.get()
     }
 
-    /// Opens and reads the file at `path` (NUL-separated components) under `root`.
+    /// Opens and reads the file at `path` (the key, NUL-terminated) under `root`.
     private func readFile(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: DirectoryHandle
+        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
-        let (descriptor, size) = try withExtendedLifetime(root) { () throws(DiskLoaderError) in
-            try openComponents(path, length: length, key: key, root: root.descriptor)
+        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+            try openKey(path, length: length, key: key, under: root)
         }
         defer { _ = close(descriptor) }
+        let size = try regularFileSize(descriptor, key: key)
         return try readAll(descriptor, size: size, key: key)
     }
 
-    /// Opens each component of `path` (NUL-separated) under `root` without following links.
+    /// Opens `path` under `root` without following links: a key of several components with
+    /// `openat2` when `root` says so, otherwise (and always a key of one component, for which the
+    /// walk is one `openat` and `RESOLVE_BENEATH` would only add cost) with the component walk.
+    private func openKey(
+        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: RootDirectory.Opened
+    ) throws(DiskLoaderError) -> Int32 {
+        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+            if case .openat2(let call) = root.resolution, memchr(path.baseAddress!, 0x2F, length) != nil {
+                let name = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
+                switch Openat2.open(name, under: root.handle.descriptor, key: key, call: call) {
+                case .opened(let descriptor):
+                    return descriptor
+                case .failed(let error):
+                    throw error
+                case .unsupported:
+                    rootDirectory.useComponentWalk()
+                case .walkOnce:
+                    break
+                }
+            }
+        #endif
+        return try openComponents(path, length: length, key: key, root: root.handle.descriptor)
+    }
+
+    /// Opens each component of `path` (components separated by `/`, NUL-terminated) under `root`
+    /// without following links. Each `/` is a NUL while its component is opened, then restored.
     private func openComponents(
         _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, root: Int32
-    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
+    ) throws(DiskLoaderError) -> Int32 {
         var directory = root
         let base = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
         var start = 0
         while true {
             var end = start
-            while path[end] != 0 { end += 1 }
+            while end < length && path[end] != 0x2F { end += 1 }
             let isLast = end == length
             let flags =
                 isLast
                 ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
                 : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
             let name = base + start
+            path[end] = 0
             let opened = retryingOnInterrupt { openat(directory, name, flags) }
             let code = errno
-            if opened < 0 {
-                let error = Self.componentError(code, parent: directory, name: name, key: key)
-                if directory != root { _ = close(directory) }
-                throw error
-            }
+            let error = opened < 0 ? Self.componentError(code, parent: directory, name: name, key: key) : nil
+            if !isLast { path[end] = 0x2F }
             if directory != root { _ = close(directory) }
-            if isLast { return try checkRegularFile(opened, key: key) }
+            if let error { throw error }
+            if isLast { return opened }
             directory = opened
             start = end + 1
         }
     }
 
-    /// Returns `descriptor` and its size when it is a regular file within the size limit;
-    /// otherwise closes it and throws.
-    private func checkRegularFile(
-        _ descriptor: Int32, key: String
-    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
+    /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.
+    private func regularFileSize(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let code = errno
-            _ = close(descriptor)
-            throw .io(key: key, reason: errorMessage(code))
+            throw .io(key: key, reason: errorMessage(errno))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            _ = close(descriptor)
             throw .notARegularFile(key: key)
         }
         let size = Int(status.st_size)
         guard size <= maximumFileSize else {
-            _ = close(descriptor)
             throw .tooLarge(key: key, size: size, limit: maximumFileSize)
         }
-        return (descriptor, size)
+        return size
     }
 
-    /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
-    /// limit) when the file grew since.
+    /// Reads `descriptor` into a buffer sized from `fstat`, growing it (up to the limit) when the
+    /// file grew since.
+    ///
+    /// Only a read of 0 bytes proves the end of a file in general. But a regular file returns
+    /// fewer bytes than asked only at its end, so a short read that brings the bytes read to
+    /// exactly the size `fstat` reported ends the load too: the file as `fstat` saw it, without a
+    /// second read to find the end. Any other short read (the file shrank, or a pseudo-file
+    /// reports a size unlike its content) reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
         // One byte more than the limit lets a read tell "at the limit" from "over it".
         let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
@@ -180,9 +219,11 @@ public struct DiskLoader: ResourceLoading {
                 }
                 buffer = grown
             }
-            let got = read(descriptor, buffer + count, capacity - count)
+            let asked = capacity - count
+            let got = read(descriptor, buffer + count, asked)
             if got > 0 {
                 count += got
+                if got < asked && count == size { break }
             } else if got == 0 {
                 break
             } else if errno != EINTR {

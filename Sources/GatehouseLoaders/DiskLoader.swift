@@ -83,31 +83,27 @@ public struct DiskLoader: ResourceLoading {
                 key: key,
                 reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
         }
-        let result: Result<Data, DiskLoaderError> = withUnsafeTemporaryAllocation(
-            of: UInt8.self, capacity: length + 1
-        ) { path in
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) {
+            (path) throws(DiskLoaderError) -> Data in
             if let reason = DiskKeyRules.check(key, into: path) {
-                return .failure(.invalidKey(key: key, reason: reason))
+                throw .invalidKey(key: key, reason: reason)
             }
-            return Result { () throws(DiskLoaderError) -> Data in
-                let root = try rootDirectory.opened()
-                do throws(DiskLoaderError) {
-                    return try readFile(path, length: length, key: key, under: root)
-                } catch {
-                    guard case .notFound = error else { throw error }
-                    // Nothing there: make sure the root path still names the directory we hold.
-                    switch rootDirectory.recheck(root.handle) {
-                    case .same:
-                        throw error
-                    case .missing(let reason):
-                        throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
-                    case .replaced:
-                        return try readFile(path, length: length, key: key, under: rootDirectory.opened())
-                    }
+            let root = try rootDirectory.opened()
+            do throws(DiskLoaderError) {
+                return try readFile(path, length: length, key: key, under: root)
+            } catch {
+                guard case .notFound = error else { throw error }
+                // Nothing there: make sure the root path still names the directory we hold.
+                switch rootDirectory.recheck(root.handle) {
+                case .same:
+                    throw error
+                case .missing(let reason):
+                    throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
+                case .replaced:
+                    return try readFile(path, length: length, key: key, under: rootDirectory.opened())
                 }
             }
         }
-        return try result.get()
     }
 
     /// Opens and reads the file at `path` (the key, NUL-terminated) under `root`.
@@ -152,27 +148,23 @@ public struct DiskLoader: ResourceLoading {
         _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, root: Int32
     ) throws(DiskLoaderError) -> Int32 {
         var directory = root
-        let base = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
-        var start = 0
+        var name = UnsafeMutableRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
+        let end = name + length
         while true {
-            var end = start
-            while end < length && path[end] != 0x2F { end += 1 }
-            let isLast = end == length
+            let separator = memchr(name, 0x2F, end - name)?.assumingMemoryBound(to: CChar.self)
             let flags =
-                isLast
+                separator == nil
                 ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
                 : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-            let name = base + start
-            path[end] = 0
+            separator?.pointee = 0
             let opened = retryingOnInterrupt { openat(directory, name, flags) }
-            let code = errno
-            let error = opened < 0 ? Self.componentError(code, parent: directory, name: name, key: key) : nil
-            if !isLast { path[end] = 0x2F }
+            let error = opened < 0 ? Self.componentError(errno, parent: directory, name: name, key: key) : nil
+            separator?.pointee = 0x2F
             if directory != root { _ = close(directory) }
             if let error { throw error }
-            if isLast { return opened }
+            guard let separator else { return opened }
             directory = opened
-            start = end + 1
+            name = separator + 1
         }
     }
 

@@ -10,19 +10,20 @@ enum DiskKeyRules {
     /// The longest component accepted, in UTF-8 bytes.
     static let maximumComponentLength = 255
 
-    /// Copies the bytes of `key` into `buffer` (at least `key.utf8.count + 1` bytes) with a final
-    /// NUL, so the key is a C string in place, and checks them there.
+    /// Checks the UTF-8 bytes of a key.
     ///
     /// - Returns: `nil` when the key is valid, otherwise why it is not.
-    static func check(_ key: String, into buffer: UnsafeMutableBufferPointer<UInt8>) -> String? {
-        // One copy (a memcpy for a native string), then a pass over the copy without bounds checks.
-        let length = buffer.initialize(fromContentsOf: key.utf8)
-        buffer[length] = 0
-        let bytes = UnsafeBufferPointer(rebasing: buffer[..<length])
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let length = bytes.count
         var componentStart = 0
         var previous: UInt8 = 0
         for index in bytes.indices {
             let byte = bytes[index]
+            // Printable ASCII other than "/" and "\" needs no check (most bytes of most keys).
+            if byte &- 0x20 < 0x5F && byte != 0x2F && byte != 0x5C {
+                previous = byte
+                continue
+            }
             switch byte {
             case 0x2F:
                 if let reason = checkComponent(bytes, from: componentStart, to: index) { return reason }

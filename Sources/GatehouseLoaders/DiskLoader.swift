@@ -71,11 +71,14 @@ public struct DiskLoader: ResourceLoading {
     /// Returns the bytes of the regular file at `key` under the root.
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
+    @inlinable
     public func load(_ key: String) async throws -> Data {
         try loadSynchronously(key)
     }
 
-    /// The synchronous load: validates the key, opens it under the root, reads it.
+    /// The synchronous load: validates the key, opens it under the root, reads it. Callers
+    /// inline ``load(_:)`` down to this call, without an asynchronous frame of its own.
+    @usableFromInline
     func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         let length = key.utf8.count
         guard length <= DiskKeyRules.maximumKeyLength else {
@@ -83,32 +86,41 @@ public struct DiskLoader: ResourceLoading {
                 key: key,
                 reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
         }
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) {
-            (path) throws(DiskLoaderError) -> Data in
-            if let reason = DiskKeyRules.check(key, into: path) {
-                throw .invalidKey(key: key, reason: reason)
-            }
-            let root = try rootDirectory.opened()
-            do throws(DiskLoaderError) {
-                return try readFile(path, length: length, key: key, under: root)
-            } catch {
-                guard case .notFound = error else { throw error }
-                // Nothing there: make sure the root path still names the directory we hold.
-                switch rootDirectory.recheck(root.handle) {
-                case .same:
-                    throw error
-                case .missing(let reason):
-                    throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
-                case .replaced:
-                    return try readFile(path, length: length, key: key, under: rootDirectory.opened())
-                }
+        // The key as a C string: the string's own storage, or a copy on the stack for a short one.
+        let result = key.withCString { path in
+            Result { () throws(DiskLoaderError) -> Data in try load(path, length: length, key: key) }
+        }
+        return try result.get()
+    }
+
+    /// Checks the key (`length` bytes at `path`, then a NUL) and loads it.
+    private func load(_ path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError) -> Data
+    {
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)
+        if let reason = DiskKeyRules.check(bytes) {
+            throw .invalidKey(key: key, reason: reason)
+        }
+        let root = try rootDirectory.opened()
+        do throws(DiskLoaderError) {
+            return try readFile(path, length: length, key: key, under: root)
+        } catch {
+            guard case .notFound = error else { throw error }
+            // Nothing there: make sure the root path still names the directory we hold.
+            switch rootDirectory.recheck(root.handle) {
+            case .same:
+                throw error
+            case .missing(let reason):
+                throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
+            case .replaced:
+                return try readFile(path, length: length, key: key, under: rootDirectory.opened())
             }
         }
     }
 
     /// Opens and reads the file at `path` (the key, NUL-terminated) under `root`.
     private func readFile(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: RootDirectory.Opened
+        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
         let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
             try openKey(path, length: length, key: key, under: root)
@@ -118,16 +130,19 @@ public struct DiskLoader: ResourceLoading {
         return try readAll(descriptor, size: size, key: key)
     }
 
-    /// Opens `path` under `root` without following links: a key of several components with
-    /// `openat2` when `root` says so, otherwise (and always a key of one component, for which the
-    /// walk is one `openat` and `RESOLVE_BENEATH` would only add cost) with the component walk.
+    /// Opens `path` under `root` without following links: a key of one component with one
+    /// `openat`; a key of several with `openat2` when `root` says so, else one `openat` per
+    /// component. (`openat2` would not save a system call for one component, and its
+    /// `RESOLVE_BENEATH` costs more than the plain `openat`.)
     private func openKey(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: RootDirectory.Opened
+        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
+        guard memchr(path, 0x2F, length) != nil else {
+            return try openComponent(path, in: root.handle.descriptor, isLast: true, key: key)
+        }
         #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
-            if case .openat2(let call) = root.resolution, memchr(path.baseAddress!, 0x2F, length) != nil {
-                let name = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
-                switch Openat2.open(name, under: root.handle.descriptor, key: key, call: call) {
+            if case .openat2(let call) = root.resolution {
+                switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
                 case .opened(let descriptor):
                     return descriptor
                 case .failed(let error):
@@ -139,33 +154,53 @@ public struct DiskLoader: ResourceLoading {
                 }
             }
         #endif
-        return try openComponents(path, length: length, key: key, root: root.handle.descriptor)
+        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) {
+            (copy) throws(DiskLoaderError) -> Int32 in
+            copy.baseAddress!.initialize(from: path, count: length + 1)
+            return try openComponents(
+                copy.baseAddress!, length: length, key: key, root: root.handle.descriptor)
+        }
     }
 
-    /// Opens each component of `path` (components separated by `/`, NUL-terminated) under `root`
-    /// without following links. Each `/` is a NUL while its component is opened, then restored.
+    /// Opens each component of `path` (components separated by `/`, NUL-terminated, a scratch
+    /// copy: each `/` becomes a NUL) under `root` without following links.
     private func openComponents(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, root: Int32
+        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
     ) throws(DiskLoaderError) -> Int32 {
         var directory = root
-        var name = UnsafeMutableRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
-        let end = name + length
+        var name = path
+        let end = path + length
         while true {
             let separator = memchr(name, 0x2F, end - name)?.assumingMemoryBound(to: CChar.self)
-            let flags =
-                separator == nil
-                ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-                : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
             separator?.pointee = 0
-            let opened = retryingOnInterrupt { openat(directory, name, flags) }
-            let error = opened < 0 ? Self.componentError(errno, parent: directory, name: name, key: key) : nil
-            separator?.pointee = 0x2F
+            let opened: Int32
+            do throws(DiskLoaderError) {
+                opened = try openComponent(name, in: directory, isLast: separator == nil, key: key)
+            } catch {
+                if directory != root { _ = close(directory) }
+                throw error
+            }
             if directory != root { _ = close(directory) }
-            if let error { throw error }
             guard let separator else { return opened }
             directory = opened
             name = separator + 1
         }
+    }
+
+    /// Opens `name` in `directory` without following a link: the file when `isLast`, else a
+    /// directory on the way to it.
+    private func openComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, key: String
+    ) throws(DiskLoaderError) -> Int32 {
+        let flags =
+            isLast
+            ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+            : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let opened = retryingOnInterrupt { openat(directory, name, flags) }
+        guard opened >= 0 else {
+            throw Self.componentError(errno, parent: directory, name: name, key: key)
+        }
+        return opened
     }
 
     /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.

@@ -18,11 +18,12 @@ import GatehouseCore
 ///   character (U+0000–U+001F, U+007F, U+0080–U+009F).
 /// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
 ///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
-///   reached through links. The key is opened relative to the root by the kernel with links
-///   refused: on Linux 5.6 and later by one `openat2` with `RESOLVE_BENEATH |
-///   RESOLVE_NO_SYMLINKS`, elsewhere one component at a time, each relative to the previous one
-///   with `O_NOFOLLOW`. So there is no check-then-use gap: a link swapped in at any moment is
-///   refused.
+///   reached through links. The kernel refuses a link as it resolves the key, so there is no
+///   check-then-use gap: a link swapped in at any moment is refused. A key of one component is
+///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
+///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
+///   and later (x86_64 and arm64), else one component at a time, each relative to the previous
+///   one with `O_NOFOLLOW`.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
 ///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
@@ -35,9 +36,9 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (`openat2` or one `openat` per component, `fstat`, `read` until the
-/// size `fstat` reported is read or the file ends), the right cost for the small files it is
-/// meant for.
+/// Reading is synchronous (`openat` or `openat2`, `fstat`, then `read` into a buffer of the size
+/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
+/// is meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -88,13 +89,14 @@ public struct DiskLoader: ResourceLoading {
         }
         // The key as a C string: the string's own storage, or a copy on the stack for a short one.
         let result = key.withCString { path in
-            Result { () throws(DiskLoaderError) -> Data in try load(path, length: length, key: key) }
+            Result { () throws(DiskLoaderError) -> Data in try loadKey(at: path, length: length, key: key) }
         }
         return try result.get()
     }
 
     /// Checks the key (`length` bytes at `path`, then a NUL) and loads it.
-    private func load(_ path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError) -> Data
+    private func loadKey(at path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError)
+        -> Data
     {
         let bytes = UnsafeBufferPointer(
             start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)

@@ -10,19 +10,23 @@ enum DiskKeyRules {
     /// The longest component accepted, in UTF-8 bytes.
     static let maximumComponentLength = 255
 
-    /// Checks `key` and copies its bytes into `buffer` (at least `key.utf8.count + 1` bytes) with
-    /// every `/` replaced by NUL and a final NUL, so each component is a C string in place.
+    /// Checks the UTF-8 bytes of a key.
     ///
     /// - Returns: `nil` when the key is valid, otherwise why it is not.
-    static func check(_ key: String, into buffer: UnsafeMutableBufferPointer<UInt8>) -> String? {
-        var index = 0
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let length = bytes.count
         var componentStart = 0
         var previous: UInt8 = 0
-        for byte in key.utf8 {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            // Printable ASCII other than "/" and "\" needs no check (most bytes of most keys).
+            if byte &- 0x20 < 0x5F && byte != 0x2F && byte != 0x5C {
+                previous = byte
+                continue
+            }
             switch byte {
             case 0x2F:
-                if let reason = checkComponent(buffer, from: componentStart, to: index) { return reason }
-                buffer[index] = 0
+                if let reason = checkComponent(bytes, from: componentStart, to: index) { return reason }
                 componentStart = index + 1
             case 0x00:
                 return "it contains a NUL character"
@@ -33,20 +37,17 @@ enum DiskKeyRules {
             case 0x5C:
                 return "it contains a backslash"
             default:
-                buffer[index] = byte
+                break
             }
             previous = byte
-            index += 1
         }
-        if index == 0 { return "it is empty" }
-        if componentStart == index { return "it ends with \"/\"" }
-        if let reason = checkComponent(buffer, from: componentStart, to: index) { return reason }
-        buffer[index] = 0
-        return nil
+        if length == 0 { return "it is empty" }
+        if componentStart == length { return "it ends with \"/\"" }
+        return checkComponent(bytes, from: componentStart, to: length)
     }
 
     private static func checkComponent(
-        _ buffer: UnsafeMutableBufferPointer<UInt8>, from start: Int, to end: Int
+        _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
     ) -> String? {
         switch end - start {
         case 0:

@@ -18,8 +18,12 @@ import GatehouseCore
 ///   character (U+0000–U+001F, U+007F, U+0080–U+009F).
 /// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
 ///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
-///   reached through links. Each component is opened relative to the previous one with
-///   `O_NOFOLLOW`, so there is no check-then-use gap: a link swapped in at any moment is refused.
+///   reached through links. The kernel refuses a link as it resolves the key, so there is no
+///   check-then-use gap: a link swapped in at any moment is refused. A key of one component is
+///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
+///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
+///   and later (x86_64 and arm64), else one component at a time, each relative to the previous
+///   one with `O_NOFOLLOW`.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
 ///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
@@ -32,35 +36,50 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (one `openat` per component, `fstat`, a `read` loop), the right cost
-/// for the small files it is meant for.
+/// Reading is synchronous (`openat` or `openat2`, `fstat`, then `read` into a buffer of the size
+/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
+/// is meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
     /// The largest file, in bytes, that a load returns.
     public let maximumFileSize: Int
 
-    /// The root path and the directory descriptor opened from it.
+    /// The root path, the directory descriptor opened from it, and how keys are opened.
     private let rootDirectory: RootDirectory
 
     /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
     ///
     /// The root need not exist yet: it is opened at the first load.
     public init(root: URL, maximumFileSize: Int = 64 << 20) {
+        self.init(root: root, maximumFileSize: maximumFileSize, resolution: .preferred)
+    }
+
+    /// Creates a loader that opens keys as `resolution` says (tests choose both ways).
+    package init(root: URL, maximumFileSize: Int = 64 << 20, resolution: PathResolution) {
         precondition(maximumFileSize >= 0, "maximumFileSize must not be negative")
         self.root = root
         self.maximumFileSize = maximumFileSize
-        self.rootDirectory = RootDirectory(root)
+        self.rootDirectory = RootDirectory(root, resolution: resolution)
+    }
+
+    /// How the loader opens keys now: ``PathResolution/componentWalk`` once `openat2` proved
+    /// unavailable.
+    package var resolution: PathResolution {
+        rootDirectory.resolution
     }
 
     /// Returns the bytes of the regular file at `key` under the root.
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
+    @inlinable
     public func load(_ key: String) async throws -> Data {
         try loadSynchronously(key)
     }
 
-    /// The synchronous load: validates the key, opens it component by component, reads it.
+    /// The synchronous load: validates the key, opens it under the root, reads it. Callers
+    /// inline ``load(_:)`` down to this call, without an asynchronous frame of its own.
+    @usableFromInline
     func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         let length = key.utf8.count
         guard length <= DiskKeyRules.maximumKeyLength else {
@@ -68,99 +87,148 @@ public struct DiskLoader: ResourceLoading {
                 key: key,
                 reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
         }
-        let result: Result<Data, DiskLoaderError> = withUnsafeTemporaryAllocation(
-            of: UInt8.self, capacity: length + 1
-        ) { path in
-            if let reason = DiskKeyRules.check(key, into: path) {
-                return .failure(.invalidKey(key: key, reason: reason))
-            }
-            return Result { () throws(DiskLoaderError) -> Data in
-                let root = try rootDirectory.handle()
-                do throws(DiskLoaderError) {
-                    return try readFile(path, length: length, key: key, under: root)
-                } catch {
-                    guard case .notFound = error else { throw error }
-                    // Nothing there: make sure the root path still names the directory we hold.
-                    switch rootDirectory.recheck(root) {
-                    case .same:
-                        throw error
-                    case .missing(let reason):
-                        throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
-                    case .replaced:
-                        return try readFile(path, length: length, key: key, under: rootDirectory.handle())
-                    }
-                }
-            }
+        // The key as a C string: the string's own storage, or a copy on the stack for a short one.
+        let result = key.withCString { path in
+            Result { () throws(DiskLoaderError) -> Data in try loadKey(at: path, length: length, key: key) }
         }
         return try result.get()
     }
 
-    /// Opens and reads the file at `path` (NUL-separated components) under `root`.
+    /// Checks the key (`length` bytes at `path`, then a NUL) and loads it.
+    private func loadKey(at path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError)
+        -> Data
+    {
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)
+        if let reason = DiskKeyRules.check(bytes) {
+            throw .invalidKey(key: key, reason: reason)
+        }
+        let root = try rootDirectory.opened()
+        do throws(DiskLoaderError) {
+            return try readFile(path, length: length, key: key, under: root)
+        } catch {
+            guard case .notFound = error else { throw error }
+            // Nothing there: make sure the root path still names the directory we hold.
+            switch rootDirectory.recheck(root.handle) {
+            case .same:
+                throw error
+            case .missing(let reason):
+                throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
+            case .replaced:
+                return try readFile(path, length: length, key: key, under: rootDirectory.opened())
+            }
+        }
+    }
+
+    /// Opens and reads the file at `path` (the key, NUL-terminated) under `root`.
     private func readFile(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, under root: DirectoryHandle
+        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
-        let (descriptor, size) = try withExtendedLifetime(root) { () throws(DiskLoaderError) in
-            try openComponents(path, length: length, key: key, root: root.descriptor)
+        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+            try openKey(path, length: length, key: key, under: root)
         }
         defer { _ = close(descriptor) }
+        let size = try regularFileSize(descriptor, key: key)
         return try readAll(descriptor, size: size, key: key)
     }
 
-    /// Opens each component of `path` (NUL-separated) under `root` without following links.
+    /// Opens `path` under `root` without following links: a key of one component with one
+    /// `openat`; a key of several with `openat2` when `root` says so, else one `openat` per
+    /// component. (`openat2` would not save a system call for one component, and its
+    /// `RESOLVE_BENEATH` costs more than the plain `openat`.)
+    private func openKey(
+        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
+    ) throws(DiskLoaderError) -> Int32 {
+        guard memchr(path, 0x2F, length) != nil else {
+            return try openComponent(path, in: root.handle.descriptor, isLast: true, key: key)
+        }
+        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+            if case .openat2(let call) = root.resolution {
+                switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
+                case .opened(let descriptor):
+                    return descriptor
+                case .failed(let error):
+                    throw error
+                case .unsupported:
+                    rootDirectory.useComponentWalk()
+                case .walkOnce:
+                    break
+                }
+            }
+        #endif
+        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) {
+            (copy) throws(DiskLoaderError) -> Int32 in
+            copy.baseAddress!.initialize(from: path, count: length + 1)
+            return try openComponents(
+                copy.baseAddress!, length: length, key: key, root: root.handle.descriptor)
+        }
+    }
+
+    /// Opens each component of `path` (components separated by `/`, NUL-terminated, a scratch
+    /// copy: each `/` becomes a NUL) under `root` without following links.
     private func openComponents(
-        _ path: UnsafeMutableBufferPointer<UInt8>, length: Int, key: String, root: Int32
-    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
+        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
+    ) throws(DiskLoaderError) -> Int32 {
         var directory = root
-        let base = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
-        var start = 0
+        var name = path
+        let end = path + length
         while true {
-            var end = start
-            while path[end] != 0 { end += 1 }
-            let isLast = end == length
-            let flags =
-                isLast
-                ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-                : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-            let name = base + start
-            let opened = retryingOnInterrupt { openat(directory, name, flags) }
-            let code = errno
-            if opened < 0 {
-                let error = Self.componentError(code, parent: directory, name: name, key: key)
+            let separator = memchr(name, 0x2F, end - name)?.assumingMemoryBound(to: CChar.self)
+            separator?.pointee = 0
+            let opened: Int32
+            do throws(DiskLoaderError) {
+                opened = try openComponent(name, in: directory, isLast: separator == nil, key: key)
+            } catch {
                 if directory != root { _ = close(directory) }
                 throw error
             }
             if directory != root { _ = close(directory) }
-            if isLast { return try checkRegularFile(opened, key: key) }
+            guard let separator else { return opened }
             directory = opened
-            start = end + 1
+            name = separator + 1
         }
     }
 
-    /// Returns `descriptor` and its size when it is a regular file within the size limit;
-    /// otherwise closes it and throws.
-    private func checkRegularFile(
-        _ descriptor: Int32, key: String
-    ) throws(DiskLoaderError) -> (descriptor: Int32, size: Int) {
+    /// Opens `name` in `directory` without following a link: the file when `isLast`, else a
+    /// directory on the way to it.
+    private func openComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, key: String
+    ) throws(DiskLoaderError) -> Int32 {
+        let flags =
+            isLast
+            ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+            : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let opened = retryingOnInterrupt { openat(directory, name, flags) }
+        guard opened >= 0 else {
+            throw Self.componentError(errno, parent: directory, name: name, key: key)
+        }
+        return opened
+    }
+
+    /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.
+    private func regularFileSize(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let code = errno
-            _ = close(descriptor)
-            throw .io(key: key, reason: errorMessage(code))
+            throw .io(key: key, reason: errorMessage(errno))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            _ = close(descriptor)
             throw .notARegularFile(key: key)
         }
         let size = Int(status.st_size)
         guard size <= maximumFileSize else {
-            _ = close(descriptor)
             throw .tooLarge(key: key, size: size, limit: maximumFileSize)
         }
-        return (descriptor, size)
+        return size
     }
 
-    /// Reads `descriptor` to its end into a buffer sized from `fstat`, growing it (up to the
-    /// limit) when the file grew since.
+    /// Reads `descriptor` into a buffer sized from `fstat`, growing it (up to the limit) when the
+    /// file grew since.
+    ///
+    /// Only a read of 0 bytes proves the end of a file in general. But a regular file returns
+    /// fewer bytes than asked only at its end, so a short read that brings the bytes read to
+    /// exactly the size `fstat` reported ends the load too: the file as `fstat` saw it, without a
+    /// second read to find the end. Any other short read (the file shrank, or a pseudo-file
+    /// reports a size unlike its content) reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
         // One byte more than the limit lets a read tell "at the limit" from "over it".
         let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
@@ -180,9 +248,11 @@ public struct DiskLoader: ResourceLoading {
                 }
                 buffer = grown
             }
-            let got = read(descriptor, buffer + count, capacity - count)
+            let asked = capacity - count
+            let got = read(descriptor, buffer + count, asked)
             if got > 0 {
                 count += got
+                if got < asked && count == size { break }
             } else if got == 0 {
                 break
             } else if errno != EINTR {

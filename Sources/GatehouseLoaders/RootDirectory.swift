@@ -9,29 +9,54 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// The root of a ``DiskLoader``: its path, and the directory descriptor opened from it at the
-/// first load and kept open, so that a load opens only the components of its key.
+/// The root of a ``DiskLoader``: its path, the directory descriptor opened from it at the first
+/// load and kept open (so that a load opens only the components of its key), and how keys are
+/// opened under it.
 ///
 /// A load holds a ``DirectoryHandle`` for as long as it uses the descriptor, so the descriptor
 /// is closed only when no load uses it any more, even after the root was reopened.
 final class RootDirectory: Sendable {
+    /// The open root and how to open a key under it, as one load uses them.
+    struct Opened {
+        let handle: DirectoryHandle
+        let resolution: PathResolution
+    }
+
+    private struct State {
+        var handle: DirectoryHandle?
+        var resolution: PathResolution
+    }
+
     /// The root as given, for messages.
     let displayPath: String
     /// The root's file-system representation, NUL-terminated.
     private let path: [CChar]
-    private let current = LockedState<DirectoryHandle?>(nil)
+    private let state: LockedState<State>
 
-    init(_ url: URL) {
+    init(_ url: URL, resolution: PathResolution) {
         displayPath = url.path
         path = url.withUnsafeFileSystemRepresentation { pointer in
             guard let pointer else { return [0] }
             return Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))
         }
+        state = LockedState(State(handle: nil, resolution: resolution))
     }
 
-    /// The open root directory, opening it (following links in the root path) if needed.
-    func handle() throws(DiskLoaderError) -> DirectoryHandle {
-        if let handle = current.withLock({ $0 }) { return handle }
+    /// How keys are opened now.
+    var resolution: PathResolution {
+        state.withLock { $0.resolution }
+    }
+
+    /// Opens keys with the component walk from now on: `openat2` is not available.
+    func useComponentWalk() {
+        state.withLock { $0.resolution = .componentWalk }
+    }
+
+    /// The open root and how to open keys under it, opening the root (following links in the
+    /// root path) if needed.
+    func opened() throws(DiskLoaderError) -> Opened {
+        let (current, resolution) = state.withLock { ($0.handle, $0.resolution) }
+        if let current { return Opened(handle: current, resolution: resolution) }
         let descriptor = path.withUnsafeBufferPointer { path in
             retryingOnInterrupt { open(path.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         }
@@ -39,10 +64,10 @@ final class RootDirectory: Sendable {
             throw .rootUnavailable(root: displayPath, reason: errorMessage(errno))
         }
         let opened = DirectoryHandle(descriptor)
-        return current.withLock { current in
-            if let existing = current { return existing }
-            current = opened
-            return opened
+        return state.withLock { state in
+            if let existing = state.handle { return Opened(handle: existing, resolution: state.resolution) }
+            state.handle = opened
+            return Opened(handle: opened, resolution: state.resolution)
         }
     }
 
@@ -50,7 +75,7 @@ final class RootDirectory: Sendable {
     enum Recheck {
         /// The path still names the same directory.
         case same
-        /// The path names another directory now; the next ``handle()`` opens it.
+        /// The path names another directory now; the next ``opened()`` opens it.
         case replaced
         /// The path names no directory now.
         case missing(reason: String)
@@ -74,8 +99,8 @@ final class RootDirectory: Sendable {
         } else {
             return .same
         }
-        current.withLock { current in
-            if current === handle { current = nil }
+        state.withLock { state in
+            if state.handle === handle { state.handle = nil }
         }
         return result
     }

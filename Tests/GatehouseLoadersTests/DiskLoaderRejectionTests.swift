@@ -41,7 +41,7 @@ struct HostileKey: Sendable, CustomTestStringConvertible {
 }
 
 /// Keys that break the path rules, refused before the file system is touched.
-private let malformedKeys: [HostileKey] = [
+let malformedKeys: [HostileKey] = [
     HostileKey("", .invalidKey),
     HostileKey("/etc/passwd", .invalidKey),
     HostileKey("/", .invalidKey),
@@ -85,7 +85,7 @@ private let malformedKeys: [HostileKey] = [
 ]
 
 /// Well-formed keys that name something the loader must not return.
-private let refusedPaths: [HostileKey] = [
+let refusedPaths: [HostileKey] = [
     HostileKey("missing.txt", .notFound),
     HostileKey("sub/missing.txt", .notFound),
     HostileKey("missing/file.txt", .notFound),

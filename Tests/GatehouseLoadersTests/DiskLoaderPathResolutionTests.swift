@@ -1,0 +1,256 @@
+import Foundation
+import GatehouseCore
+import GatehouseLoaders
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A way for a loader to open keys, named for the test output.
+struct Resolution: Sendable, CustomTestStringConvertible {
+    let name: String
+    let value: PathResolution
+
+    var testDescription: String { name }
+
+    /// The loader's own choice (`openat2` on Linux 5.6 and later) and the component walk.
+    static let both = [
+        Resolution(name: "preferred", value: .preferred),
+        Resolution(name: "component walk", value: .componentWalk),
+    ]
+}
+
+@Suite("DiskLoader path resolution")
+struct DiskLoaderPathResolutionTests {
+    @Test(arguments: Resolution.both, malformedKeys + refusedPaths)
+    func aHostileKeyIsRefusedWithTheExpectedErrorByEitherResolution(
+        _ resolution: Resolution, _ hostile: HostileKey
+    ) async throws {
+        let fixture = try DiskLoaderRejectionTests.Fixture()
+        let loader = DiskLoader(
+            root: fixture.directory.url.appendingPathComponent("root"), maximumFileSize: 1024,
+            resolution: resolution.value)
+        let error = await #expect(throws: DiskLoaderError.self) { try await loader.load(hostile.key) }
+        if let error {
+            #expect(DiskErrorKind(error) == hostile.expected, "\(error)")
+        }
+        #expect(try await loader.load("sub/file.txt") == Data("nested".utf8))
+    }
+
+    @Test(arguments: Resolution.both)
+    func aSymlinkSwappedIntoAnyComponentDuringLoadsNeverYieldsTheSecret(_ resolution: Resolution) async throws
+    {
+        let directory = try TemporaryDirectory()
+        try directory.write("outside/victim/file.txt", "SECRET")
+        try directory.write("root/victim/file.txt", "public")
+        try directory.write("root/victim/deeper/file.txt", "public")
+        let loader = DiskLoader(
+            root: directory.url.appendingPathComponent("root"), resolution: resolution.value)
+        let victim = directory.path("root/victim")
+        let aside = directory.path("root/victim.aside")
+        let outside = directory.path("outside/victim")
+        let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
+
+        // Turns the directory victim into a link to a directory outside the root and back, on its
+        // own thread until the loads are done (in two steps each way: between them, nothing is
+        // there).
+        Thread {
+            var round = 0
+            var failed = false
+            while !failed && !flipper.withLock({ $0.stop }) {
+                failed =
+                    round % 2 == 0
+                    ? rename(victim, aside) != 0 || symlink(outside, victim) != 0
+                    : unlink(victim) != 0 || rename(aside, victim) != 0
+                round += 1
+            }
+            flipper.withLock { $0 = (true, true, failed) }
+        }.start()
+        var regularSeen = 0
+        var refusedSeen = 0
+        var loads = 0
+        while (regularSeen < 10 || refusedSeen < 10) && loads < 200_000 && !flipper.withLock({ $0.failed }) {
+            for key in ["victim/file.txt", "victim/deeper/file.txt"] {
+                do {
+                    let data = try await loader.load(key)
+                    #expect(
+                        data == Data("public".utf8), "a load returned the secret through a swapped-in link")
+                    regularSeen += 1
+                } catch let error as DiskLoaderError {
+                    #expect(error == .outsideRoot(key: key) || error == .notFound(key: key), "\(error)")
+                    if error == .outsideRoot(key: key) { refusedSeen += 1 }
+                }
+            }
+            loads += 1
+            if loads % 64 == 0 { await Task.yield() }
+        }
+        flipper.withLock { $0.stop = true }
+        while !flipper.withLock({ $0.stopped }) { await Task.yield() }
+        #expect(!flipper.withLock { $0.failed }, "the flipper could not rename or link the directory")
+        #expect(regularSeen >= 10 && refusedSeen >= 10, "the loads did not overlap the swaps")
+    }
+
+    @Test(arguments: Resolution.both)
+    func aFileLoadsWholeAtEveryDepthByEitherResolution(_ resolution: Resolution) async throws {
+        let directory = try TemporaryDirectory()
+        var generator = SplitMix64(seed: 7)
+        let bytes = Data((0..<70_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        let keys = ["top.bin", "a/one.bin", "a/b/two.bin", "a/b/c/d/e/f/g/h/deep.bin"]
+        for key in keys { try directory.write(key, bytes) }
+        try directory.write("a/b/empty", Data())
+        let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+        for key in keys {
+            #expect(try await loader.load(key) == bytes, "\(key)")
+        }
+        #expect(try await loader.load("a/b/empty") == Data())
+        await #expect(throws: DiskLoaderError.notARegularFile(key: "a/b/c")) {
+            try await loader.load("a/b/c")
+        }
+    }
+
+    #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        @Test func theLoaderKeepsUsingOpenat2ExactlyWhenTheKernelOffersIt() async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            let loader = DiskLoader(root: directory.url)
+            #expect(loader.resolution.usesOpenat2)
+            #expect(try await loader.load("sub/file.txt") == Data("nested".utf8))
+            // openat2 came with Linux 5.6.
+            var names = utsname()
+            uname(&names)
+            let release = withUnsafeBytes(of: &names.release) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let version = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+            let kernelHasOpenat2 = version.lexicographicallyPrecedes([5, 6]) == false
+            #expect(loader.resolution.usesOpenat2 == kernelHasOpenat2, "kernel \(release)")
+        }
+
+        @Test(arguments: [
+            (
+                ENOSYS,
+                { _, _, _, _, _ in
+                    errno = ENOSYS
+                    return -1
+                } as Openat2Call
+            ),
+            (
+                EPERM,
+                { _, _, _, _, _ in
+                    errno = EPERM
+                    return -1
+                }
+            ),
+            (
+                E2BIG,
+                { _, _, _, _, _ in
+                    errno = E2BIG
+                    return -1
+                }
+            ),
+        ])
+        func aKernelWithoutOpenat2SwitchesTheLoaderToTheComponentWalkForGood(
+            _ code: Int32, _ unavailable: Openat2Call
+        ) async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            try directory.write("sub/other.txt", "other")
+            let loader = DiskLoader(root: directory.url, resolution: .openat2(call: unavailable))
+            #expect(try await loader.load("sub/file.txt") == Data("nested".utf8), "errno \(code)")
+            #expect(!loader.resolution.usesOpenat2)
+            #expect(try await loader.load("sub/other.txt") == Data("other".utf8))
+            await #expect(throws: DiskLoaderError.notFound(key: "sub/missing")) {
+                try await loader.load("sub/missing")
+            }
+        }
+
+        @Test func anOpenat2RetryRequestWalksTheComponentsForThatLoadOnly() async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            let loader = DiskLoader(
+                root: directory.url,
+                resolution: .openat2 { _, _, _, _, _ in
+                    errno = EAGAIN
+                    return -1
+                })
+            #expect(try await loader.load("sub/file.txt") == Data("nested".utf8))
+            #expect(loader.resolution.usesOpenat2)
+        }
+
+        @Test(arguments: [
+            (
+                DiskErrorKind.outsideRoot,
+                { _, _, _, _, _ in
+                    errno = ELOOP
+                    return -1
+                } as Openat2Call
+            ),
+            (
+                .outsideRoot,
+                { _, _, _, _, _ in
+                    errno = EXDEV
+                    return -1
+                }
+            ),
+            (
+                .notFound,
+                { _, _, _, _, _ in
+                    errno = ENOENT
+                    return -1
+                }
+            ),
+            (
+                .notFound,
+                { _, _, _, _, _ in
+                    errno = ENOTDIR
+                    return -1
+                }
+            ),
+            (
+                .notARegularFile,
+                { _, _, _, _, _ in
+                    errno = ENXIO
+                    return -1
+                }
+            ),
+            (
+                .io,
+                { _, _, _, _, _ in
+                    errno = EACCES
+                    return -1
+                }
+            ),
+        ])
+        func anOpenat2FailureIsTheErrorTheComponentWalkWouldGive(
+            _ expected: DiskErrorKind, _ failing: Openat2Call
+        ) async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            let loader = DiskLoader(root: directory.url, resolution: .openat2(call: failing))
+            let error = await #expect(throws: DiskLoaderError.self) { try await loader.load("sub/file.txt") }
+            if let error {
+                #expect(DiskErrorKind(error) == expected, "\(error)")
+            }
+            #expect(loader.resolution.usesOpenat2)
+        }
+
+        @Test func aKeyOfOneComponentIsOpenedWithoutOpenat2() async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("file.txt", "top")
+            // A stand-in that would switch the loader to the walk, had it been called.
+            let loader = DiskLoader(
+                root: directory.url,
+                resolution: .openat2 { _, _, _, _, _ in
+                    errno = ENOSYS
+                    return -1
+                })
+            #expect(try await loader.load("file.txt") == Data("top".utf8))
+            #expect(loader.resolution.usesOpenat2)
+        }
+    #endif
+}

@@ -22,7 +22,11 @@ let package = Package(
         // Libraries: lower layers never import higher ones.
         .target(name: "GatehouseCore", swiftSettings: strictSettings),
         .target(name: "GatehousePolicies", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
-        .target(name: "GatehouseLoaders", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(
+            name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"],
+            swiftSettings: strictSettings),
+        // System calls the C library does not wrap (openat2), for GatehouseLoaders; internal.
+        .target(name: "CGatehouseLinux"),
         .target(
             name: "GatehouseComposition",
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],

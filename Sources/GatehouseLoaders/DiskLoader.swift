@@ -142,7 +142,7 @@ public struct DiskLoader: ResourceLoading {
         guard memchr(path, 0x2F, length) != nil else {
             return try openComponent(path, in: root.handle.descriptor, isLast: true, key: key)
         }
-        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        #if canImport(Glibc)
             if case .openat2(let call) = root.resolution {
                 switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
                 case .opened(let descriptor):

@@ -1,14 +1,12 @@
-#if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+#if canImport(Glibc)
+    import CGatehouseLinux
     import Glibc
 
-    /// The signature `openat2(2)` is called with through the C library's `syscall(2)`: the system
-    /// call number, the directory, the path, a `struct open_how` and its size.
-    ///
-    /// The C library has no `openat2` wrapper and Swift cannot call the variadic `syscall`, so
-    /// `syscall` is called through this non-variadic pointer; on x86_64 and arm64 Linux a variadic
-    /// callee reads integer arguments from the same registers.
-    package typealias Openat2Call =
-        @convention(c) (Int, Int32, UnsafePointer<CChar>, UnsafeRawPointer, Int) -> Int
+    /// How `openat2(2)` is called: the directory, the path, the open flags and the resolve flags
+    /// of its `struct open_how`; the descriptor, or -1 with `errno`. The C library has no
+    /// `openat2` wrapper and Swift cannot call the variadic `syscall(2)`, so the package's C
+    /// target `CGatehouseLinux` makes the call (`gatehouse_openat2`); tests pass stand-ins.
+    package typealias Openat2Call = @convention(c) (Int32, UnsafePointer<CChar>, UInt64, UInt64) -> Int
 
     /// `openat2(2)` (Linux 5.6 and later): opens a whole key under the root in one system call,
     /// refusing any symbolic link on the way as the component walk does.
@@ -26,30 +24,20 @@
             case walkOnce
         }
 
-        /// The C library's `syscall(2)`, or `nil` when it cannot be found (a static executable).
-        static let systemCall: Openat2Call? = {
-            // RTLD_DEFAULT is a null handle in the GNU C library.
-            guard let symbol = dlsym(nil, "syscall") else { return nil }
-            return unsafeBitCast(symbol, to: Openat2Call.self)
-        }()
+        /// The real `openat2(2)`.
+        static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
 
         /// Opens `path` (a NUL-terminated key, components separated by `/`) under `directory`
         /// with `call`, following no symbolic link.
         static func open(
             _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
         ) -> Outcome {
-            // `SYS_openat2`, the same on x86_64 and arm64.
-            let number = 437
-            // `struct open_how` (flags, mode, resolve) as a tuple, so that its layout is C's; the
-            // resolve flags are RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH.
-            let how: (UInt64, UInt64, UInt64) = (
-                UInt64(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), 0, 0x02 | 0x04 | 0x08
-            )
+            let flags = UInt64(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH (linux/openat2.h).
+            let resolve: UInt64 = 0x02 | 0x04 | 0x08
             var result: Int
             repeat {
-                result = withUnsafePointer(to: how) { how in
-                    call(number, directory, path, how, MemoryLayout<(UInt64, UInt64, UInt64)>.size)
-                }
+                result = call(directory, path, flags, resolve)
             } while result < 0 && errno == EINTR
             if result >= 0 { return .opened(Int32(truncatingIfNeeded: result)) }
             switch errno {

@@ -1,7 +1,7 @@
 /// How a ``DiskLoader`` opens a key under its root. Both ways follow no symbolic link in the
 /// key and give the same errors; a loader uses ``preferred`` unless a test chooses.
 package enum PathResolution: Sendable {
-    #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+    #if canImport(Glibc)
         /// One `openat2(2)` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`
         /// for the whole key, made through `call`. When the kernel does not offer it (`ENOSYS`,
         /// `EPERM` from a seccomp filter, `E2BIG`), the loader switches to ``componentWalk`` for
@@ -13,16 +13,17 @@ package enum PathResolution: Sendable {
 
     /// `openat2` where the platform has it, else the component walk.
     package static var preferred: PathResolution {
-        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
-            if let call = Openat2.systemCall { return .openat2(call: call) }
+        #if canImport(Glibc)
+            return .openat2(call: Openat2.systemCall)
+        #else
+            return .componentWalk
         #endif
-        return .componentWalk
     }
 
     /// Whether loads use `openat2`.
     package var usesOpenat2: Bool {
         switch self {
-        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
+        #if canImport(Glibc)
             case .openat2: return true
         #endif
         case .componentWalk: return false

@@ -15,8 +15,9 @@ package="$(cd "$here/../.." && pwd)"
 build="$here/.build"
 targets=(configuration rules localtime diskkey)
 modules=(GatehouseCore GatehousePolicies GatehouseLoaders GatehouseComposition)
+shim="$package/Sources/CGatehouseLinux"
 flags=(-parse-as-library -package-name gatehouse -swift-version 6 -enable-upcoming-feature ExistentialAny
-    -O -g -sanitize=fuzzer,address -I "$build" -L "$build")
+    -O -g -sanitize=fuzzer,address -I "$build" -L "$build" -I "$shim/include")
 
 if [[ "${1:-}" == "--list" ]]; then
     printf '%s\n' "${targets[@]}"
@@ -38,8 +39,18 @@ else
 fi
 
 mkdir -p "$build"
-# Each library module, rebuilt when one of its sources (or a module it imports) is newer.
+# The C target GatehouseLoaders calls (openat2), with the toolchain's clang.
 rebuilt=0
+shimLibrary="$build/libCGatehouseLinux.a"
+if [[ ! -f "$shimLibrary" ]] || [[ -n "$(find "$shim" "$0" -newer "$shimLibrary" -print -quit)" ]]; then
+    echo "==> building CGatehouseLinux" >&2
+    "$(dirname "$(command -v swiftc)")/clang" -c -O -g -fsanitize=fuzzer-no-link,address \
+        -I "$shim/include" -o "$build/CGatehouseLinux.o" "$shim/CGatehouseLinux.c"
+    rm -f "$shimLibrary"
+    ar rcs "$shimLibrary" "$build/CGatehouseLinux.o"
+    rebuilt=1
+fi
+# Each library module, rebuilt when one of its sources (or a module it imports) is newer.
 for module in "${modules[@]}"; do
     library="$build/lib$module.a"
     if (( rebuilt )) || [[ ! -f "$library" ]] || [[ -n "$(find "$package/Sources/$module" "$0" -newer "$library" -print -quit)" ]]; then
@@ -56,7 +67,7 @@ for name in "${selected[@]}"; do
         echo "==> building fuzz-$name" >&2
         swiftc "${flags[@]}" -use-ld=lld -module-name "Fuzz_$name" -o "$binary" \
             "$here/Support"/*.swift "$here/Targets/$name.swift" \
-            -lGatehouseComposition -lGatehousePolicies -lGatehouseLoaders -lGatehouseCore
+            -lGatehouseComposition -lGatehousePolicies -lGatehouseLoaders -lGatehouseCore -lCGatehouseLinux
     fi
     (( seconds > 0 )) || continue
     echo "==> fuzzing $name for $seconds s" >&2

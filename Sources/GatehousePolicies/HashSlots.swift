@@ -55,7 +55,7 @@ struct HashSlots: Sendable {
                 let slot = slots[index]
                 if slot.value < 0 { return false }
                 if slot.key == key && slot.tag == tag && body(slot.value) { return true }
-                index = (index + 1) & mask
+                index = (index &+ 1) & mask
             }
         }
     }

@@ -68,6 +68,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// Whether any pattern matches `text`.
+    @inline(__always)
     package func contains(match text: String) -> Bool {
         WordBytes.withBytes(of: text) { tables.containsMatch($0, $1) }
     }
@@ -138,21 +139,24 @@ private final class PatternTables: @unchecked Sendable {
     /// pairs of (offset in the pattern, length), each wildcard's pairs together.
     @exclusivity(unchecked) private var middleRuns: [Int32] = []
 
-    /// A wildcard pattern as the lookup needs it, without reading its bytes until it must.
+    /// A wildcard pattern as the lookup needs it, without reading its bytes until it must; the
+    /// fields most lookups need come first.
     private struct Wildcard {
         /// The pattern's id.
         var id: Int32
         /// The next wildcard with the same prefix (an index into `wildcards`), or -1.
         var next: Int32
+        /// The number of bytes after the last `*`.
+        var suffixLength: Int32
+        /// How many literal runs stand between the first and the last `*` (pairs in
+        /// `middleRuns` from `firstRun`).
+        var runCount: Int32
         /// Where the pattern's bytes start in `storage`, and how many there are.
         var start: Int32
         var length: Int32
-        /// The number of bytes before the first `*`, and after the last `*`.
+        /// The number of bytes before the first `*`.
         var prefixLength: Int32
-        var suffixLength: Int32
-        /// The wildcard's runs in `middleRuns`: the index of its first pair, and how many.
         var firstRun: Int32
-        var runCount: Int32
     }
 
     /// A copy sharing the arrays until either changes them.
@@ -199,9 +203,9 @@ private final class PatternTables: @unchecked Sendable {
             runStart = runEnd + 1
         }
         var wildcard = Wildcard(
-            id: id, next: Self.none, start: start, length: length, prefixLength: Int32(firstStar),
-            suffixLength: Int32(bytes.count - lastStar - 1), firstRun: firstRun,
-            runCount: (Int32(middleRuns.count) - firstRun) / 2)
+            id: id, next: Self.none, suffixLength: Int32(bytes.count - lastStar - 1),
+            runCount: (Int32(middleRuns.count) - firstRun) / 2, start: start, length: length,
+            prefixLength: Int32(firstStar), firstRun: firstRun)
         let index = Int32(wildcards.count)
         // A new member goes second in its group's chain, so the group's entry never changes.
         let head =
@@ -303,7 +307,7 @@ private final class PatternTables: @unchecked Sendable {
                     let key = WordBytes.hash(text, count: count)
                     _ = exact.first(key: key, tag: Int32(truncatingIfNeeded: count)) { id in
                         let end = ends.withUnsafeBufferPointer { Int($0[Int(id)]) }
-                        guard WordBytes.equal(patterns + (end - count), text, count: count) else {
+                        guard WordBytes.equal(patterns + (end &- count), text, count: count) else {
                             return false
                         }
                         stopped = visit(id)
@@ -330,7 +334,7 @@ private final class PatternTables: @unchecked Sendable {
                         let fullWords = length & ~7
                         while hashed < fullWords {
                             state = WordBytes.mix(state, WordBytes.word(text, hashed))
-                            hashed += 8
+                            hashed &+= 8
                         }
                         let tail = WordBytes.partialWord(
                             text, offset: fullWords, count: length & 7, available: count)
@@ -368,10 +372,13 @@ private final class PatternTables: @unchecked Sendable {
     private func matchesAfterPrefix(
         _ wildcard: Wildcard, _ text: UnsafePointer<UInt8>, _ count: Int, _ patterns: UnsafePointer<UInt8>
     ) -> Bool {
+        // `prefix*` (the most common shape): whatever follows the prefix matches.
+        if wildcard.suffixLength == 0 && wildcard.runCount == 0 { return true }
+        // In range: `count` is at least the prefix length, and the suffix lies inside the pattern.
         let suffixLength = Int(wildcard.suffixLength)
-        guard count - Int(wildcard.prefixLength) >= suffixLength else { return false }
-        let patternEnd = patterns + Int(wildcard.start + wildcard.length)
-        guard WordBytes.equal(patternEnd - suffixLength, text + (count - suffixLength), count: suffixLength)
+        guard count &- Int(wildcard.prefixLength) >= suffixLength else { return false }
+        let patternEnd = patterns + (Int(wildcard.start) &+ Int(wildcard.length))
+        guard WordBytes.equal(patternEnd - suffixLength, text + (count &- suffixLength), count: suffixLength)
         else {
             return false
         }
@@ -407,24 +414,25 @@ private final class PatternTables: @unchecked Sendable {
     private static func search(
         _ run: UnsafePointer<UInt8>, _ length: Int, in text: UnsafePointer<UInt8>, from: Int, to: Int
     ) -> Int? {
-        let last = to - length
+        // Wrapping arithmetic: every value lies between 0 and the text's length.
+        let last = to &- length
         let ones: UInt64 = 0x0101_0101_0101_0101
         let repeated = UInt64(run[0]) &* ones
         var index = from
-        while index + 8 <= to && index <= last {
+        while index &+ 8 <= to && index <= last {
             let difference = WordBytes.word(text, index) ^ repeated
-            var zeros = (difference &- ones) & ~difference & (ones << 7)
+            var zeros = (difference &- ones) & ~difference & (ones &<< 7)
             while zeros != 0 {
-                let candidate = index + (zeros.trailingZeroBitCount >> 3)
+                let candidate = index &+ (zeros.trailingZeroBitCount &>> 3)
                 if candidate > last { return nil }
                 if WordBytes.equal(run, text + candidate, count: length) { return candidate }
                 zeros &= zeros &- 1
             }
-            index += 8
+            index &+= 8
         }
         while index <= last {
             if text[index] == run[0] && WordBytes.equal(run, text + index, count: length) { return index }
-            index += 1
+            index &+= 1
         }
         return nil
     }

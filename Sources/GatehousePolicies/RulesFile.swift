@@ -106,14 +106,14 @@ private final class Contents: Sendable {
         firstLines = parser.firstLines
         anySubject = parser.subjects.id(of: "*").map { Int32($0) }
         var starts = [Int32](repeating: 0, count: parser.resources.count + 1)
-        parser.firstLines.forEach { key, _ in starts[Int(key.resource) + 1] += 1 }
+        parser.firstLines.forEachEntry { key, _ in starts[Int(key.resource) + 1] += 1 }
         for resource in 0..<parser.resources.count {
             starts[resource + 1] += starts[resource]
         }
         var next = starts
         var entries = [ResourceRule](
             repeating: ResourceRule(subject: 0, action: 0, lines: FirstLines()), count: Int(starts.last!))
-        parser.firstLines.forEach { key, lines in
+        parser.firstLines.forEachEntry { key, lines in
             entries[Int(next[Int(key.resource)])] = ResourceRule(
                 subject: key.subject, action: key.action, lines: lines)
             next[Int(key.resource)] += 1
@@ -174,27 +174,36 @@ private final class Contents: Sendable {
         subjectIDs: UnsafeBufferPointer<Int32>, actionIDs: UnsafeBufferPointer<Int32>,
         resourceIDs: UnsafeBufferPointer<Int32>
     ) -> RulesFile.Verdict? {
-        let pairs = subjectIDs.count * actionIDs.count
+        let pairs = subjectIDs.count &* actionIDs.count
         var best = FirstLines()
-        for resourceID in resourceIDs {
-            let start = Int(byResourceStart[Int(resourceID)])
-            let end = Int(byResourceStart[Int(resourceID) + 1])
-            if end - start <= pairs {
-                // Few rules for this resource: check each against the matched ids.
-                for index in start..<end {
-                    let rule = byResource[index]
-                    if Self.holds(subjectIDs, rule.subject) && Self.holds(actionIDs, rule.action) {
-                        best.merge(rule.lines)
-                    }
-                }
-            } else {
-                // Many rules: look up each matched (subject, action) pair instead.
-                firstLines.withLookup { firstLines in
-                    for subjectID in subjectIDs {
-                        for actionID in actionIDs {
-                            let key = RuleKey(resource: resourceID, subject: subjectID, action: actionID)
-                            if let lines = firstLines.lines(for: key) {
-                                best.merge(lines)
+        byResourceStart.withUnsafeBufferPointer { starts in
+            byResource.withUnsafeBufferPointer { rules in
+                for resourceID in resourceIDs {
+                    // In range: `resourceID` is an id of `resources`, `starts` has one more
+                    // entry than there are ids, and its entries are indexes into `rules`.
+                    let start = Int(starts[Int(resourceID)])
+                    let end = Int(starts[Int(resourceID) &+ 1])
+                    if end &- start <= pairs {
+                        // Few rules for this resource: check each against the matched ids.
+                        var index = start
+                        while index < end {
+                            let rule = rules[index]
+                            if Self.holds(subjectIDs, rule.subject) && Self.holds(actionIDs, rule.action) {
+                                best.merge(rule.lines)
+                            }
+                            index &+= 1
+                        }
+                    } else {
+                        // Many rules: look up each matched (subject, action) pair instead.
+                        firstLines.withLookup { firstLines in
+                            for subjectID in subjectIDs {
+                                for actionID in actionIDs {
+                                    let key = RuleKey(
+                                        resource: resourceID, subject: subjectID, action: actionID)
+                                    if let lines = firstLines.lines(for: key) {
+                                        best.merge(lines)
+                                    }
+                                }
                             }
                         }
                     }
@@ -210,10 +219,13 @@ private final class Contents: Sendable {
         return nil
     }
 
+    /// Whether `ids` holds `id`.
     @inline(__always)
     private static func holds(_ ids: UnsafeBufferPointer<Int32>, _ id: Int32) -> Bool {
-        for candidate in ids where candidate == id {
-            return true
+        var index = 0
+        while index < ids.count {
+            if ids[index] == id { return true }
+            index &+= 1
         }
         return false
     }
@@ -380,7 +392,7 @@ private struct FirstLineTable: Sendable {
                 let slot = slots[index]
                 if slot.key == key { return slot.lines }
                 if slot.key.resource < 0 { return nil }
-                index = (index + 1) & mask
+                index = (index &+ 1) & mask
             }
         }
     }
@@ -398,7 +410,7 @@ private struct FirstLineTable: Sendable {
     }
 
     /// Calls `body` with every key and its first lines, in no particular order.
-    func forEach(_ body: (RuleKey, FirstLines) -> Void) {
+    func forEachEntry(_ body: (RuleKey, FirstLines) -> Void) {
         for slot in slots where slot.key.resource >= 0 {
             body(slot.key, slot.lines)
         }
@@ -430,7 +442,7 @@ private struct FirstLineTable: Sendable {
         for slot in old where slot.key.resource >= 0 {
             var index = slot.key.slot(shift)
             while slots[index].key.resource >= 0 {
-                index = (index + 1) & mask
+                index = (index &+ 1) & mask
             }
             slots[index] = slot
         }

@@ -39,12 +39,14 @@ enum WordBytes {
     @inline(__always)
     static func partialWord(_ base: UnsafePointer<UInt8>, offset: Int, count: Int, available: Int) -> UInt64 {
         if count == 0 { return 0 }
-        if offset + 8 <= available {
-            return word(base, offset) & (~0 >> (64 - 8 * UInt64(count)))
+        // Wrapping arithmetic and masking shifts: the values are small, and the shift amounts
+        // are 8 to 56.
+        if offset &+ 8 <= available {
+            return word(base, offset) & (~0 &>> (64 &- 8 &* UInt64(truncatingIfNeeded: count)))
         }
-        if offset + count >= 8 {
+        if offset &+ count >= 8 {
             // The 8 bytes that end where the run ends; its bytes are the top `count` of them.
-            return word(base, offset + count - 8) >> (64 - 8 * UInt64(count))
+            return word(base, offset &+ count &- 8) &>> (64 &- 8 &* UInt64(truncatingIfNeeded: count))
         }
         return shortWord(base + offset, count: count)
     }
@@ -54,11 +56,12 @@ enum WordBytes {
     @inline(__always)
     private static func shortWord(_ bytes: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         if count >= 4 {
-            return halfWord(bytes, 0) | halfWord(bytes, count - 4) << (8 * UInt64(count - 4))
+            return halfWord(bytes, 0) | halfWord(bytes, count &- 4)
+                &<< (8 &* UInt64(truncatingIfNeeded: count &- 4))
         }
-        let middle = count >> 1
-        return UInt64(bytes[0]) | UInt64(bytes[middle]) << (8 * UInt64(middle))
-            | UInt64(bytes[count - 1]) << (8 * UInt64(count - 1))
+        let middle = count &>> 1
+        return UInt64(bytes[0]) | UInt64(bytes[middle]) &<< (8 &* UInt64(truncatingIfNeeded: middle))
+            | UInt64(bytes[count &- 1]) &<< (8 &* UInt64(truncatingIfNeeded: count &- 1))
     }
 
     /// Whether the `count` bytes at `a` equal the `count` bytes at `b`.
@@ -66,19 +69,19 @@ enum WordBytes {
     static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         if count >= 8 {
             var offset = 0
-            while offset + 8 < count {
+            while offset &+ 8 < count {
                 if word(a, offset) != word(b, offset) { return false }
-                offset += 8
+                offset &+= 8
             }
             // The last 8 bytes, overlapping the words already compared when `count % 8 != 0`.
-            return word(a, count - 8) == word(b, count - 8)
+            return word(a, count &- 8) == word(b, count &- 8)
         }
         if count >= 4 {
-            return halfWord(a, 0) == halfWord(b, 0) && halfWord(a, count - 4) == halfWord(b, count - 4)
+            return halfWord(a, 0) == halfWord(b, 0) && halfWord(a, count &- 4) == halfWord(b, count &- 4)
         }
         if count > 0 {
-            let middle = count >> 1
-            return a[0] == b[0] && a[middle] == b[middle] && a[count - 1] == b[count - 1]
+            let middle = count &>> 1
+            return a[0] == b[0] && a[middle] == b[middle] && a[count &- 1] == b[count &- 1]
         }
         return true
     }
@@ -119,12 +122,12 @@ enum WordBytes {
     static func hash(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
         var state = seed
         var offset = 0
-        while offset + 8 <= count {
+        while offset &+ 8 <= count {
             state = mix(state, word(base, offset))
-            offset += 8
+            offset &+= 8
         }
         return finish(
-            state, tail: partialWord(base, offset: offset, count: count - offset, available: count),
+            state, tail: partialWord(base, offset: offset, count: count &- offset, available: count),
             length: count)
     }
 

@@ -46,20 +46,20 @@ package struct PatternIndex: Sendable {
     /// Adds the pattern spelled by `bytes` (UTF-8) and returns its id.
     @discardableResult
     package mutating func insert(bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let hash = WordBytes.hash(bytes)
-        if let existing = tables.find(bytes, hash: hash) {
+        let spelling = PatternTables.Spelling(bytes)
+        if let existing = tables.find(spelling) {
             return existing
         }
         if !isKnownUniquelyReferenced(&tables) {
             tables = tables.copy()
         }
-        return tables.add(bytes, hash: hash)
+        return tables.add(spelling)
     }
 
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
         var pattern = pattern
-        return pattern.withUTF8 { tables.find($0, hash: WordBytes.hash($0)) }
+        return pattern.withUTF8 { tables.find(PatternTables.Spelling($0)) }
     }
 
     /// The pattern with id `id`.
@@ -115,7 +115,7 @@ package struct PatternIndex: Sendable {
 /// write), and a `PatternIndex` is a value, so no change ever overlaps a read. Lookups read the
 /// properties without a run-time exclusivity check each.
 private final class PatternTables: @unchecked Sendable {
-    private static let star = UInt8(ascii: "*")
+    fileprivate static let star = UInt8(ascii: "*")
     private static let none: Int32 = -1
 
     /// All patterns' bytes, back to back; pattern `i` ends at `ends[i]`.
@@ -176,8 +176,23 @@ private final class PatternTables: @unchecked Sendable {
 
     // MARK: - Building
 
-    /// Adds a pattern that is not present yet and returns its id; `hash` is the hash of `bytes`.
-    func add(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+    /// A pattern to add or find: its bytes, their hash, and where its first `*` is.
+    struct Spelling {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let hash: UInt64
+        let firstStar: Int?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            hash = WordBytes.hash(bytes)
+            firstStar = WordBytes.firstIndex(of: PatternTables.star, in: bytes)
+        }
+    }
+
+    /// Adds a pattern that is not present yet and returns its id.
+    func add(_ spelling: Spelling) -> Int {
+        let bytes = spelling.bytes
+        let hash = spelling.hash
         precondition(
             storage.count + bytes.count <= Int32.max && ends.count < Int32.max,
             "a PatternIndex holds at most 2 GiB of pattern bytes")
@@ -186,7 +201,7 @@ private final class PatternTables: @unchecked Sendable {
         storage.append(contentsOf: bytes)
         ends.append(Int32(storage.count))
         let length = Int32(bytes.count)
-        guard let firstStar = bytes.firstIndex(of: Self.star) else {
+        guard let firstStar = spelling.firstStar else {
             exact.insert(key: hash, value: id, tag: length)
             return Int(id)
         }
@@ -233,7 +248,7 @@ private final class PatternTables: @unchecked Sendable {
         var head = Self.none
         _ = groups.first(key: WordBytes.hash(prefix), tag: Int32(prefix.count)) { first in
             let start = Int(wildcards[Int(first)].start)
-            guard storage[start..<start + prefix.count].elementsEqual(prefix) else { return false }
+            guard equalsStored(prefix, at: start) else { return false }
             head = first
             return true
         }
@@ -241,16 +256,24 @@ private final class PatternTables: @unchecked Sendable {
     }
 
     /// The id of the pattern spelled by `bytes`, whose hash is `hash`, if present.
-    func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
-        let table = bytes.contains(Self.star) ? wildcardsBySpelling : exact
+    func find(_ spelling: Spelling) -> Int? {
+        let bytes = spelling.bytes
+        let table = spelling.firstStar == nil ? exact : wildcardsBySpelling
         var found: Int?
-        _ = table.first(key: hash, tag: Int32(truncatingIfNeeded: bytes.count)) { id in
-            let end = Int(ends[Int(id)])
-            guard storage[end - bytes.count..<end].elementsEqual(bytes) else { return false }
+        _ = table.first(key: spelling.hash, tag: Int32(truncatingIfNeeded: bytes.count)) { id in
+            guard equalsStored(bytes, at: Int(ends[Int(id)]) - bytes.count) else { return false }
             found = Int(id)
             return true
         }
         return found
+    }
+
+    /// Whether `bytes` equal the stored bytes from `start` (which are at least as many).
+    private func equalsStored(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        return storage.withUnsafeBufferPointer {
+            WordBytes.equal($0.baseAddress! + start, base, count: bytes.count)
+        }
     }
 
     /// The pattern with id `id`.

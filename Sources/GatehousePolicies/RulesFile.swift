@@ -254,16 +254,12 @@ private struct Parser {
     // MARK: - Parsing
 
     mutating func parseLines(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard let base = bytes.baseAddress else { return }
         var lineNumber = 0
         var lineStart = 0
         while lineStart < bytes.count {
             lineNumber += 1
-            var lineEnd = lineStart
-            var isASCII = true
-            while lineEnd < bytes.count && bytes[lineEnd] != Self.newline {
-                if bytes[lineEnd] >= 0x80 { isASCII = false }
-                lineEnd += 1
-            }
+            let (lineEnd, isASCII) = Self.endOfLine(base, from: lineStart, count: bytes.count)
             let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
             if !isASCII && !Self.isValidUTF8(line) {
                 throw RulesFileError(
@@ -275,17 +271,48 @@ private struct Parser {
         }
     }
 
+    /// The index of the first newline in `base[start..<count]` (`count` if there is none), and
+    /// whether the bytes before it are all ASCII. Reads 8 bytes at a time: a word XOR newlines
+    /// has a zero byte at each newline, and the lowest byte the zero-byte test flags is one.
+    private static func endOfLine(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (Int, Bool) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &<< 7
+        let newlines = ones &* UInt64(newline)
+        var index = start
+        var seen: UInt64 = 0
+        while index &+ 8 <= count {
+            let word = WordBytes.word(base, index)
+            let difference = word ^ newlines
+            let found = (difference &- ones) & ~difference & highBits
+            if found != 0 {
+                let offset = found.trailingZeroBitCount &>> 3
+                let before = offset == 0 ? 0 : word & (~0 &>> (64 &- 8 &* UInt64(truncatingIfNeeded: offset)))
+                return (index &+ offset, (seen | before) & highBits == 0)
+            }
+            seen |= word
+            index &+= 8
+        }
+        while index < count && base[index] != newline {
+            seen |= UInt64(base[index])
+            index &+= 1
+        }
+        return (index, seen & highBits == 0)
+    }
+
     private mutating func parseLine(_ line: UnsafeBufferPointer<UInt8>, number: Int) throws {
+        guard let base = line.baseAddress else { return }
         // The first four fields' ranges, and how many fields there are in all.
         var fields = (0..<0, 0..<0, 0..<0, 0..<0)
         var count = 0
         var index = 0
-        while index < line.count {
-            while index < line.count && Self.isBlank(line[index]) { index += 1 }
-            guard index < line.count else { break }
-            if count == 0 && line[index] == Self.hash { return }
+        let end = line.count
+        while index < end {
+            // In range: `index < end` is checked before each read.
+            while index < end && Self.isBlank(base[index]) { index &+= 1 }
+            guard index < end else { break }
+            if count == 0 && base[index] == Self.hash { return }
             let start = index
-            while index < line.count && !Self.isBlank(line[index]) { index += 1 }
+            index = Self.endOfField(base, from: index, end: end)
             switch count {
             case 0: fields.0 = start..<index
             case 1: fields.1 = start..<index
@@ -293,7 +320,7 @@ private struct Parser {
             case 3: fields.3 = start..<index
             default: break
             }
-            count += 1
+            count &+= 1
         }
         if count == 0 { return }
         guard count == 4 else {
@@ -303,9 +330,9 @@ private struct Parser {
         }
         let effectBytes = UnsafeBufferPointer(rebasing: line[fields.0])
         let effect: RulesFile.Effect
-        if effectBytes.elementsEqual("allow".utf8) {
+        if Self.spells(effectBytes, "allow") {
             effect = .allow
-        } else if effectBytes.elementsEqual("deny".utf8) {
+        } else if Self.spells(effectBytes, "deny") {
             effect = .deny
         } else {
             let found = String(decoding: effectBytes, as: UTF8.self)
@@ -322,10 +349,41 @@ private struct Parser {
         ruleCount += 1
     }
 
+    /// The index of the first blank in `base[start..<end]`, or `end`. Reads 8 bytes at a time:
+    /// the zero-byte test with 0x21 flags every byte below 0x21 (all blanks are), and a flagged
+    /// byte that is not a blank (another control byte, or a false flag above a true one) is
+    /// passed over.
+    @inline(__always)
+    private static func endOfField(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &<< 7
+        let limit = ones &* 0x21
+        var index = start
+        while index &+ 8 <= end {
+            let word = WordBytes.word(base, index)
+            var low = (word &- limit) & ~word & highBits
+            while low != 0 {
+                let candidate = index &+ (low.trailingZeroBitCount &>> 3)
+                if isBlank(base[candidate]) { return candidate }
+                low &= low &- 1
+            }
+            index &+= 8
+        }
+        while index < end && !isBlank(base[index]) { index &+= 1 }
+        return index
+    }
+
+    /// Whether `bytes` are the ASCII word `word`.
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount
+            && WordBytes.equal(bytes.baseAddress!, word.utf8Start, count: bytes.count)
+    }
+
     private static let newline = UInt8(ascii: "\n")
     private static let hash = UInt8(ascii: "#")
 
     /// Space, tab, carriage return, vertical tab and form feed separate fields.
+    @inline(__always)
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D && byte != 0x0A)
     }

@@ -94,6 +94,26 @@ enum WordBytes {
         return equal(a.baseAddress!, b.baseAddress!, count: a.count)
     }
 
+    /// The index of the first `byte` in `bytes`, found 8 bytes at a time: a word XOR the byte
+    /// repeated has a zero byte where it is, and the lowest byte the zero-byte test flags is one.
+    static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let repeated = ones &* UInt64(byte)
+        var index = 0
+        while index &+ 8 <= bytes.count {
+            let difference = word(base, index) ^ repeated
+            let found = (difference &- ones) & ~difference & (ones &<< 7)
+            if found != 0 { return index &+ (found.trailingZeroBitCount &>> 3) }
+            index &+= 8
+        }
+        while index < bytes.count {
+            if base[index] == byte { return index }
+            index &+= 1
+        }
+        return nil
+    }
+
     // MARK: - Hashing
 
     /// The state before any word.

@@ -14,9 +14,11 @@ import GatehouseCore
 /// `action` and `resource` are patterns as in ``AllowList``; the subject `*` also matches a
 /// request without a subject.
 ///
-/// A decision looks each field up in a `PatternIndex` and then probes a table keyed by the
-/// matching (resource, subject, action) pattern ids, so its cost depends on how many patterns
-/// match the request, not on how many rules the file has.
+/// A decision looks each field up in a `PatternIndex`, then checks the rules filed under each
+/// matching resource pattern against the matching subject and action ids (a resource pattern
+/// with more rules than there are matching pairs probes a table keyed by the three ids instead),
+/// so its cost depends on how many patterns match the request, not on how many rules the file
+/// has.
 package struct RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {

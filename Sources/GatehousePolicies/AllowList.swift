@@ -21,8 +21,11 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
-    private let resources: PatternIndex?
-    private let subjects: PatternIndex?
+    /// The lists; one that was not given is empty and not checked.
+    private let resources: PatternIndex
+    private let subjects: PatternIndex
+    private let checksResources: Bool
+    private let checksSubjects: Bool
     private let anonymousAllowed: Bool
 
     /// Creates an allow-list of resource patterns, subject patterns, or both.
@@ -42,10 +45,11 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
                     + "to not check it, or use AlwaysDeny to close the gate")
         }
         self.name = name
-        self.resources = resources.map { PatternIndex($0) }
-        let subjects = subjects.map { PatternIndex($0) }
-        self.subjects = subjects
-        self.anonymousAllowed = subjects?.id(of: "*") != nil
+        self.resources = PatternIndex(resources ?? [])
+        self.subjects = PatternIndex(subjects ?? [])
+        self.checksResources = resources != nil
+        self.checksSubjects = subjects != nil
+        self.anonymousAllowed = self.subjects.id(of: "*") != nil
     }
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.
@@ -55,20 +59,29 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
 
     /// The decision of `evaluate(_:)`; the proxy's synchronous path.
     package func decide(_ request: AccessRequest) -> AccessDecision {
+        let resourceListed = !checksResources || resources.contains(match: request.resource)
+        let subjectListed =
+            !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
+        if resourceListed && subjectListed {
+            return .allow
+        }
+        return .deny(reason: reason(request, resourceListed: resourceListed, subjectListed: subjectListed))
+    }
+
+    /// What is not listed, one clause each, joined with "; ".
+    private func reason(_ request: AccessRequest, resourceListed: Bool, subjectListed: Bool) -> String {
         var problems: [String] = []
-        if let resources, !resources.contains(match: request.resource) {
+        if !resourceListed {
             problems.append("resource \"\(request.resource)\" is not in the allow-list")
         }
-        if let subjects {
+        if !subjectListed {
             if let subject = request.subject {
-                if !subjects.contains(match: subject) {
-                    problems.append("subject \"\(subject)\" is not in the allow-list")
-                }
-            } else if !anonymousAllowed {
+                problems.append("subject \"\(subject)\" is not in the allow-list")
+            } else {
                 problems.append(
                     "the request has no subject (anonymous), and only the subject pattern \"*\" admits it")
             }
         }
-        return problems.isEmpty ? .allow : .deny(reason: problems.joined(separator: "; "))
+        return problems.joined(separator: "; ")
     }
 }

@@ -90,15 +90,24 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
         case .failure(let error): throw FileSnapshot.cannotRead(fileName, error)
         }
         return try state.withLock { state in
-            if let loaded = state.loaded, loaded.identity == identity {
-                return try loaded.rules.get()
+            // The common case compares the identity and takes one reference out, nothing more.
+            if state.identity != identity {
+                // Loading under the lock: a change is parsed once, and concurrent decisions wait
+                // for it rather than each parsing their own copy.
+                state.loadCount += 1
+                let loaded = load(expecting: identity)
+                state.identity = loaded.identity
+                switch loaded.rules {
+                case .success(let rules):
+                    state.rules = rules
+                    state.error = nil
+                case .failure(let error):
+                    state.rules = nil
+                    state.error = error
+                }
             }
-            // Loading under the lock: a change is parsed once, and concurrent decisions wait
-            // for it rather than each parsing their own copy.
-            state.loadCount += 1
-            let loaded = load(expecting: identity)
-            state.loaded = loaded
-            return try loaded.rules.get()
+            guard let rules = state.rules else { throw state.error! }
+            return rules
         }
     }
 
@@ -135,8 +144,11 @@ private struct Loaded {
     var rules: Result<RulesFile, RulesFileError>
 }
 
-/// What a ``FilePolicy`` shares between decisions.
+/// What a ``FilePolicy`` shares between decisions: the version last loaded, as its identity
+/// and either its rules or why it cannot be used (exactly one of the two is set once loaded).
 private struct LoadState {
-    var loaded: Loaded?
+    var identity: FileIdentity?
+    var rules: RulesFile?
+    var error: RulesFileError?
     var loadCount = 0
 }

@@ -1,82 +1,80 @@
-/// A hash table from a 64-bit key to an `Int32`, with open addressing and linear probing.
+/// A hash table of `(key, value, tag)` entries: open addressing, linear probing, one array of
+/// 16-byte slots (a probe touches one cache line). Several entries may share a key.
 ///
-/// The matching indexes key it by hashes they compute themselves and resolve collisions by
-/// comparing the real entries, so this table only has to be fast: it skips `Hasher` (whose
-/// per-process seeding protects tables filled from untrusted input; these tables are filled
-/// from configuration, and lookups cannot change them).
+/// The pattern indexes key it by hashes they compute themselves (with well-mixed high bits: the
+/// home slot is the key's top bits) and resolve collisions by comparing the real entries, so
+/// this table only has to be fast: it skips `Hasher` (whose per-process seeding protects tables
+/// filled from untrusted input; these tables are filled from configuration, and lookups cannot
+/// change them). The tag is a second small key the caller checks before comparing entries.
 struct HashSlots: Sendable {
-    private static let empty: Int32 = -1
+    /// One entry; `value` is -1 in an empty slot.
+    struct Slot: Sendable {
+        var key: UInt64
+        var value: Int32
+        var tag: Int32
+    }
 
-    private var keys: [UInt64]
-    private var values: [Int32]
+    private static let empty = Slot(key: 0, value: -1, tag: 0)
+
+    private var slots: [Slot]
     private var mask: Int
-    /// The number of keys stored.
+    /// `64 - log2(slots.count)`: the key shifted right by it is a slot index.
+    private var shift: UInt64
+    /// The number of entries stored.
     private(set) var count = 0
 
     /// Creates an empty table.
     init() {
-        keys = Array(repeating: 0, count: 8)
-        values = Array(repeating: Self.empty, count: 8)
+        slots = Array(repeating: Self.empty, count: 8)
         mask = 7
+        shift = 61
     }
 
-    /// The value stored for `key`, if any.
-    func value(for key: UInt64) -> Int32? {
-        var slot = Self.slot(key, mask)
-        while true {
-            let value = values[slot]
-            if value == Self.empty { return nil }
-            if keys[slot] == key { return value }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    /// Stores `value` (never negative) for `key` and returns the value it replaces, if any.
-    @discardableResult
-    mutating func updateValue(_ value: Int32, for key: UInt64) -> Int32? {
+    /// Adds an entry; an entry with the same key is kept too. `value` must not be negative.
+    mutating func insert(key: UInt64, value: Int32, tag: Int32) {
         precondition(value >= 0, "HashSlots stores non-negative values")
-        if (count + 1) * 2 > keys.count {
+        if (count + 1) * 2 > slots.count {
             grow()
         }
-        var slot = Self.slot(key, mask)
-        while values[slot] != Self.empty {
-            if keys[slot] == key {
-                let old = values[slot]
-                values[slot] = value
-                return old
-            }
-            slot = (slot + 1) & mask
-        }
-        keys[slot] = key
-        values[slot] = value
+        Self.place(Slot(key: key, value: value, tag: tag), in: &slots, mask: mask, shift: shift)
         count += 1
-        return nil
+    }
+
+    /// Calls `body` with the value of each entry whose key is `key` and whose tag is `tag`, until
+    /// `body` returns true.
+    ///
+    /// - Returns: Whether `body` returned true.
+    @inline(__always)
+    func first(key: UInt64, tag: Int32, where body: (Int32) -> Bool) -> Bool {
+        slots.withUnsafeBufferPointer { slots in
+            // In range: a key shifted by `shift` is below `slots.count`, `mask` is
+            // `slots.count - 1`, and at most half the slots are full, so the walk reaches an
+            // empty slot.
+            var index = Int(truncatingIfNeeded: key &>> shift)
+            while true {
+                let slot = slots[index]
+                if slot.value < 0 { return false }
+                if slot.key == key && slot.tag == tag && body(slot.value) { return true }
+                index = (index &+ 1) & mask
+            }
+        }
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: Self.empty, count: oldKeys.count * 2)
-        mask = keys.count - 1
-        for index in oldKeys.indices where oldValues[index] != Self.empty {
-            var slot = Self.slot(oldKeys[index], mask)
-            while values[slot] != Self.empty {
-                slot = (slot + 1) & mask
-            }
-            keys[slot] = oldKeys[index]
-            values[slot] = oldValues[index]
+        let old = slots
+        slots = Array(repeating: Self.empty, count: old.count * 2)
+        mask = slots.count - 1
+        shift -= 1
+        for slot in old where slot.value >= 0 {
+            Self.place(slot, in: &slots, mask: mask, shift: shift)
         }
     }
 
-    /// The home slot of `key`: its bits mixed (the MurmurHash3 finalizer), then masked.
-    private static func slot(_ key: UInt64, _ mask: Int) -> Int {
-        var x = key
-        x ^= x >> 33
-        x &*= 0xff51_afd7_ed55_8ccd
-        x ^= x >> 33
-        x &*= 0xc4ce_b9fe_1a85_ec53
-        x ^= x >> 33
-        return Int(truncatingIfNeeded: x) & mask
+    private static func place(_ slot: Slot, in slots: inout [Slot], mask: Int, shift: UInt64) {
+        var index = Int(truncatingIfNeeded: slot.key &>> shift)
+        while slots[index].value >= 0 {
+            index = (index + 1) & mask
+        }
+        slots[index] = slot
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A set of patterns that answers "which patterns match this text?" without scanning them.
 ///
 /// A pattern is an exact string, or contains `*`, which matches any run of characters (`/`
@@ -13,32 +7,21 @@
 /// Every distinct pattern gets an id, `0, 1, 2, ...` in order of first insertion; inserting the
 /// same pattern again returns its existing id. Lookup cost does not grow with the number of
 /// patterns:
-/// - exact patterns sit in a hash table keyed by a hash of their bytes;
-/// - a wildcard pattern sits in a hash table keyed by its literal prefix (the bytes before its
-///   first `*`) and that prefix's length. A lookup walks the text once, hashing it byte by byte,
-///   and at each length that some prefix has, probes the table: it visits only the wildcard
-///   patterns whose prefix is a prefix of the text (a trie walk, with hashed nodes).
-///   The rest of each candidate is matched run by run (the literal bytes between stars, each
-///   found leftmost), so it takes at most `O(text × pattern)` steps, never exponential time.
+/// - exact patterns sit in a hash table keyed by a hash of their bytes: one probe;
+/// - wildcard patterns are grouped by their literal prefix (the bytes before the first `*`), and
+///   the groups sit in a second table keyed by a hash of the prefix. A lookup hashes the text
+///   8 bytes at a time and probes that table only at the prefix lengths some group has (a trie
+///   walk, with hashed nodes), so it visits only the wildcard patterns whose prefix is a prefix
+///   of the text. The rest of each candidate is matched run by run (the literal bytes between
+///   stars, each found leftmost), so it takes at most `O(text × pattern)` steps, never
+///   exponential time.
 ///
 /// Hash collisions are resolved by comparing bytes, so a match is always exact.
+///
+/// The tables sit in one object shared by copies (copy on write), so passing or copying an
+/// index costs one reference.
 package struct PatternIndex: Sendable {
-    private static let star = UInt8(ascii: "*")
-    private static let none: Int32 = -1
-
-    /// All patterns' bytes, back to back; pattern `i` ends at `ends[i]`.
-    private var storage: [UInt8] = []
-    private var ends: [Int32] = []
-    /// For each pattern: the length of its literal prefix, or -1 for an exact pattern.
-    private var prefixLengths: [Int32] = []
-    /// Whole-pattern hash → first pattern id with that hash; `wholeChain` links the rest.
-    private var byWhole = HashSlots()
-    private var wholeChain: [Int32] = []
-    /// Prefix hash and length → first wildcard pattern id; `prefixChain` links the rest.
-    private var byPrefix = HashSlots()
-    private var prefixChain: [Int32] = []
-    /// `prefixLengthUsed[n]` is true when some wildcard pattern has a literal prefix of n bytes.
-    private var prefixLengthUsed: [Bool] = []
+    private var tables = PatternTables()
 
     /// Creates an empty index.
     package init() {}
@@ -51,7 +34,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// The number of distinct patterns.
-    package var count: Int { ends.count }
+    package var count: Int { tables.ends.count }
 
     /// Adds `pattern` and returns its id (the existing id if it was already present).
     @discardableResult
@@ -63,46 +46,31 @@ package struct PatternIndex: Sendable {
     /// Adds the pattern spelled by `bytes` (UTF-8) and returns its id.
     @discardableResult
     package mutating func insert(bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let hash = Self.hash(bytes)
-        if let existing = find(bytes: bytes, hash: hash) {
+        let spelling = PatternTables.Spelling(bytes)
+        if let existing = tables.find(spelling) {
             return existing
         }
-        let id = Int32(ends.count)
-        storage.append(contentsOf: bytes)
-        ends.append(Int32(storage.count))
-        wholeChain.append(byWhole.updateValue(id, for: hash) ?? Self.none)
-        if let star = bytes.firstIndex(of: Self.star) {
-            let prefixHash = Self.hash(UnsafeBufferPointer(rebasing: bytes[..<star]))
-            let key = Self.prefixKey(prefixHash, length: star)
-            prefixChain.append(byPrefix.updateValue(id, for: key) ?? Self.none)
-            prefixLengths.append(Int32(star))
-            if prefixLengthUsed.count <= star {
-                prefixLengthUsed.append(
-                    contentsOf: repeatElement(false, count: star + 1 - prefixLengthUsed.count))
-            }
-            prefixLengthUsed[star] = true
-        } else {
-            prefixChain.append(Self.none)
-            prefixLengths.append(Self.none)
+        if !isKnownUniquelyReferenced(&tables) {
+            tables = tables.copy()
         }
-        return Int(id)
+        return tables.add(spelling)
     }
 
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
         var pattern = pattern
-        return pattern.withUTF8 { find(bytes: $0, hash: Self.hash($0)) }
+        return pattern.withUTF8 { tables.find(PatternTables.Spelling($0)) }
     }
 
     /// The pattern with id `id`.
     package func pattern(_ id: Int) -> String {
-        let start = id == 0 ? 0 : Int(ends[id - 1])
-        return String(decoding: storage[start..<Int(ends[id])], as: UTF8.self)
+        tables.pattern(id)
     }
 
     /// Whether any pattern matches `text`.
+    @inline(__always)
     package func contains(match text: String) -> Bool {
-        forEachMatch(of: text) { _ in true }
+        WordBytes.withBytes(of: text) { tables.containsMatch($0, $1) }
     }
 
     /// The ids of all patterns that match `text`, in no particular order.
@@ -115,168 +83,380 @@ package struct PatternIndex: Sendable {
         return ids
     }
 
+    /// Writes the ids of the patterns that match `text` to the start of `ids`, in no particular
+    /// order, and returns how many there are; `nil` when more match than `ids` has room for.
+    package func collectMatches(of text: String, into ids: UnsafeMutableBufferPointer<Int32>) -> Int? {
+        let count = WordBytes.withBytes(of: text) { tables.collectMatches($0, $1, into: ids) }
+        return count < 0 ? nil : count
+    }
+
     /// Calls `visit` with the id of each pattern that matches `text` until `visit` returns true.
     ///
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     package func forEachMatch(of text: String, _ visit: (Int) -> Bool) -> Bool {
-        var text = text
-        return text.withUTF8 { forEachMatch(of: $0, visit) }
+        WordBytes.withBytes(of: text) { tables.forEachMatch($0, $1, visit) }
     }
 
     /// Calls `visit` with the id of each pattern that matches the UTF-8 `text` until `visit`
-    /// returns true.
+    /// returns true: the exact pattern first, then the wildcards by ascending prefix length.
     ///
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     package func forEachMatch(of text: UnsafeBufferPointer<UInt8>, _ visit: (Int) -> Bool) -> Bool {
+        tables.forEachMatch(text.baseAddress ?? WordBytes.nowhere, text.count, visit)
+    }
+}
+
+/// The tables of a ``PatternIndex``.
+///
+/// `@unchecked Sendable` and `@exclusivity(unchecked)`: an instance is changed only through
+/// `PatternIndex.insert`, which first makes sure its index is the only one holding it (copy on
+/// write), and a `PatternIndex` is a value, so no change ever overlaps a read. Lookups read the
+/// properties without a run-time exclusivity check each.
+private final class PatternTables: @unchecked Sendable {
+    fileprivate static let star = UInt8(ascii: "*")
+    private static let none: Int32 = -1
+
+    /// All patterns' bytes, back to back; pattern `i` ends at `ends[i]`.
+    @exclusivity(unchecked) private var storage: [UInt8] = []
+    @exclusivity(unchecked) var ends: [Int32] = []
+    /// Exact patterns: key the hash of the pattern, value its id, tag its length.
+    @exclusivity(unchecked) private var exact = HashSlots()
+    /// Wildcard patterns, for finding one by its spelling: key the hash of the whole pattern,
+    /// value its id, tag its length. Lookups of texts never probe it.
+    @exclusivity(unchecked) private var wildcardsBySpelling = HashSlots()
+    /// Wildcard patterns in insertion order; those with the same literal prefix are chained.
+    @exclusivity(unchecked) private var wildcards: [Wildcard] = []
+    /// Prefix groups: key the hash of the prefix, value the group's first wildcard (an index
+    /// into `wildcards`), tag the prefix length. The empty prefix has no entry here.
+    @exclusivity(unchecked) private var groups = HashSlots()
+    /// The first wildcard of the group with the empty prefix (patterns starting with `*`).
+    @exclusivity(unchecked) private var emptyPrefixGroup = none
+    /// The prefix lengths (above 0) that some group has, ascending, each once.
+    @exclusivity(unchecked) private var prefixLengths: [Int32] = []
+    /// The literal runs between the first and the last star of the wildcards that have any:
+    /// pairs of (offset in the pattern, length), each wildcard's pairs together.
+    @exclusivity(unchecked) private var middleRuns: [Int32] = []
+
+    /// A wildcard pattern as the lookup needs it, without reading its bytes until it must; the
+    /// fields most lookups need come first.
+    private struct Wildcard {
+        /// The pattern's id.
+        var id: Int32
+        /// The next wildcard with the same prefix (an index into `wildcards`), or -1.
+        var next: Int32
+        /// The number of bytes after the last `*`.
+        var suffixLength: Int32
+        /// How many literal runs stand between the first and the last `*` (pairs in
+        /// `middleRuns` from `firstRun`).
+        var runCount: Int32
+        /// Where the pattern's bytes start in `storage`, and how many there are.
+        var start: Int32
+        var length: Int32
+        /// The number of bytes before the first `*`.
+        var prefixLength: Int32
+        var firstRun: Int32
+    }
+
+    /// A copy sharing the arrays until either changes them.
+    func copy() -> PatternTables {
+        let copy = PatternTables()
+        copy.storage = storage
+        copy.ends = ends
+        copy.exact = exact
+        copy.wildcardsBySpelling = wildcardsBySpelling
+        copy.wildcards = wildcards
+        copy.groups = groups
+        copy.emptyPrefixGroup = emptyPrefixGroup
+        copy.prefixLengths = prefixLengths
+        copy.middleRuns = middleRuns
+        return copy
+    }
+
+    // MARK: - Building
+
+    /// A pattern to add or find: its bytes, their hash, and where its first `*` is.
+    struct Spelling {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let hash: UInt64
+        let firstStar: Int?
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            hash = WordBytes.hash(bytes)
+            firstStar = WordBytes.firstIndex(of: PatternTables.star, in: bytes)
+        }
+    }
+
+    /// Adds a pattern that is not present yet and returns its id.
+    func add(_ spelling: Spelling) -> Int {
+        let bytes = spelling.bytes
+        let hash = spelling.hash
+        precondition(
+            storage.count + bytes.count <= Int32.max && ends.count < Int32.max,
+            "a PatternIndex holds at most 2 GiB of pattern bytes")
+        let id = Int32(ends.count)
+        let start = Int32(storage.count)
+        storage.append(contentsOf: bytes)
+        ends.append(Int32(storage.count))
+        let length = Int32(bytes.count)
+        guard let firstStar = spelling.firstStar else {
+            exact.insert(key: hash, value: id, tag: length)
+            return Int(id)
+        }
+        wildcardsBySpelling.insert(key: hash, value: id, tag: length)
+        let lastStar = bytes.lastIndex(of: Self.star)!
+        let firstRun = Int32(middleRuns.count)
+        var runStart = firstStar + 1
+        while runStart < lastStar {
+            let runEnd = bytes[runStart...].firstIndex(of: Self.star)!
+            if runEnd > runStart {
+                middleRuns.append(Int32(runStart))
+                middleRuns.append(Int32(runEnd - runStart))
+            }
+            runStart = runEnd + 1
+        }
+        var wildcard = Wildcard(
+            id: id, next: Self.none, suffixLength: Int32(bytes.count - lastStar - 1),
+            runCount: (Int32(middleRuns.count) - firstRun) / 2, start: start, length: length,
+            prefixLength: Int32(firstStar), firstRun: firstRun)
+        let index = Int32(wildcards.count)
+        // A new member goes second in its group's chain, so the group's entry never changes.
+        let head =
+            firstStar == 0 ? emptyPrefixGroup : group(of: UnsafeBufferPointer(rebasing: bytes[..<firstStar]))
+        if head != Self.none {
+            wildcard.next = wildcards[Int(head)].next
+            wildcards[Int(head)].next = index
+        } else if firstStar == 0 {
+            emptyPrefixGroup = index
+        } else {
+            groups.insert(
+                key: WordBytes.hash(UnsafeBufferPointer(rebasing: bytes[..<firstStar])), value: index,
+                tag: Int32(firstStar))
+            let position = prefixLengths.firstIndex { $0 >= Int32(firstStar) } ?? prefixLengths.count
+            if position == prefixLengths.count || prefixLengths[position] != Int32(firstStar) {
+                prefixLengths.insert(Int32(firstStar), at: position)
+            }
+        }
+        wildcards.append(wildcard)
+        return Int(id)
+    }
+
+    /// The first wildcard of the group with literal prefix `prefix` (not empty), or -1.
+    private func group(of prefix: UnsafeBufferPointer<UInt8>) -> Int32 {
+        var head = Self.none
+        _ = groups.first(key: WordBytes.hash(prefix), tag: Int32(prefix.count)) { first in
+            let start = Int(wildcards[Int(first)].start)
+            guard equalsStored(prefix, at: start) else { return false }
+            head = first
+            return true
+        }
+        return head
+    }
+
+    /// The id of the pattern spelled by `bytes`, whose hash is `hash`, if present.
+    func find(_ spelling: Spelling) -> Int? {
+        let bytes = spelling.bytes
+        let table = spelling.firstStar == nil ? exact : wildcardsBySpelling
+        var found: Int?
+        _ = table.first(key: spelling.hash, tag: Int32(truncatingIfNeeded: bytes.count)) { id in
+            guard equalsStored(bytes, at: Int(ends[Int(id)]) - bytes.count) else { return false }
+            found = Int(id)
+            return true
+        }
+        return found
+    }
+
+    /// Whether `bytes` equal the stored bytes from `start` (which are at least as many).
+    private func equalsStored(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+        return storage.withUnsafeBufferPointer {
+            WordBytes.equal($0.baseAddress! + start, base, count: bytes.count)
+        }
+    }
+
+    /// The pattern with id `id`.
+    func pattern(_ id: Int) -> String {
+        let start = id == 0 ? 0 : Int(ends[id - 1])
+        return String(decoding: storage[start..<Int(ends[id])], as: UTF8.self)
+    }
+
+    // MARK: - Lookup
+
+    /// Whether some pattern matches the `count` bytes at `text`.
+    @inline(never)
+    func containsMatch(_ text: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        walk(text, count) { _ in true }
+    }
+
+    /// Writes the ids of the patterns matching the `count` bytes at `text` to `ids` and returns
+    /// how many there are, or -1 when more match than `ids` holds.
+    @inline(never)
+    func collectMatches(
+        _ text: UnsafePointer<UInt8>, _ count: Int, into ids: UnsafeMutableBufferPointer<Int32>
+    )
+        -> Int
+    {
+        var found = 0
+        let overflowed = walk(text, count) { id in
+            guard found < ids.count else { return true }
+            ids[found] = id
+            found += 1
+            return false
+        }
+        return overflowed ? -1 : found
+    }
+
+    /// Calls `visit` with the id of each pattern matching the `count` bytes at `text` until it
+    /// returns true, and returns whether it did.
+    func forEachMatch(_ text: UnsafePointer<UInt8>, _ count: Int, _ visit: (Int) -> Bool) -> Bool {
+        walk(text, count) { visit(Int($0)) }
+    }
+
+    /// The lookup itself, inlined into each of the three above so that `visit` is too: the exact
+    /// pattern equal to the text first, then the wildcards by ascending prefix length.
+    ///
+    /// `text` must have `count` readable bytes (any address when `count` is 0: it is not read).
+    @inline(__always)
+    private func walk(_ text: UnsafePointer<UInt8>, _ count: Int, _ visit: (Int32) -> Bool) -> Bool {
         storage.withUnsafeBufferPointer { storage in
-            var hash = Self.hashSeed
-            let longestPrefix = min(text.count, prefixLengthUsed.count - 1)
-            for length in 0...text.count {
-                if length <= longestPrefix && prefixLengthUsed[length] {
-                    var id = byPrefix.value(for: Self.prefixKey(hash, length: length)) ?? Self.none
-                    while id != Self.none {
-                        if prefixLengths[Int(id)] == length
-                            && matchesWildcard(Int(id), text, prefixLength: length, storage: storage)
-                            && visit(Int(id))
-                        {
+            wildcards.withUnsafeBufferPointer { wildcards in
+                // An empty `storage` has no address; no run of 0 bytes is read, and every other
+                // run an entry names lies inside it.
+                let patterns = storage.baseAddress ?? WordBytes.nowhere
+                if exact.count > 0 {
+                    var stopped = false
+                    let key = WordBytes.hash(text, count: count)
+                    _ = exact.first(key: key, tag: Int32(truncatingIfNeeded: count)) { id in
+                        let end = ends.withUnsafeBufferPointer { Int($0[Int(id)]) }
+                        guard WordBytes.equal(patterns + (end &- count), text, count: count) else {
+                            return false
+                        }
+                        stopped = visit(id)
+                        // Patterns are distinct: no other exact pattern equals the text.
+                        return true
+                    }
+                    if stopped { return true }
+                }
+                var member = emptyPrefixGroup
+                while member != Self.none {
+                    let wildcard = wildcards[Int(member)]
+                    if matchesAfterPrefix(wildcard, text, count, patterns) && visit(wildcard.id) {
+                        return true
+                    }
+                    member = wildcard.next
+                }
+                return prefixLengths.withUnsafeBufferPointer { lengths in
+                    var state = WordBytes.seed
+                    var hashed = 0
+                    var stopped = false
+                    for length32 in lengths {
+                        let length = Int(length32)
+                        if length > count { return false }
+                        let fullWords = length & ~7
+                        while hashed < fullWords {
+                            state = WordBytes.mix(state, WordBytes.word(text, hashed))
+                            hashed &+= 8
+                        }
+                        let tail = WordBytes.partialWord(
+                            text, offset: fullWords, count: length & 7, available: count)
+                        let key = WordBytes.finish(state, tail: tail, length: length)
+                        _ = groups.first(key: key, tag: length32) { first in
+                            // Every member of a group has the same prefix; compare it once.
+                            let head = wildcards[Int(first)]
+                            guard WordBytes.equal(patterns + Int(head.start), text, count: length) else {
+                                return false
+                            }
+                            var member = first
+                            while member != Self.none {
+                                let wildcard = wildcards[Int(member)]
+                                if matchesAfterPrefix(wildcard, text, count, patterns) && visit(wildcard.id) {
+                                    stopped = true
+                                    break
+                                }
+                                member = wildcard.next
+                            }
+                            // The prefix matched, so no other group of this length can.
                             return true
                         }
-                        id = prefixChain[Int(id)]
+                        if stopped { return true }
                     }
-                }
-                if length < text.count {
-                    hash = Self.step(hash, text[length])
+                    return false
                 }
             }
-            var id = byWhole.value(for: hash) ?? Self.none
-            while id != Self.none {
-                if prefixLengths[Int(id)] == Self.none && Self.equal(bytes(of: Int(id), in: storage), text)
-                    && visit(Int(id))
-                {
-                    return true
-                }
-                id = wholeChain[Int(id)]
-            }
-            return false
         }
     }
 
     // MARK: - Matching
 
-    private func bytes(of id: Int, in storage: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        let start = id == 0 ? 0 : Int(ends[id - 1])
-        return UnsafeBufferPointer(rebasing: storage[start..<Int(ends[id])])
-    }
-
-    private func find(bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
-        storage.withUnsafeBufferPointer { storage in
-            var id = byWhole.value(for: hash) ?? Self.none
-            while id != Self.none {
-                if Self.equal(self.bytes(of: Int(id), in: storage), bytes) {
-                    return Int(id)
-                }
-                id = wholeChain[Int(id)]
-            }
-            return nil
-        }
-    }
-
-    /// Whether wildcard pattern `id` matches `text`, given that the text is at least
-    /// `prefixLength` bytes long and their hashes of the first `prefixLength` bytes agree.
-    private func matchesWildcard(
-        _ id: Int, _ text: UnsafeBufferPointer<UInt8>, prefixLength: Int, storage: UnsafeBufferPointer<UInt8>
+    /// Whether `wildcard` matches the text, given that the text starts with its prefix.
+    @inline(__always)
+    private func matchesAfterPrefix(
+        _ wildcard: Wildcard, _ text: UnsafePointer<UInt8>, _ count: Int, _ patterns: UnsafePointer<UInt8>
     ) -> Bool {
-        let pattern = bytes(of: id, in: storage)
-        guard
-            Self.equal(
-                UnsafeBufferPointer(rebasing: pattern[..<prefixLength]),
-                UnsafeBufferPointer(rebasing: text[..<prefixLength]))
-        else { return false }
-        return Self.globMatch(
-            UnsafeBufferPointer(rebasing: pattern[prefixLength...]),
-            UnsafeBufferPointer(rebasing: text[prefixLength...]))
+        // `prefix*` (the most common shape): whatever follows the prefix matches.
+        if wildcard.suffixLength == 0 && wildcard.runCount == 0 { return true }
+        // In range: `count` is at least the prefix length, and the suffix lies inside the pattern.
+        let suffixLength = Int(wildcard.suffixLength)
+        guard count &- Int(wildcard.prefixLength) >= suffixLength else { return false }
+        let patternEnd = patterns + (Int(wildcard.start) &+ Int(wildcard.length))
+        guard WordBytes.equal(patternEnd - suffixLength, text + (count &- suffixLength), count: suffixLength)
+        else {
+            return false
+        }
+        return wildcard.runCount == 0 || middleRunsMatch(wildcard, text, count, patterns)
     }
 
-    /// Glob match where `*` is the only special byte. The literal runs between stars are matched
-    /// leftmost-first: the run before the first star must start the text, the run after the last
-    /// star must end it, and each run in between is searched for after the previous one. Taking
-    /// the earliest place for each middle run never loses a match (any later place leaves less
-    /// text for the runs after it), so this decides in at most `text × pattern` steps, without
-    /// backtracking and without allocating.
-    static func globMatch(_ pattern: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let firstStar = pattern.firstIndex(of: star) else {
-            return equal(pattern, text)
-        }
-        var lastStar = pattern.count - 1
-        while pattern[lastStar] != star { lastStar -= 1 }
-        let tail = pattern.count - lastStar - 1
-        guard firstStar + tail <= text.count,
-            equal(slice(pattern, 0, firstStar), slice(text, 0, firstStar)),
-            equal(slice(pattern, lastStar + 1, pattern.count), slice(text, text.count - tail, text.count))
-        else { return false }
-        var position = firstStar
-        let end = text.count - tail
-        var runStart = firstStar + 1
-        while runStart < lastStar {
-            var runEnd = runStart
-            while pattern[runEnd] != star { runEnd += 1 }
-            if runEnd > runStart {
-                guard let found = search(slice(pattern, runStart, runEnd), in: text, from: position, to: end)
-                else { return false }
-                position = found + (runEnd - runStart)
+    /// Whether the literal runs between the first and the last star of `wildcard` occur in order,
+    /// without overlapping, between its prefix and its suffix in the text. Each run is taken at
+    /// its leftmost place: any later place leaves less text for the runs after it, so this never
+    /// loses a match, and it decides in at most `text × pattern` steps without backtracking.
+    private func middleRunsMatch(
+        _ wildcard: Wildcard, _ text: UnsafePointer<UInt8>, _ count: Int, _ patterns: UnsafePointer<UInt8>
+    ) -> Bool {
+        let pattern = patterns + Int(wildcard.start)
+        let end = count - Int(wildcard.suffixLength)
+        var position = Int(wildcard.prefixLength)
+        for pair in 0..<Int(wildcard.runCount) {
+            let runIndex = Int(wildcard.firstRun) + 2 * pair
+            let run = pattern + Int(middleRuns[runIndex])
+            let runLength = Int(middleRuns[runIndex + 1])
+            guard let found = Self.search(run, runLength, in: text, from: position, to: end) else {
+                return false
             }
-            runStart = runEnd + 1
+            position = found + runLength
         }
         return true
     }
 
-    /// Whether two byte runs are equal.
-    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0 else { return true }
-        return memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-    }
-
-    private static func slice(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
-        -> UnsafeBufferPointer<UInt8>
-    {
-        UnsafeBufferPointer(rebasing: bytes[start..<end])
-    }
-
-    /// The first index at or after `from` where `run` (not empty) occurs in `text[from..<to]`.
+    /// The first index at or after `from` where the `length` bytes at `run` (at least one)
+    /// occur in `text[from..<to]`. Candidates (places holding the run's first byte) are found
+    /// 8 at a time: a word of text XOR the first byte repeated has a zero byte at each; the
+    /// zero-byte test may also flag a byte above a true zero, which the comparison rejects.
     private static func search(
-        _ run: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from: Int, to: Int
+        _ run: UnsafePointer<UInt8>, _ length: Int, in text: UnsafePointer<UInt8>, from: Int, to: Int
     ) -> Int? {
-        let first = run[0]
+        // Wrapping arithmetic: every value lies between 0 and the text's length.
+        let last = to &- length
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let repeated = UInt64(run[0]) &* ones
         var index = from
-        while index + run.count <= to {
-            if text[index] == first && equal(run, slice(text, index, index + run.count)) {
-                return index
+        while index &+ 8 <= to && index <= last {
+            let difference = WordBytes.word(text, index) ^ repeated
+            var zeros = (difference &- ones) & ~difference & (ones &<< 7)
+            while zeros != 0 {
+                let candidate = index &+ (zeros.trailingZeroBitCount &>> 3)
+                if candidate > last { return nil }
+                if WordBytes.equal(run, text + candidate, count: length) { return candidate }
+                zeros &= zeros &- 1
             }
-            index += 1
+            index &+= 8
+        }
+        while index <= last {
+            if text[index] == run[0] && WordBytes.equal(run, text + index, count: length) { return index }
+            index &+= 1
         }
         return nil
-    }
-
-    // MARK: - Hashing (FNV-1a, 64 bit; the tables rehash the value, collisions are checked)
-
-    private static let hashSeed: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    private static func step(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
-        (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-    }
-
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash = hashSeed
-        for byte in bytes {
-            hash = step(hash, byte)
-        }
-        return hash
-    }
-
-    private static func prefixKey(_ hash: UInt64, length: Int) -> UInt64 {
-        hash ^ (UInt64(length) &* 0x9e37_79b9_7f4a_7c15)
     }
 }

@@ -33,8 +33,11 @@ struct MatchingRandom: RandomNumberGenerator {
 /// The reference matcher: a plain dynamic program over pattern and text, written for clarity
 /// rather than speed. `matches[i][j]`: the first `i` pattern bytes match the first `j` text bytes.
 func referenceGlobMatch(_ pattern: String, _ text: String) -> Bool {
-    let pattern = Array(pattern.utf8)
-    let text = Array(text.utf8)
+    referenceGlobMatch(Array(pattern.utf8), Array(text.utf8))
+}
+
+/// The reference matcher on bytes (which need not be UTF-8).
+func referenceGlobMatch(_ pattern: [UInt8], _ text: [UInt8]) -> Bool {
     var matches = Array(repeating: Array(repeating: false, count: text.count + 1), count: pattern.count + 1)
     matches[0][0] = true
     for (index, byte) in pattern.enumerated() {

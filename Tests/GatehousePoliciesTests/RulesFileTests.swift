@@ -172,6 +172,71 @@ struct RulesFileTests {
             rules.decide(subject: "user1234", action: "read", resource: "avatars/user1234/private-a")
                 == .init(effect: .deny, line: 1))
     }
+    @Test func aRequestMatchingMoreThanSixteenPatternsOfAFieldIsDecidedByAllOfThem() throws {
+        // A decision keeps 16 matching patterns per field on the stack; these requests match more.
+        let name = "alice-smith-jones"
+        let resource = "avatars/alice/photo.png"
+        let subjects =
+            (0...name.count).map { String(name.prefix($0)) + "*" }
+            + (1...name.count).map { "*" + name.suffix($0) }
+        let resources =
+            (0...12).map { String(resource.prefix($0)) + "*" } + (1...12).map { "*" + resource.suffix($0) }
+        var lines: [String] = []
+        for (index, subject) in subjects.enumerated() {
+            lines.append("allow \(subject) read \(resources[index % resources.count])")
+        }
+        for (index, resource) in resources.enumerated() {
+            lines.append(
+                "\(index % 7 == 6 ? "deny" : "allow") \(subjects[index % subjects.count]) * \(resource)")
+        }
+        let rules = try RulesFile.parse(lines.joined(separator: "\n"), fileName: "r")
+        let reference = Self.referenceRules(lines)
+        for subject in [name, "alice", name + "x", "x" + name, "zz", nil] {
+            for action in ["read", "write"] {
+                for request in [resource, "avatars/bob/photo.png", "x", ""] {
+                    #expect(
+                        rules.decide(subject: subject, action: action, resource: request)
+                            == referenceDecide(reference, subject: subject, action: action, resource: request),
+                        "\(subject ?? "(none)") \(action) \(request)")
+                }
+            }
+        }
+        #expect(rules.decide(subject: name, action: "read", resource: resource) != nil)
+    }
+
+    @Test func aResourcePatternSharedByManyRulesIsDecidedByTheMatchingPairs() throws {
+        // More rules for one resource pattern than matching (subject, action) pairs: the decision
+        // looks the pairs up instead of checking each rule.
+        var lines = (0..<40).map { "allow user-\($0) read *" }
+        lines += ["deny user-7 read *", "allow * write docs/*", "deny user-3* * *", "allow user-1* * docs/*"]
+        let rules = try RulesFile.parse(lines.joined(separator: "\n"), fileName: "r")
+        let reference = Self.referenceRules(lines)
+        var outcomes: Set<String> = []
+        for user in 0..<45 {
+            for action in ["read", "write"] {
+                for resource in ["a", "docs/x"] {
+                    let verdict = rules.decide(subject: "user-\(user)", action: action, resource: resource)
+                    #expect(
+                        verdict
+                            == referenceDecide(
+                                reference, subject: "user-\(user)", action: action, resource: resource),
+                        "user-\(user) \(action) \(resource)")
+                    outcomes.insert(String(describing: verdict?.effect))
+                }
+            }
+        }
+        #expect(outcomes.count == 3)
+    }
+
+    /// The rules of lines holding exactly four space-separated fields each.
+    static func referenceRules(_ lines: [String]) -> [ReferenceRule] {
+        lines.enumerated().map { index, line in
+            let fields = line.split(separator: " ").map(String.init)
+            return ReferenceRule(
+                effect: fields[0] == "deny" ? .deny : .allow, subject: fields[1], action: fields[2],
+                resource: fields[3], line: index + 1)
+        }
+    }
 }
 
 /// One rule as the reference scan sees it.

@@ -1,23 +1,50 @@
-import Foundation
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
 ///
 /// `withLock` is inlinable so that callers in other modules get it specialized for their state
-/// (no generic metadata lookups per call), and the state sits behind a pointer allocated once, so
-/// that mutating it through `withLock` needs no dynamic exclusivity check.
+/// (no generic metadata lookups per call). The lock and the state sit in one allocation made
+/// once, behind pointers, so that mutating the state through `withLock` needs no dynamic
+/// exclusivity check and taking the lock is a direct call: `os_unfair_lock` on Apple platforms,
+/// a `pthread_mutex_t` elsewhere (no `NSLock` method dispatch in between).
 @usableFromInline
 package final class LockedState<State>: @unchecked Sendable {
-    @usableFromInline let lock = NSLock()
+    #if canImport(Darwin)
+        @usableFromInline typealias Primitive = os_unfair_lock
+    #else
+        @usableFromInline typealias Primitive = pthread_mutex_t
+    #endif
+
+    @usableFromInline let lock: UnsafeMutablePointer<Primitive>
     @usableFromInline let state: UnsafeMutablePointer<State>
 
     /// Creates the lock around an initial state.
     @inlinable
     package init(_ state: State) {
+        lock = UnsafeMutablePointer.allocate(capacity: 1)
+        #if canImport(Darwin)
+            lock.initialize(to: os_unfair_lock())
+        #else
+            lock.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(lock, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        #endif
         self.state = UnsafeMutablePointer.allocate(capacity: 1)
         self.state.initialize(to: state)
     }
 
     deinit {
+        #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+        #endif
+        lock.deinitialize(count: 1)
+        lock.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -25,8 +52,13 @@ package final class LockedState<State>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the state.
     @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
+        #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+        #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+        #endif
         return try body(&state.pointee)
     }
 }

@@ -29,17 +29,11 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     /// The zone whose wall clock the window follows.
     public let timeZone: TimeZone
 
-    private let now: @Sendable () -> Date
-    private let converter: LocalTimeConverter
-    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in `days`.
-    private let dayMask: UInt8
-    private let fromMinute: Int
-    private let toMinute: Int
     /// `Mon–Fri 09:00–17:00 Europe/Berlin`.
     private let summary: String
-    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is `, as UTF-8, to build a reason in one
-    /// allocation.
-    private let reasonPrefix: [UInt8]
+    /// What a decision reads, in one object: the policy's witness then passes one reference
+    /// instead of copying the whole struct around the call to the clock.
+    private let window: Window
 
     /// Creates the window.
     ///
@@ -82,14 +76,14 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
         self.from = from
         self.to = to
         self.timeZone = zone
-        self.now = now
-        converter = LocalTimeConverter(timeZone: zone)
-        dayMask = days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) }
-        fromMinute = from.minutesSinceMidnight
-        toMinute = to.minutesSinceMidnight
         // The identifier as given: Foundation reports "UTC" as "GMT".
-        summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
-        reasonPrefix = Array("outside \(summary); it is ".utf8)
+        let summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
+        self.summary = summary
+        window = Window(
+            now: now, converter: LocalTimeConverter(timeZone: zone),
+            dayMask: days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) },
+            fromMinute: from.minutesSinceMidnight, toMinute: to.minutesSinceMidnight,
+            reasonPrefix: Array("outside \(summary); it is ".utf8))
     }
 
     /// The window, such as `Mon–Fri 09:00–17:00 Europe/Berlin`.
@@ -97,11 +91,45 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
 
     /// Allows when the clock's instant falls inside the window on the zone's wall clock.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        decision(at: now())
+        window.decisionNow()
     }
 
     /// The decision of `evaluate(_:)`; the proxy's synchronous path.
     package func decide(_ request: AccessRequest) -> AccessDecision {
+        window.decisionNow()
+    }
+
+    /// The decision at `instant`.
+    func decision(at instant: Date) -> AccessDecision {
+        window.decision(at: instant)
+    }
+}
+
+/// The part of a ``TimeWindow`` a decision reads; never changed after `init`.
+private final class Window: Sendable {
+    let now: @Sendable () -> Date
+    let converter: LocalTimeConverter
+    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in the window's days.
+    let dayMask: UInt8
+    let fromMinute: Int
+    let toMinute: Int
+    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is `, as UTF-8, to build a reason in one
+    /// allocation.
+    let reasonPrefix: [UInt8]
+
+    init(
+        now: @escaping @Sendable () -> Date, converter: LocalTimeConverter, dayMask: UInt8,
+        fromMinute: Int, toMinute: Int, reasonPrefix: [UInt8]
+    ) {
+        self.now = now
+        self.converter = converter
+        self.dayMask = dayMask
+        self.fromMinute = fromMinute
+        self.toMinute = toMinute
+        self.reasonPrefix = reasonPrefix
+    }
+
+    func decisionNow() -> AccessDecision {
         decision(at: now())
     }
 

@@ -46,9 +46,10 @@ struct Fixtures: Sendable {
         }
         let allowList = try AllowList(resources: patterns)
         let reloadCount = 100_000
-        let policy100 = try await Rules.policy(count: 100, in: scratch)
+        let policy100 = try await Rules.policy(count: 100, named: "policy-100", in: scratch)
         let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k"].contains(where: wanted)
-        let policy100k = try await Rules.policy(count: bigPolicyWanted ? reloadCount : 100, in: scratch)
+        let policy100k = try await Rules.policy(
+            count: bigPolicyWanted ? reloadCount : 100, named: "policy-100k", in: scratch)
         let blobDirectory = scratch.url("blobs")
         try FileManager.default.createDirectory(at: blobDirectory, withIntermediateDirectories: true)
         var generator = SplitMix64(state: 7)
@@ -227,7 +228,7 @@ func scalingCases(_ f: Fixtures, wanted: (String) -> Bool) async throws -> [Benc
     }
     for (label, count) in [("100", 100), ("10k", 10_000), ("100k", 100_000), ("1m", 1_000_000)]
     where wanted("scale-rules-\(label)") {
-        let policy = try await Rules.policy(count: count, in: f.scratch)
+        let policy = try await Rules.policy(count: count, named: "scale-\(label)", in: f.scratch)
         let requests = Rules.requests(count: count)
         cases.append(
             BenchCase(

@@ -92,8 +92,10 @@ enum Rules {
     }
 
     /// A FilePolicy on a freshly written file of `count` rules, parsed once already.
-    static func policy(count: Int, in scratch: Scratch) async throws -> FilePolicy {
-        let url = try scratch.write("rules-\(count).rules", Data(text(count: count).utf8))
+    /// A policy over its own file `NAME.rules` of `count` rules; each fixture has its own file, so
+    /// that the reload case, which rewrites its file every round, never touches another case's.
+    static func policy(count: Int, named name: String, in scratch: Scratch) async throws -> FilePolicy {
+        let url = try scratch.write("\(name).rules", Data(text(count: count).utf8))
         let policy = FilePolicy(url: url)
         let decision = try await policy.evaluate(requests(count: count)[1])
         precondition(decision == .allow, "the bench rules must allow: \(decision)")

@@ -30,9 +30,11 @@ struct GateStop: Error {
 
 /// A ``SynchronousLink`` for one policy of a known type.
 final class PolicyLink<Policy: SynchronousAccessPolicy>: SynchronousLink {
-    let policy: Policy
+    // `index` and `next` first: fields after one of generic size have offsets read from the
+    // metadata at run time.
     let index: Int
     let next: (any SynchronousLink)?
+    let policy: Policy
 
     init(_ policy: Policy, index: Int, next: (any SynchronousLink)?) {
         self.policy = policy

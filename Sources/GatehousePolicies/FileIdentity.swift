@@ -64,21 +64,6 @@ struct FileIdentity: Sendable, Hashable {
         #endif
     }
 
-    /// The identity of the file at `path` (following symbolic links), or the `errno` of `stat`.
-    static func of(path: String) -> Result<FileIdentity, Errno> {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return .failure(Errno(code: errno)) }
-        return .success(FileIdentity(status))
-    }
-
-    /// The identity of the file at the NUL-terminated `path` (following symbolic links), or the
-    /// `errno` of `stat`; no conversion of the path per call.
-    static func of(cPath path: UnsafePointer<CChar>) -> Result<FileIdentity, Errno> {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return .failure(Errno(code: errno)) }
-        return .success(FileIdentity(status))
-    }
-
     /// The identity of the open file `descriptor`, or the `errno` of `fstat`.
     static func of(descriptor: Int32) -> Result<FileIdentity, Errno> {
         var status = stat()

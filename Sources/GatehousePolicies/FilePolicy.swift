@@ -1,4 +1,10 @@
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import GatehouseCore
 
 /// A gatekeeper that decides by a rules file, re-checked at every decision.
@@ -84,11 +90,11 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
 
     /// The parsed rules of the file's current version, loading them if the file changed.
     package func currentRules() throws -> RulesFile {
-        let identity: FileIdentity
-        switch cPath.withUnsafeBufferPointer({ FileIdentity.of(cPath: $0.baseAddress!) }) {
-        case .success(let current): identity = current
-        case .failure(let error): throw FileSnapshot.cannotRead(fileName, error)
+        var status = stat()
+        guard cPath.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
+            throw FileSnapshot.cannotRead(fileName, Errno(code: errno))
         }
+        let identity = FileIdentity(status)
         return try state.withLock { state in
             // The common case compares the identity and takes one reference out, nothing more.
             if state.identity != identity {

@@ -1,11 +1,11 @@
 import Foundation
+import GatehouseCore
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import GatehouseCore
 
 /// A gatekeeper that decides by a rules file, re-checked at every decision.
 ///

@@ -22,7 +22,7 @@ import GatehouseCore
 ///   check-then-use gap: a link swapped in at any moment is refused. A key of one component is
 ///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
 ///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
-///   and later (x86_64 and arm64), else one component at a time, each relative to the previous
+///   and later (GNU C library), else one component at a time, each relative to the previous
 ///   one with `O_NOFOLLOW`.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
 ///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.

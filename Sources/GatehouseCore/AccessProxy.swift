@@ -96,6 +96,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   error, unchanged.
     @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
+        // The branch of `authorize(_:)`, written out: calling it would be an async call that the
+        // optimizer keeps (measured: proxy-1-gate 1.42 → 1.58 × a direct load).
         if chain.isSynchronous {
             try chain.authorizeSynchronously(resource: resource(of: key))
         } else {

@@ -28,16 +28,10 @@ final class GateChain: Sendable {
         self.observer = observer
         self.hasObserver = observer != nil
         self.now = now
-        var synchronous: [any SynchronousAccessPolicy] = []
-        for gate in gatekeepers {
-            guard let gate = gate as? any SynchronousAccessPolicy, gate.decidesSynchronously else {
-                synchronous = []
-                break
-            }
-            synchronous.append(gate)
-        }
-        self.isSynchronous = synchronous.count == gatekeepers.count && !gatekeepers.isEmpty
-        self.synchronous = isSynchronous ? makeLinks(synchronous) : nil
+        // An empty chain takes the asynchronous path, which denies it.
+        let members = gatekeepers.isEmpty ? nil : synchronousMembers(gatekeepers)
+        self.isSynchronous = members != nil
+        self.synchronous = members.flatMap(makeLinks)
     }
 
     /// Builds the request for `resource` in the current ``AccessContext`` and asks every
@@ -46,18 +40,11 @@ final class GateChain: Sendable {
     ///
     /// The proxy's hot path: one look-up of the task-local context, one request built and only
     /// borrowed from then on, no async call, no cancellation check (see
-    /// ``decideSynchronously(_:)``).
+    /// ``authorizeSynchronously(_:)``).
     @usableFromInline
     func authorizeSynchronously(resource: __owned String) throws {
         let request = makeRequest(resource: resource)
-        try decideSynchronously(request)
-    }
-
-    /// Asks every gatekeeper, which all decide synchronously; returns when all allow. Only for a
-    /// chain that ``isSynchronous``.
-    @usableFromInline
-    func authorizeSynchronously(_ request: AccessRequest) throws {
-        try decideSynchronously(request)
+        try authorizeSynchronously(request)
     }
 
     /// The request for `resource` in the current ``AccessContext``. Kept out of line: built
@@ -70,13 +57,15 @@ final class GateChain: Sendable {
             subject: context.subject, action: action, resource: resource, attributes: context.attributes)
     }
 
-    /// Asks the synchronous gates in order; returns when all allow.
+    /// Asks every gatekeeper, which all decide synchronously, in order; returns when all allow.
+    /// Only for a chain that ``isSynchronous``.
     ///
     /// No cancellation check: a chain of synchronous gates never suspends, so the proxy adds no
     /// point at which a cancellation could arrive, and a cancelled task reaches the loader
     /// exactly as it would without the proxy (the loader handles cancellation as it always
     /// does). The asynchronous path, whose gates can suspend, checks before and after them.
-    private func decideSynchronously(_ request: AccessRequest) throws {
+    @usableFromInline
+    func authorizeSynchronously(_ request: AccessRequest) throws {
         // Tested and called through the stored property, not bound to a local: a local copy of
         // the link costs a retain and a release per decision.
         guard synchronous != nil else { throw noGatekeepers(request) }

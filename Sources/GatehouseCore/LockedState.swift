@@ -9,10 +9,10 @@
 /// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
 ///
 /// `withLock` is inlinable so that callers in other modules get it specialized for their state
-/// (no generic metadata lookups per call). The lock and the state sit in one allocation made
-/// once, behind pointers, so that mutating the state through `withLock` needs no dynamic
-/// exclusivity check and taking the lock is a direct call: `os_unfair_lock` on Apple platforms,
-/// a `pthread_mutex_t` elsewhere (no `NSLock` method dispatch in between).
+/// (no generic metadata lookups per call). The lock and the state each sit behind a pointer
+/// allocated once, so the lock never moves, mutating the state through `withLock` needs no
+/// dynamic exclusivity check, and taking the lock is a direct call: `os_unfair_lock` on Apple
+/// platforms, a `pthread_mutex_t` elsewhere (no `NSLock` method dispatch in between).
 @usableFromInline
 package final class LockedState<State>: @unchecked Sendable {
     #if canImport(Darwin)

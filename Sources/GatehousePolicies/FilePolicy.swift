@@ -42,7 +42,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
     private let cPath: [CChar]
     private let fileName: String
-    private let state = LockedState(LoadState())
+    private let state: LockedState<LoadState>
 
     /// Creates a policy that decides by the rules file at `url`; the file is first read at the
     /// first decision.
@@ -53,6 +53,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
         self.cPath = Array(path.utf8CString)
+        self.state = LockedState(LoadState(fileName: fileName))
     }
 
     /// Decides by the current version of the file.
@@ -103,17 +104,9 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
                 state.loadCount += 1
                 let loaded = load(expecting: identity)
                 state.identity = loaded.identity
-                switch loaded.rules {
-                case .success(let rules):
-                    state.rules = rules
-                    state.error = nil
-                case .failure(let error):
-                    state.rules = nil
-                    state.error = error
-                }
+                state.version = loaded.rules
             }
-            guard let rules = state.rules else { throw state.error! }
-            return rules
+            return try state.version.get()
         }
     }
 
@@ -151,10 +144,14 @@ private struct Loaded {
 }
 
 /// What a ``FilePolicy`` shares between decisions: the version last loaded, as its identity
-/// and either its rules or why it cannot be used (exactly one of the two is set once loaded).
+/// and either its rules or why it cannot be used. Before the first load `identity` is `nil`, so
+/// the first decision loads; until then `version` says the file was not read yet.
 private struct LoadState {
     var identity: FileIdentity?
-    var rules: RulesFile?
-    var error: RulesFileError?
+    var version: Result<RulesFile, RulesFileError>
     var loadCount = 0
+
+    init(fileName: String) {
+        version = .failure(RulesFileError(file: fileName, kind: .cannotRead, message: "not read yet"))
+    }
 }

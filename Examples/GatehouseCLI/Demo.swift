@@ -98,12 +98,12 @@ struct Demo {
             ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
             expect: .denied)
         await step(
-            "5. a hostile path: the gates match it as text and allow it, but the disk loader refuses to leave its folder.",
+            "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",
             [
                 "load", "--config", config, "--subject", "alice", "--at", monday,
                 "avatars/alice/../../../gatehouse.json",
             ],
-            expect: .error)
+            expect: .denied)
 
         if failures.isEmpty {
             console.out(

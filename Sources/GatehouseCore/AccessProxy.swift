@@ -4,6 +4,10 @@ import Foundation
 /// call, and either forwards the call unchanged or throws ``AccessDenied`` without ever touching
 /// the loader.
 ///
+/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
+///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
+///   component), and its subject and action against ``ResourceIdentity/text``; a request that
+///   breaks it is denied by the gate `(identity)`, whose reason says what is wrong.
 /// - Gatekeepers run in order on every call; the first that does not allow ends the call.
 /// - A gatekeeper that throws denies (fail closed) with ``AccessDenied/Kind/gateFailure``.
 /// - When a gate decides asynchronously (it can suspend), a task cancelled before or during
@@ -26,6 +30,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     public let action: String
     /// Receives one record per decision, if set.
     public let observer: (any AccessObserver)?
+    /// The rule each request's resource is checked against before any gate is asked.
+    public let identity: ResourceIdentity
 
     /// Names a key's resource; `nil` for `String` keys named by themselves (no closure call).
     @usableFromInline let resourceName: (@Sendable (Base.Key) -> String)?
@@ -39,6 +45,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - action: The action named in each request.
     ///   - observer: Receives one record per decision.
     ///   - clock: The clock that stamps audit records.
+    ///   - identity: The rule each resource text must keep before any gate is asked; see
+    ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
     ///   - resource: Converts a key to the request's `resource` text.
     public init(
         _ base: Base,
@@ -46,22 +54,24 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         action: String = "read",
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path,
         resource: @escaping @Sendable (Base.Key) -> String
     ) {
-        self.init(base, gatekeepers, action, observer, clock, resource)
+        self.init(base, gatekeepers, action, observer, clock, identity, resource)
     }
 
     private init(
         _ base: Base, _ gatekeepers: [any AccessPolicy], _ action: String,
         _ observer: (any AccessObserver)?, _ clock: @escaping @Sendable () -> Date,
-        _ resource: (@Sendable (Base.Key) -> String)?
+        _ identity: ResourceIdentity, _ resource: (@Sendable (Base.Key) -> String)?
     ) {
         self.base = base
         self.gatekeepers = gatekeepers
         self.action = action
         self.observer = observer
         self.resourceName = resource
-        self.chain = GateChain(gatekeepers, action: action, observer: observer, now: clock)
+        self.identity = identity
+        self.chain = GateChain(gatekeepers, action: action, observer: observer, now: clock, identity: identity)
     }
 
     /// Creates a proxy whose requests name the resource with `String(describing: key)`, which
@@ -71,11 +81,12 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         gatekeepers: [any AccessPolicy],
         action: String = "read",
         observer: (any AccessObserver)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path
     ) {
         self.init(
             base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
-            resource: { String(describing: $0) })
+            identity: identity, resource: { String(describing: $0) })
     }
 
     /// Creates a proxy for a loader with `String` keys; the key is the resource text.
@@ -84,9 +95,10 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         gatekeepers: [any AccessPolicy],
         action: String = "read",
         observer: (any AccessObserver)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path
     ) where Base.Key == String {
-        self.init(base, gatekeepers, action, observer, clock, nil)
+        self.init(base, gatekeepers, action, observer, clock, identity, nil)
     }
 
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.

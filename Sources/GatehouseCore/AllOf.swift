@@ -1,5 +1,7 @@
 /// A policy that allows only when every member allows, asked in order; the first member that
-/// does not allow ends the evaluation. An empty `AllOf` denies (fails closed).
+/// does not allow ends the evaluation. An empty `AllOf` throws
+/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
+/// ``Not``.
 ///
 /// A member that throws makes the whole `AllOf` throw, so the proxy denies with a gate failure.
 public struct AllOf: AccessPolicy, SynchronousAccessPolicy {
@@ -25,7 +27,7 @@ public struct AllOf: AccessPolicy, SynchronousAccessPolicy {
     /// Allows when every member allows; otherwise denies with the first refusing member's reason.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         if synchronous != nil { return try decide(request) }
-        guard !policies.isEmpty else { return emptyDenial }
+        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
         for policy in policies {
             if case .deny(let reason) = try await policy.evaluate(request) {
                 return .deny(reason: "\(policy.name): \(reason)")
@@ -41,16 +43,12 @@ public struct AllOf: AccessPolicy, SynchronousAccessPolicy {
     /// synchronous path.
     package func decide(_ request: AccessRequest) throws -> AccessDecision {
         guard let synchronous else { throw SynchronousDecisionUnavailable(policy: name) }
-        guard !synchronous.isEmpty else { return emptyDenial }
+        guard !synchronous.isEmpty else { throw EmptyCombinatorError(policy: name) }
         for policy in synchronous {
             if case .deny(let reason) = try policy.decide(request) {
                 return .deny(reason: "\(policy.name): \(reason)")
             }
         }
         return .allow
-    }
-
-    private var emptyDenial: AccessDecision {
-        .deny(reason: "\(name) has no policies, so it denies (fails closed)")
     }
 }

@@ -1,5 +1,7 @@
 /// A policy that allows when at least one member allows, asked in order; the first member that
-/// allows ends the evaluation. An empty `AnyOf` denies (fails closed).
+/// allows ends the evaluation. An empty `AnyOf` throws
+/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
+/// ``Not``.
 ///
 /// A denial lists why each member denied. A member that throws makes the whole `AnyOf` throw
 /// (a later member cannot paper over a failed one), so the proxy denies with a gate failure.
@@ -26,7 +28,7 @@ public struct AnyOf: AccessPolicy, SynchronousAccessPolicy {
     /// Allows when a member allows; otherwise denies, saying why each member denied.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         if synchronous != nil { return try decide(request) }
-        guard !policies.isEmpty else { return emptyDenial }
+        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
         reasons.reserveCapacity(policies.count)
         for policy in policies {
@@ -47,7 +49,7 @@ public struct AnyOf: AccessPolicy, SynchronousAccessPolicy {
     /// synchronous path.
     package func decide(_ request: AccessRequest) throws -> AccessDecision {
         guard let synchronous else { throw SynchronousDecisionUnavailable(policy: name) }
-        guard !synchronous.isEmpty else { return emptyDenial }
+        guard !synchronous.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
         reasons.reserveCapacity(synchronous.count)
         for policy in synchronous {
@@ -59,10 +61,6 @@ public struct AnyOf: AccessPolicy, SynchronousAccessPolicy {
             }
         }
         return Self.denial(reasons)
-    }
-
-    private var emptyDenial: AccessDecision {
-        .deny(reason: "\(name) has no policies, so it denies (fails closed)")
     }
 
     private static func denial(_ reasons: [String]) -> AccessDecision {

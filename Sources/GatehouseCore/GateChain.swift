@@ -18,12 +18,15 @@ final class GateChain: Sendable {
     /// Whether `observer` is set (tested without copying the existential).
     let hasObserver: Bool
     let now: @Sendable () -> Date
+    /// The rule every request's resource is checked against before any gate.
+    let identity: ResourceIdentity
 
     init(
         _ gatekeepers: [any AccessPolicy], action: String, observer: (any AccessObserver)?,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, identity: ResourceIdentity
     ) {
         self.gatekeepers = gatekeepers
+        self.identity = identity
         self.action = action
         self.observer = observer
         self.hasObserver = observer != nil
@@ -66,6 +69,7 @@ final class GateChain: Sendable {
     /// does). The asynchronous path, whose gates can suspend, checks before and after them.
     @usableFromInline
     func authorizeSynchronously(_ request: AccessRequest) throws {
+        try checkIdentity(request)
         // Tested and called through the stored property, not bound to a local: a local copy of
         // the link costs a retain and a release per decision.
         guard synchronous != nil else { throw noGatekeepers(request) }
@@ -97,6 +101,7 @@ final class GateChain: Sendable {
     @usableFromInline
     func authorize(_ request: AccessRequest) async throws {
         try Task.checkCancellation()
+        try checkIdentity(request)
         guard !gatekeepers.isEmpty else { throw noGatekeepers(request) }
         for gate in gatekeepers {
             let decision: AccessDecision
@@ -115,6 +120,25 @@ final class GateChain: Sendable {
             observeAllowed(request)
         }
     }
+
+    /// Refuses a request whose resource breaks ``identity``, or whose subject or action is not
+    /// NFC text free of control characters, before any gate is asked.
+    private func checkIdentity(_ request: AccessRequest) throws(AccessDenied) {
+        let problem: String
+        if let violation = identity.violation(in: request.resource) {
+            problem = "the resource \(violation)"
+        } else if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
+            problem = "the subject \(violation)"
+        } else if let violation = ResourceIdentity.text.violation(in: request.action) {
+            problem = "the action \(violation)"
+        } else {
+            return
+        }
+        throw deny(request, gate: Self.identityGate, reason: problem, kind: .denied, error: nil)
+    }
+
+    /// The gate named in a denial by the identity check.
+    static let identityGate = "(identity)"
 
     private func noGatekeepers(_ request: AccessRequest) -> AccessDenied {
         let reason = "no gatekeepers are configured; add AlwaysAllow if everything may pass"

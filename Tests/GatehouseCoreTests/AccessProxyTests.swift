@@ -18,7 +18,7 @@ struct AccessProxyTests {
     @Test func grantedAccessForwardsTheExactKeyAndResult() async throws {
         let loader = SpyLoader()
         let proxy = loader.guarded(by: SwitchPolicy("gate", allow))
-        let key = "avatars/Ünïcode name/../x.png"
+        let key = "avatars/Ünïcode name/x.png"
         let data = try await proxy.load(key)
         #expect(loader.receivedKeys == [key])
         #expect(data == Data(key.utf8))

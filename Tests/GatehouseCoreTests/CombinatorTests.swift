@@ -34,13 +34,24 @@ struct CombinatorTests {
         #expect(Not(SwitchPolicy("inner", allow)).name == "not(inner)")
     }
 
-    @Test func emptyAllOfAndAnyOfDenyAndSaySo() async throws {
+    @Test func emptyAllOfAndAnyOfThrowRatherThanDeny() async throws {
+        await #expect(throws: EmptyCombinatorError(policy: "allOf")) { try await AllOf([]).evaluate(request) }
+        await #expect(throws: EmptyCombinatorError(policy: "anyOf")) { try await AnyOf([]).evaluate(request) }
         #expect(
-            try await AllOf([]).evaluate(request)
-                == .deny(reason: "allOf has no policies, so it denies (fails closed)"))
-        #expect(
-            try await AnyOf([]).evaluate(request)
-                == .deny(reason: "anyOf has no policies, so it denies (fails closed)"))
+            EmptyCombinatorError(policy: "allOf").description
+                == "allOf has no policies, so it cannot decide; give it at least one")
+    }
+
+    @Test func notOfAnEmptyCombinatorFailsOnBothPaths() async throws {
+        for empty in [AllOf([]) as any AccessPolicy, AnyOf([])] {
+            await #expect(throws: EmptyCombinatorError.self) { try await Not(empty).evaluate(request) }
+            let loader = SpyLoader()
+            let error = await #expect(throws: AccessDenied.self) {
+                try await loader.guarded(by: Not(empty)).load("a")
+            }
+            #expect(error?.kind == .gateFailure)
+            #expect(loader.calls == 0)
+        }
     }
 
     @Test func allOfShortCircuitsAtTheFirstRefusal() async throws {

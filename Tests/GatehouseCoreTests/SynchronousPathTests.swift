@@ -173,12 +173,16 @@ struct SynchronousPathTests {
                 (AllOf(synchronous), AllOf(asynchronous)),
                 (AnyOf(synchronous), AnyOf(asynchronous)),
                 (Not(synchronous[0]), Not(asynchronous[0])),
-                (AllOf([]), AllOf([])),
-                (AnyOf([]), AnyOf([])),
             ]
             for (fast, slow) in pairs {
                 #expect(
                     try await fast.evaluate(request) == slow.evaluate(request), "mask \(mask): \(fast.name)")
+            }
+        }
+        for empty in [AllOf([]) as any AccessPolicy, AnyOf([])] {
+            await #expect(throws: EmptyCombinatorError.self) { try await empty.evaluate(request) }
+            #expect(throws: EmptyCombinatorError.self) {
+                try (empty as? any SynchronousAccessPolicy)?.decide(request)
             }
         }
     }

@@ -18,12 +18,12 @@ struct GatehouseCommandTests {
             "denied by office-hours: outside Mon–Fri 08:00–20:00 Europe/Berlin; it is Sat 11:00 there",
             "allowed: bob read \"avatars/alice.txt\" (service avatars)",
             "denied by rules: no rule in avatars.rules allows",
-            "(it contains a \"..\" component)",
+            "denied by (identity): the resource has a \"..\" path component",
             "Every step behaved as told.",
         ] {
             #expect(run.stdout.contains(line), "missing: \(line)")
         }
-        #expect(run.stdout.components(separatedBy: "exit status 3").count - 1 == 3)
+        #expect(run.stdout.components(separatedBy: "exit status 3").count - 1 == 4)
     }
 
     @Test func theDemoNeverChangesTheBundledRulesFile() throws {
@@ -109,13 +109,17 @@ struct GatehouseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func aHostilePathIsALoaderErrorExitingOne() throws {
+    @Test func aHostilePathIsDeniedBeforeAnyGateExitingThree() throws {
         let run = try Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice/../../../gatehouse.json")
-        #expect(run.status == 1)
+        #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.hasPrefix("error: the loader failed: "))
+        #expect(
+            run.stderr
+                == "denied by (identity): the resource has a \"..\" path component, which would name a "
+                + "resource outside its folder\n"
+                + "  request: alice read \"avatars/alice/../../../gatehouse.json\" (service avatars)\n")
     }
 
     @Test func aMissingResourceIsALoaderErrorExitingOne() throws {

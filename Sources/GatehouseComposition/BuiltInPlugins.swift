@@ -25,6 +25,7 @@ enum BuiltInPlugins {
 
     struct FileSettings: Decodable {
         var path: String
+        var requireEnd: Bool?
     }
 
     struct CombinatorSettings: Decodable {
@@ -79,7 +80,7 @@ enum BuiltInPlugins {
 
     static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {
         guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
-        return FilePolicy(url: context.resolve(settings.path))
+        return FilePolicy(url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false)
     }
 
     static func makeCombinator(

@@ -4,7 +4,9 @@ import GatehouseCore
 ///
 /// Each list holds patterns: an exact string, or a string with `*`, which matches any run of
 /// characters (`/` included, the empty run too), as in `avatars/*` or `avatars/*/private-*`.
-/// Matching is byte for byte on UTF-8 (case-sensitive, no Unicode normalization).
+/// Patterns are normalized to Unicode NFC when the list is made; matching is then byte for byte
+/// on UTF-8 (case-sensitive). A pattern holding a control character, a Unicode space or
+/// invisible separator, a bidirectional control, or a look-alike of `*` is refused.
 ///
 /// - Give `resources`, `subjects`, or both; when both are given, both must match.
 /// - A list that is not given is not checked.
@@ -30,8 +32,9 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
 
     /// Creates an allow-list of resource patterns, subject patterns, or both.
     ///
-    /// - Throws: ``PolicyConfigurationError`` when neither list is given, or a given list is
-    ///   empty (it would deny every request).
+    /// - Throws: ``PolicyConfigurationError`` when neither list is given, a given list is
+    ///   empty (it would deny every request), or a pattern holds a character a pattern may not
+    ///   hold (the message names the pattern, the column and the character).
     public init(resources: [String]? = nil, subjects: [String]? = nil, name: String = "allowList") throws {
         if resources == nil && subjects == nil {
             throw PolicyConfigurationError(
@@ -44,9 +47,17 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
                 message: "\(label) is empty, so every request would be denied; leave \(label) out "
                     + "to not check it, or use AlwaysDeny to close the gate")
         }
+        for (label, list) in [("resources", resources), ("subjects", subjects)] {
+            for (index, pattern) in (list ?? []).enumerated() {
+                if let (column, problem) = PatternCharacters.firstProblem(in: pattern[...]) {
+                    throw PolicyConfigurationError(
+                        policy: name, message: "\(label)[\(index)], column \(column), holds \(problem)")
+                }
+            }
+        }
         self.name = name
-        self.resources = PatternIndex(resources ?? [])
-        self.subjects = PatternIndex(subjects ?? [])
+        self.resources = PatternIndex((resources ?? []).map(PatternCharacters.normalized))
+        self.subjects = PatternIndex((subjects ?? []).map(PatternCharacters.normalized))
         self.checksResources = resources != nil
         self.checksSubjects = subjects != nil
         self.anonymousAllowed = self.subjects.id(of: "*") != nil

@@ -27,7 +27,9 @@ import GatehouseCore
 /// into place uses the new rules. Each decision uses one parsed version from start to end.
 ///
 /// When the file is missing, unreadable, not a regular file, larger than
-/// `maximumFileSize`, not UTF-8 or malformed, every decision throws a ``RulesFileError``
+/// `maximumFileSize`, not UTF-8, malformed or incomplete (empty, which is what a file being
+/// rewritten in place looks like, or without a required `end` line), every decision throws a
+/// ``RulesFileError``
 /// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
 /// an earlier version.
 public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
@@ -37,6 +39,14 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     public let name: String
     /// The largest file, in bytes, the policy reads; a larger file is an error.
     public let maximumFileSize: Int
+    /// Whether the file must end with an `end` line; a version without one is
+    /// ``RulesFileError/Kind/incomplete`` and every decision fails until it is whole.
+    ///
+    /// Require it when the file may be rewritten in place (truncated, then written), by an
+    /// editor or a script: a decision can then read a version that is only partly written, and
+    /// a partial version lacks its last line. A writer that replaces the file atomically (writes
+    /// a temporary file, then renames it over this one) never shows a partial version.
+    public let requireEnd: Bool
 
     private let path: String
     /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
@@ -46,10 +56,17 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
 
     /// Creates a policy that decides by the rules file at `url`; the file is first read at the
     /// first decision.
-    public init(url: URL, name: String = "file", maximumFileSize: Int = 64 << 20) {
+    ///
+    /// - Parameters:
+    ///   - url: The rules file.
+    ///   - name: The name shown in denials and audit records.
+    ///   - maximumFileSize: The largest file, in bytes, the policy reads.
+    ///   - requireEnd: Whether the file must end with an `end` line (see ``requireEnd``).
+    public init(url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false) {
         self.url = url
         self.name = name
         self.maximumFileSize = maximumFileSize
+        self.requireEnd = requireEnd
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
         self.cPath = Array(path.utf8CString)
@@ -121,7 +138,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
             try FileSnapshot.checkSize(identity.size, name: fileName, limit: maximumFileSize)
             let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
             do {
-                let rules = try RulesFile.parse(snapshot.bytes, fileName: fileName)
+                let rules = try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd)
                 return Loaded(identity: snapshot.identity, rules: .success(rules))
             } catch {
                 return Loaded(identity: snapshot.identity, rules: .failure(rulesFileError(error)))

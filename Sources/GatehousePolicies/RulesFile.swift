@@ -9,10 +9,13 @@ import GatehouseCore
 /// allow     alice    read    avatars/alice/*
 /// deny      *        *       avatars/*/private-*
 /// ```
-/// A line whose first non-blank character is `#` is a comment; blank lines are ignored; `\r`
-/// counts as a blank so CRLF files work. `effect` is `allow` or `deny` (lower case). `subject`,
-/// `action` and `resource` are patterns as in ``AllowList``; the subject `*` also matches a
-/// request without a subject.
+/// A line whose first non-blank character is `#` is a comment; blank lines are ignored; a `\r`
+/// before a newline is ignored so CRLF files work, and a leading byte-order mark is dropped.
+/// `effect` is `allow` or `deny` (lower case). `subject`, `action` and `resource` are patterns
+/// as in ``AllowList``, normalized to Unicode NFC; the subject `*` also matches a request
+/// without a subject. A line holding a control character, a Unicode space, a bidirectional
+/// control or a look-alike of `*` is malformed (see `PatternCharacters`). An optional last line
+/// `end` marks the file complete; nothing but comments and blank lines may follow it.
 ///
 /// A decision looks each field up in a `PatternIndex`, then checks the rules filed under each
 /// matching resource pattern against the matching subject and action ids (a resource pattern
@@ -53,17 +56,37 @@ package struct RulesFile: Sendable {
 
     /// Parses rules from text.
     ///
+    /// - Parameter requireEnd: Whether the rules must be followed by an `end` line; see
+    ///   ``FilePolicy/requireEnd``.
     /// - Throws: ``RulesFileError`` naming the first bad line.
-    package static func parse(_ text: String, fileName: String) throws -> RulesFile {
-        try parse(Array(text.utf8), fileName: fileName)
+    package static func parse(_ text: String, fileName: String, requireEnd: Bool = false) throws -> RulesFile {
+        try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd)
     }
 
-    /// Parses rules from the bytes of a file, which must be UTF-8.
+    /// Parses rules from the bytes of a file, which must be UTF-8 (a leading byte-order mark is
+    /// dropped); patterns are normalized to Unicode NFC.
     ///
-    /// - Throws: ``RulesFileError`` naming the first bad line.
-    package static func parse(_ bytes: [UInt8], fileName: String) throws -> RulesFile {
+    /// - Parameter requireEnd: Whether the rules must be followed by an `end` line.
+    /// - Throws: ``RulesFileError`` naming the first bad line; ``RulesFileError/Kind/incomplete``
+    ///   when the text has no rule, comment or `end` line (a zero-byte file is what a file being
+    ///   rewritten in place looks like), or lacks a required `end` line.
+    package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws -> RulesFile {
+        let prepared = try RulesText.prepare(bytes, fileName: fileName)
         var parser = Parser(fileName: fileName)
-        try bytes.withUnsafeBufferPointer { try parser.parseLines($0) }
+        try prepared.withUnsafeBufferPointer { try parser.parseLines($0) }
+        if parser.ruleCount == 0 && !parser.sawComment && parser.endLine == nil {
+            let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
+            throw RulesFileError(
+                file: fileName, kind: .incomplete,
+                message: "\(what), which is what a file being rewritten in place looks like; a file "
+                    + "meant to hold no rules says so with a comment line")
+        }
+        if requireEnd && parser.endLine == nil {
+            throw RulesFileError(
+                file: fileName, kind: .incomplete,
+                message: "has no end line, which this policy requires: the file may be a version "
+                    + "still being written; finish it with a line \"end\"")
+        }
         return RulesFile(contents: Contents(parser))
     }
 
@@ -248,6 +271,10 @@ private struct Parser {
     var subjects = PatternIndex()
     var actions = PatternIndex()
     var firstLines = FirstLineTable()
+    /// Whether a comment line was read.
+    var sawComment = false
+    /// The line of the `end` line, once read.
+    var endLine: Int?
 
     init(fileName: String) {
         self.fileName = fileName
@@ -312,7 +339,10 @@ private struct Parser {
             // In range: `index < end` is checked before each read.
             while index < end && Self.isBlank(base[index]) { index &+= 1 }
             guard index < end else { break }
-            if count == 0 && base[index] == Self.hash { return }
+            if count == 0 && base[index] == Self.hash {
+                sawComment = true
+                return
+            }
             let start = index
             index = Self.endOfField(base, from: index, end: end)
             switch count {
@@ -325,6 +355,20 @@ private struct Parser {
             count &+= 1
         }
         if count == 0 { return }
+        if count == 1 && Self.spells(UnsafeBufferPointer(rebasing: line[fields.0]), "end") {
+            if let endLine {
+                throw RulesFileError(
+                    file: fileName, line: number, kind: .malformed,
+                    message: "a second end line (the first is line \(endLine)); a file has one, last")
+            }
+            endLine = number
+            return
+        }
+        if let endLine {
+            throw RulesFileError(
+                file: fileName, line: number, kind: .malformed,
+                message: "a rule after the end line (line \(endLine)); the end line comes last")
+        }
         guard count == 4 else {
             throw RulesFileError(
                 file: fileName, line: number, kind: .malformed,

@@ -16,8 +16,12 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError {
         case changedWhileReading
         /// A line is not valid UTF-8.
         case notUTF8
-        /// A line does not have the form `effect subject action resource`.
+        /// A line does not have the form `effect subject action resource`, or holds a character
+        /// a rule may not hold.
         case malformed
+        /// The file looks like a version still being written: it is empty (no rule, comment or
+        /// `end` line), or it lacks the `end` line its policy requires.
+        case incomplete
     }
 
     /// The file, as named in messages (its last path component).

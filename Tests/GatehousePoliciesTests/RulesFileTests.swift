@@ -63,8 +63,8 @@ struct RulesFileTests {
             rules.decide(subject: "alice", action: "read", resource: "x") == .init(effect: .allow, line: 5))
     }
 
-    @Test func anEmptyFileHasNoRulesAndAllowsNothing() throws {
-        let rules = try RulesFile.parse("", fileName: "r")
+    @Test func aFileOfCommentsOnlyHasNoRulesAndAllowsNothing() throws {
+        let rules = try RulesFile.parse("# no rules on purpose\n", fileName: "r")
         #expect(rules.ruleCount == 0)
         #expect(rules.decide(subject: "a", action: "read", resource: "a") == nil)
     }

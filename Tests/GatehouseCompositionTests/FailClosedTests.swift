@@ -48,7 +48,9 @@ struct FailClosedTests {
         Fault(
             name: "rules file truncated to nothing",
             inject: { try $0.truncateRules(to: 0) },
-            expected: .denied(policy: "file", gateFailure: false, reason: ["no rule in avatars.rules allows"])
+            expected: .denied(
+                policy: "file", gateFailure: true,
+                reason: ["avatars.rules: is empty (0 bytes), which is what a file being rewritten in place looks like"])
         ),
         Fault(
             name: "rules file replaced by a directory",

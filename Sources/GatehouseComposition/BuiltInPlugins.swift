@@ -75,7 +75,22 @@ enum BuiltInPlugins {
             factory: makeDisk)
         try? registry.registerLoader(
             "memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" },
-            factory: { settings, _ in MemoryLoader(settings.resources.mapValues { Data($0.utf8) }) })
+            factory: makeMemory)
+    }
+
+    /// A memory loader; every key must keep the resource identity rule, or the proxy would
+    /// refuse every request for it (a key in NFD could never be loaded).
+    static func makeMemory(
+        _ settings: MemorySettings, _ context: PluginContext
+    ) throws -> any ResourceLoading<String, Data> {
+        for key in settings.resources.keys.sorted() {
+            if let violation = ResourceIdentity.path.violation(in: key) {
+                throw SettingsError(
+                    key: "resources[\(key.debugDescription)]",
+                    message: "the key \(violation); no request could name it")
+            }
+        }
+        return MemoryLoader(settings.resources.mapValues { Data($0.utf8) })
     }
 
     static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {

@@ -13,7 +13,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 package="$(cd "$here/../.." && pwd)"
 build="$here/.build"
-targets=(configuration rules localtime diskkey)
+targets=(configuration rules localtime diskkey identity)
 modules=(GatehouseCore GatehousePolicies GatehouseLoaders GatehouseComposition)
 shim="$package/Sources/CGatehouseLinux"
 flags=(-parse-as-library -package-name gatehouse -swift-version 6 -enable-upcoming-feature ExistentialAny

@@ -109,6 +109,12 @@ struct ConfigurationErrorTests {
                 #"services.s.cache.countLimit: expected a positive whole number, found 0"#,
             ]
         ),
+        (
+            #"{ "services": { "s": { "loader": { "type": "memory", "resources": { "Keys/../x": "1" } }, "gatekeepers": [{ "type": "alwaysAllow" }] } } }"#,
+            [
+                #"services.s.loader.resources["Keys/../x"]: the key has a ".." path component, which would name a resource outside its folder; no request could name it"#
+            ]
+        ),
         (#"{ "services": {} }"#, [#"services: empty; name at least one service"#]),
         (
             #"{ "service": {} }"#,

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The reproductions of the security issue, run through the `gatehouse` command as an attacker
+/// would: each printed a secret or answered "allowed" before the resource identity rule, the
+/// strict rules reader and fail-closed policies.
+@Suite("Security reproductions through the command")
+struct SecurityReproductionTests {
+    /// A folder with a configuration of one service over a memory loader and the given gates.
+    static func configuration(rules: String? = nil, gatekeepers: String) throws -> (URL, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let rules {
+            try Data(rules.utf8).write(to: folder.appendingPathComponent("keys.rules"))
+        }
+        let json = """
+            { "services": { "vault": {
+                "loader": { "type": "memory", "resources": {
+                    "Keys/master": "THE MASTER KEY", "docs/café/plan": "THE PLAN",
+                    "tenants/globex/plan.txt": "GLOBEX PLAN", "public/a": "public" } },
+                "gatekeepers": \(gatekeepers) } } }
+            """
+        let config = folder.appendingPathComponent("gatehouse.json")
+        try Data(json.utf8).write(to: config)
+        return (folder, config.path)
+    }
+
+    static let blockRules = "allow * read *\ndeny mallory read Keys/*\ndeny mallory read docs/café/*\n"
+
+    @Test(arguments: ["\u{212A}eys/master", "docs/cafe\u{0301}/plan"])
+    func aUnicodeEquivalentKeyNeverPassesADenyRule(_ key: String) throws {
+        let (folder, config) = try Self.configuration(
+            rules: Self.blockRules, gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        #expect(run.status == 3)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("denied by (identity): the resource is not in Unicode NFC"))
+    }
+
+    @Test func aDenyWrittenInNFDCoversItsNFCRequest() throws {
+        let (folder, config) = try Self.configuration(
+            rules: "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n",
+            gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "docs/café/plan")
+        #expect(run.status == 3)
+        #expect(run.stderr.hasPrefix("denied by file: keys.rules:2 denies"))
+    }
+
+    @Test func aUnicodeEquivalentKeyNeverPassesANegatedAllowList() throws {
+        let (folder, config) = try Self.configuration(
+            gatekeepers: #"[{ "type": "not", "policy": { "type": "allowList", "resources": ["Keys/*"] } }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
+        #expect(run.status == 3)
+        #expect(!run.stdout.contains("THE MASTER KEY"))
+    }
+
+    @Test(arguments: ["tenants/acme/../globex/plan.txt", "tenants/acme/./../globex/plan.txt"])
+    func theGateNeverAllowsADotDotPath(_ key: String) throws {
+        let (folder, config) = try Self.configuration(
+            gatekeepers: #"[{ "type": "allowList", "resources": ["tenants/acme/*"] }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let check = try Examples.gatehouse("check", "--config", config, "--subject", "alice", key)
+        #expect(check.status == 3)
+        #expect(check.stderr.hasPrefix("denied by (identity): the resource has a "))
+    }
+
+    @Test func anEmptyBlockListUnderNotFails() throws {
+        let (folder, config) = try Self.configuration(
+            rules: "", gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "Keys/master")
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("keys.rules: is empty (0 bytes)"))
+        #expect(!run.stdout.contains("THE MASTER KEY"))
+    }
+
+    @Test(arguments: ["allOf", "anyOf"])
+    func notOfAnEmptyCombinatorIsRefusedByTheConfiguration(_ type: String) throws {
+        let (folder, config) = try Self.configuration(
+            gatekeepers: #"[{ "type": "not", "policy": { "type": "\#(type)", "policies": [] } }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "Keys/master")
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr.hasSuffix(
+                "services.vault.gatekeepers[0].policy.policies: empty; \(type) needs at least one policy\n"))
+    }
+}

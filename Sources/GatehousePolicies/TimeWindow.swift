@@ -29,6 +29,14 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     /// The zone whose wall clock the window follows.
     public let timeZone: TimeZone
 
+    /// The instants a window decides at: from 1900-01-01T00:00:00Z up to (not including)
+    /// 2200-01-01T00:00:00Z. Before 1900 most zones kept local mean time, which the zone data
+    /// records but no clock showed; after its last recorded transition the data repeats the
+    /// current rule, and 2200 bounds how far that guess is trusted. A clock outside this range,
+    /// or one that is not finite, makes every decision throw ``TimeWindowError``.
+    public static let supportedInstants =
+        Date(timeIntervalSince1970: Window.earliestSecond)..<Date(timeIntervalSince1970: Window.endSecond)
+
     /// `Mon–Fri 09:00–17:00 Europe/Berlin`.
     private let summary: String
     /// What a decision reads, in one object: the policy's witness then passes one reference
@@ -107,6 +115,11 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
 
 /// The part of a ``TimeWindow`` a decision reads; never changed after `init`.
 private final class Window: Sendable {
+    /// 1900-01-01T00:00:00Z in seconds since 1970.
+    static let earliestSecond: Double = -2_208_988_800
+    /// 2200-01-01T00:00:00Z in seconds since 1970.
+    static let endSecond: Double = 7_258_118_400
+
     let now: @Sendable () -> Date
     let converter: LocalTimeConverter
     /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in the window's days.

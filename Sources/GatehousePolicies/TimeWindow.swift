@@ -69,7 +69,8 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         guard let zone = TimeWindowZone.zone(timeZone) else {
-            throw PolicyConfigurationError(policy: "timeWindow", message: TimeWindowZone.problem(with: timeZone))
+            throw PolicyConfigurationError(
+                policy: "timeWindow", message: TimeWindowZone.problem(with: timeZone))
         }
         guard from != to else {
             throw PolicyConfigurationError(
@@ -174,7 +175,8 @@ private final class Window: Sendable {
         return TimeWindowError(
             kind: .clockOutOfRange,
             message: "the clock reads \(seconds) s since 1970, outside the range TimeWindow trusts the zone "
-                + "data for (1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z); expected an instant in that range")
+                + "data for (1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z); expected an instant in that range"
+        )
     }
 
     /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`, built in one allocation

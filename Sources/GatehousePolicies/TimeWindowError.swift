@@ -2,8 +2,7 @@ import Foundation
 
 /// A ``TimeWindow`` that cannot decide: its clock reads an instant it cannot place on a wall
 /// clock. The policy throws it from the decision instead of denying, so that no combinator
-/// (``GatehouseCore/Not``) can turn the fault into an allow; the proxy denies with a gate
-/// failure.
+/// (`Not`) can turn the fault into an allow; the proxy denies with a gate failure.
 public struct TimeWindowError: Error, Sendable, Hashable, LocalizedError {
     /// What the clock read.
     public enum Kind: Sendable, Hashable {

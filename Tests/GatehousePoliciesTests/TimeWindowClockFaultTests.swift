@@ -127,7 +127,8 @@ struct TimeWindowClockFaultTests {
                 let parts = calendar.dateComponents([.hour, .minute], from: end)
                 let lastMinute = parts.hour == 23 && parts.minute == 59
                 #expect(
-                    try await T.decide(policy, clock, at: end).isAllowed == !lastMinute, "\(identifier) at \(end)")
+                    try await T.decide(policy, clock, at: end).isAllowed == !lastMinute,
+                    "\(identifier) at \(end)")
             }
         }
     }

@@ -154,12 +154,9 @@ enum BuiltInPlugins {
     static func makeTimeWindow(_ settings: TimeWindowSettings, _ context: PluginContext) throws
         -> any AccessPolicy
     {
-        guard TimeZone(identifier: settings.timeZone) != nil else {
-            throw SettingsError(
-                key: "timeZone",
-                message:
-                    "unknown time zone \"\(settings.timeZone)\"; expected an IANA name such as \"Europe/Berlin\""
-            )
+        // The rule TimeWindow itself applies, reported under the setting's key.
+        guard TimeWindowZone.zone(settings.timeZone) != nil else {
+            throw SettingsError(key: "timeZone", message: TimeWindowZone.problem(with: settings.timeZone))
         }
         guard !settings.days.isEmpty else {
             throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")")

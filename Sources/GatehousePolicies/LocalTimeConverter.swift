@@ -37,8 +37,8 @@ struct LocalTimeConverter: Sendable {
         span = LockedState(Span(start: .infinity, end: -.infinity, offset: 0))
     }
 
-    /// The wall-clock reading at `seconds` since 1970, which must be finite and within about
-    /// ±30,000 years of 1970 (the caller checks).
+    /// The wall-clock reading at `seconds` since 1970, which must lie within
+    /// ``TimeWindow/supportedInstants`` (the caller checks).
     func reading(atSecondsSince1970 seconds: Double) -> Reading {
         let offset = offset(at: seconds)
         let local = Int(seconds.rounded(.down)) + offset

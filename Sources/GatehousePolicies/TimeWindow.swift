@@ -14,8 +14,10 @@ import GatehouseCore
 ///   repeated when clocks go back is inside both times.
 ///
 /// A denial names the window and the local time, such as
-/// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A decision does not use
-/// `Calendar`: the zone's offset is cached until its next transition.
+/// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A clock that reads an
+/// instant the window cannot place (not finite, or outside ``supportedInstants``) is a fault,
+/// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
+/// A decision does not use `Calendar`: the zone's offset is cached until its next transition.
 public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
@@ -29,6 +31,14 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     /// The zone whose wall clock the window follows.
     public let timeZone: TimeZone
 
+    /// The instants a window decides at: from 1900-01-01T00:00:00Z up to (not including)
+    /// 2200-01-01T00:00:00Z. Before 1900 most zones kept local mean time, which the zone data
+    /// records but no clock showed; after its last recorded transition the data repeats the
+    /// current rule, and 2200 bounds how far that guess is trusted. A clock outside this range,
+    /// or one that is not finite, makes every decision throw ``TimeWindowError``.
+    public static let supportedInstants =
+        Date(timeIntervalSince1970: Window.earliestSecond)..<Date(timeIntervalSince1970: Window.endSecond)
+
     /// `Mon–Fri 09:00–17:00 Europe/Berlin`.
     private let summary: String
     /// What a decision reads, in one object: the policy's witness then passes one reference
@@ -41,11 +51,15 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     ///   - days: The days on which the window opens; at least one.
     ///   - from: The local time it opens (inclusive).
     ///   - to: The local time it closes (exclusive); before `from` for a window past midnight.
-    ///   - timeZone: An identifier `TimeZone(identifier:)` knows, such as `"Europe/Berlin"`.
+    ///   - timeZone: An IANA identifier, such as `"Europe/Berlin"`, `"UTC"` or `"Etc/GMT-5"`
+    ///     (+05:00): one in `TimeZone.knownTimeZoneIdentifiers`, `UTC`, `GMT`, or one in an IANA
+    ///     area (`Europe/`, `Asia/`, `Etc/`, …) that Foundation's zone data holds under that
+    ///     name. Never `Factory`, an offset such as `GMT+5`, or an abbreviation such as `BST`.
     ///   - name: The name shown in denials and audit records.
     ///   - now: The clock; the system clock unless given.
-    /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for an unknown time zone,
-    ///   `from` equal to `to`, or no days.
+    /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for a time zone that is not
+    ///   an IANA identifier (the message suggests the nearest one), `from` equal to `to`, or no
+    ///   days.
     public init(
         days: Set<Weekday>,
         from: LocalTime,
@@ -54,11 +68,9 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
         name: String = "timeWindow",
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        guard let zone = TimeZone(identifier: timeZone) else {
+        guard let zone = TimeWindowZone.zone(timeZone) else {
             throw PolicyConfigurationError(
-                policy: "timeWindow",
-                message: "unknown time zone \(timeZone.debugDescription); expected an IANA identifier "
-                    + "such as \"Europe/Berlin\"")
+                policy: "timeWindow", message: TimeWindowZone.problem(with: timeZone))
         }
         guard from != to else {
             throw PolicyConfigurationError(
@@ -90,23 +102,31 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     public var description: String { summary }
 
     /// Allows when the clock's instant falls inside the window on the zone's wall clock.
+    ///
+    /// - Throws: ``TimeWindowError`` when the clock reads an instant that is not finite or lies
+    ///   outside ``supportedInstants``.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        window.decisionNow()
+        try window.decisionNow()
     }
 
     /// The decision of `evaluate(_:)`; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) -> AccessDecision {
-        window.decisionNow()
+    package func decide(_ request: AccessRequest) throws -> AccessDecision {
+        try window.decisionNow()
     }
 
     /// The decision at `instant`.
-    func decision(at instant: Date) -> AccessDecision {
-        window.decision(at: instant)
+    func decision(at instant: Date) throws -> AccessDecision {
+        try window.decision(at: instant)
     }
 }
 
 /// The part of a ``TimeWindow`` a decision reads; never changed after `init`.
 private final class Window: Sendable {
+    /// 1900-01-01T00:00:00Z in seconds since 1970.
+    static let earliestSecond: Double = -2_208_988_800
+    /// 2200-01-01T00:00:00Z in seconds since 1970.
+    static let endSecond: Double = 7_258_118_400
+
     let now: @Sendable () -> Date
     let converter: LocalTimeConverter
     /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in the window's days.
@@ -129,21 +149,34 @@ private final class Window: Sendable {
         self.reasonPrefix = reasonPrefix
     }
 
-    func decisionNow() -> AccessDecision {
-        decision(at: now())
+    func decisionNow() throws -> AccessDecision {
+        try decision(at: now())
     }
 
-    func decision(at instant: Date) -> AccessDecision {
+    func decision(at instant: Date) throws -> AccessDecision {
         let seconds = instant.timeIntervalSince1970
-        // About ±31,000 years: keeps the integer arithmetic far from overflow.
-        guard seconds.isFinite, abs(seconds) < 1e12 else {
-            return .deny(reason: "the clock reads \(seconds) seconds since 1970, which is out of range")
+        // NaN fails both comparisons.
+        guard seconds >= Self.earliestSecond && seconds < Self.endSecond else {
+            throw Self.fault(seconds)
         }
         let reading = converter.reading(atSecondsSince1970: seconds)
         if contains(reading) {
             return .allow
         }
         return .deny(reason: reason(for: reading))
+    }
+
+    /// Why the clock's reading cannot be decided at.
+    private static func fault(_ seconds: Double) -> TimeWindowError {
+        guard seconds.isFinite else {
+            return TimeWindowError(
+                kind: .clockNotFinite, message: "the clock reads \(seconds); expected a finite instant")
+        }
+        return TimeWindowError(
+            kind: .clockOutOfRange,
+            message: "the clock reads \(seconds) s since 1970, outside the range TimeWindow trusts the zone "
+                + "data for (1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z); expected an instant in that range"
+        )
     }
 
     /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`, built in one allocation

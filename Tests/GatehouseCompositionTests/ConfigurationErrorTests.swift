@@ -11,7 +11,15 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "timeWindow", "timeZone": "Europe/Berln", "days": ["mon"], "from": "09:00", "to": "17:00" }]"#,
-            #"services.s.gatekeepers[0].timeZone: unknown time zone "Europe/Berln"; expected an IANA name such as "Europe/Berlin""#
+            #"services.s.gatekeepers[0].timeZone: unknown time zone "Europe/Berln"; expected an IANA identifier such as "Europe/Berlin" (did you mean "Europe/Berlin"?)"#
+        ),
+        (
+            #"[{ "type": "timeWindow", "timeZone": "GMT+5", "days": ["mon"], "from": "09:00", "to": "17:00" }]"#,
+            #"services.s.gatekeepers[0].timeZone: unknown time zone "GMT+5"; expected an IANA identifier such as "Europe/Berlin"; a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)"#
+        ),
+        (
+            #"[{ "type": "timeWindow", "timeZone": "Factory", "days": ["mon"], "from": "09:00", "to": "17:00" }]"#,
+            #"services.s.gatekeepers[0].timeZone: unknown time zone "Factory"; expected an IANA identifier such as "Europe/Berlin" ("Factory" is tzdata's placeholder for a machine whose zone is not set, not a place's time zone)"#
         ),
         (
             #"[{ "type": "timeWindow", "timeZone": "UTC", "days": ["mon", "fry"], "from": "09:00", "to": "17:00" }]"#,

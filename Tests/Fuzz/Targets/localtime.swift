@@ -7,11 +7,13 @@ import GatehousePolicies
 /// - `LocalTime(text)` accepts exactly two ASCII digits, `:`, two ASCII digits, from 00:00 to
 ///   23:59, and prints back the same text; `LocalTime(hour:minute:)` accepts exactly the valid
 ///   ranges and round-trips through its text and through JSON.
-/// - `TimeWindow(...)` throws only `PolicyConfigurationError`, exactly for an unknown zone, no
-///   days, or `from == to`.
+/// - `TimeWindow(...)` throws only `PolicyConfigurationError`: for no days, `from == to`, or a
+///   zone that is not an accepted IANA identifier (one `TimeZone(identifier:)` knows, never
+///   `Factory`; the message starts `unknown time zone`).
 /// - Every decision agrees with `Calendar`'s wall-clock reading (between 1900 and 2100), for a
 ///   sequence of instants on one policy (its offset cache sees the clock jump back and forth),
-///   and a denial's reason is the documented sentence; an instant out of range is denied.
+///   and a denial's reason is the documented sentence; an instant that is not finite or lies
+///   outside `TimeWindow.supportedInstants` throws `TimeWindowError` of the matching kind.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzLocalTime(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -90,9 +92,13 @@ private func checkWindow(_ input: inout FuzzInput) {
     let window: TimeWindow
     do {
         window = try TimeWindow(days: days, from: from, to: to, timeZone: zoneName, now: clock.read)
-        require(zone != nil && !days.isEmpty && from != to, "accepted \(zoneName) \(days) \(from)-\(to)")
-    } catch is PolicyConfigurationError {
-        require(zone == nil || days.isEmpty || from == to, "refused \(zoneName) \(days) \(from)-\(to)")
+        require(
+            zone != nil && zoneName != "Factory" && !days.isEmpty && from != to,
+            "accepted \(zoneName) \(days) \(from)-\(to)")
+    } catch let error as PolicyConfigurationError {
+        require(
+            error.message.hasPrefix("unknown time zone") || days.isEmpty || from == to,
+            "refused \(zoneName) \(days) \(from)-\(to): \(error.message)")
         return
     } catch {
         require(false, "TimeWindow.init threw \(type(of: error))")
@@ -114,18 +120,33 @@ private func checkWindow(_ input: inout FuzzInput) {
         instants.append(instants[instants.count - 1] + Double(input.integer(Int16.self)) * 10)
     }
     let decisions = blocking { [window, instants] in
-        var decisions: [AccessDecision] = []
+        var decisions: [Result<AccessDecision, TimeWindowError>] = []
         for instant in instants {
             clock.set(instant)
-            decisions.append(
-                (try? await window.evaluate(AccessRequest(resource: "r"))) ?? .deny(reason: "threw"))
+            do {
+                decisions.append(.success(try await window.evaluate(AccessRequest(resource: "r"))))
+            } catch let error as TimeWindowError {
+                decisions.append(.failure(error))
+            } catch {
+                require(false, "TimeWindow.evaluate threw \(type(of: error))")
+            }
         }
         return decisions
     }
-    for (instant, decision) in zip(instants, decisions) {
-        guard instant.isFinite, abs(instant) < 1e12 else {
-            require(decision.reason?.hasSuffix("which is out of range") == true, "\(instant): \(decision)")
+    for (instant, outcome) in zip(instants, decisions) {
+        let supported = TimeWindow.supportedInstants
+        guard instant >= supported.lowerBound.timeIntervalSince1970,
+            instant < supported.upperBound.timeIntervalSince1970
+        else {
+            let kind: TimeWindowError.Kind = instant.isFinite ? .clockOutOfRange : .clockNotFinite
+            let thrown: TimeWindowError.Kind? =
+                if case .failure(let error) = outcome { error.kind } else { nil }
+            require(thrown == kind, "\(instant): \(outcome), expected TimeWindowError.\(kind)")
             continue
+        }
+        guard case .success(let decision) = outcome else {
+            require(false, "\(instant) threw \(outcome)")
+            return
         }
         guard referenceRange.contains(instant) else { continue }
         let parts = calendar.dateComponents(

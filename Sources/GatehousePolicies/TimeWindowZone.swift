@@ -1,0 +1,145 @@
+import Foundation
+
+/// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
+/// does not. Shared with the configuration's `timeWindow` settings.
+///
+/// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` and `UTC+5` as +05:00 while
+/// the IANA identifier `Etc/GMT+5` is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka)
+/// and `IST`, and knows `Factory`, which is no place's time. So an identifier is accepted when
+/// it is `UTC` or `GMT`, is listed in `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA
+/// area (`Africa/` … `Pacific/`, `Etc/`) and Foundation's zone data holds it under exactly
+/// that name. The last rule is needed because the list on Linux holds one name per place
+/// (`Asia/Calcutta`, not `Asia/Kolkata`) and no `Etc/` zone. `Factory` is never accepted.
+package enum TimeWindowZone {
+    /// The zone named `identifier`, or `nil` when it is not an accepted IANA identifier.
+    package static func zone(_ identifier: String) -> TimeZone? {
+        guard identifier != "Factory" else { return nil }
+        if listed.contains(identifier) {
+            return TimeZone(identifier: identifier)
+        }
+        guard let slash = identifier.firstIndex(of: "/"), areas.contains(identifier[..<slash]),
+            let zone = TimeZone(identifier: identifier), zone.identifier == identifier
+        else {
+            return nil
+        }
+        return zone
+    }
+
+    /// Why `identifier` is not accepted, such as `unknown time zone "Europe/Berln"; expected an
+    /// IANA identifier such as "Europe/Berlin" (did you mean "Europe/Berlin"?)`.
+    ///
+    /// An offset spelled with `GMT`, `UTC` or `UT` (`GMT+5`, `UTC-03:00`) is answered with the
+    /// `Etc/` identifier for it, whose sign is inverted (`Etc/GMT-5` is +05:00), or with the
+    /// news that none exists (offsets that are not whole hours, or beyond −12 and +14).
+    package static func problem(with identifier: String) -> String {
+        let sentence =
+            "unknown time zone \(identifier.debugDescription); expected an IANA identifier such as \"Europe/Berlin\""
+        if identifier == "Factory" {
+            return sentence
+                + " (\"Factory\" is tzdata's placeholder for a machine whose zone is not set, not a place's time zone)"
+        }
+        if let minutes = fixedOffsetMinutes(identifier) {
+            return sentence + "; " + fixedOffsetHint(minutes)
+        }
+        return sentence + (suggestion(for: identifier).map { " (did you mean \"\($0)\"?)" } ?? "")
+    }
+
+    /// The IANA areas: the first component of every location identifier, and `Etc`.
+    private static let areas: Set<Substring> = [
+        "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+        "Pacific", "Etc",
+    ]
+
+    /// `TimeZone.knownTimeZoneIdentifiers`, `UTC` and `GMT`, without `Factory`.
+    private static let listed: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
+        .union(["UTC", "GMT"]).subtracting(["Factory"])
+
+    /// What a suggestion is chosen from, each with its lowercased scalars, sorted so that ties
+    /// always go the same way: the listed identifiers and the `Etc/` zones Foundation knows.
+    private static let candidates: [(name: String, lowered: [Unicode.Scalar])] = {
+        let fixed = (-14...12).map { $0 == 0 ? "Etc/GMT" : $0 < 0 ? "Etc/GMT\($0)" : "Etc/GMT+\($0)" }
+        let etc = (fixed + ["Etc/UTC"]).filter { TimeZone(identifier: $0) != nil }
+        return listed.union(etc).sorted().map { ($0, Array($0.lowercased().unicodeScalars)) }
+    }()
+
+    /// The closest candidate to `word`, ignoring case, within an edit distance of a third of the
+    /// candidate's length (at least 1); the first in sorted order when several are as close.
+    private static func suggestion(for word: String) -> String? {
+        let lowered = Array(word.lowercased().unicodeScalars)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let limit = min(max(1, candidate.lowered.count / 3), (best?.distance ?? .max) - 1)
+            guard abs(candidate.lowered.count - lowered.count) <= limit else { continue }
+            let distance = editDistance(lowered, candidate.lowered)
+            if distance <= limit {
+                best = (candidate.name, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// The Levenshtein distance between `a` and `b`.
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(
+                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The offset east of UTC, in minutes, when `identifier` spells one the way Foundation
+    /// would read it: `GMT`, `UTC` or `UT` (any case), a sign, one or two digits of hours, and
+    /// optionally two digits of minutes, with or without a colon. `nil` for anything else.
+    private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
+        let text = Array(identifier.uppercased().utf8)
+        var index = 0
+        for prefix in ["GMT", "UTC", "UT"] where text.starts(with: prefix.utf8) {
+            index = prefix.utf8.count
+            break
+        }
+        guard index > 0, index < text.count else { return nil }
+        let sign: Int
+        switch text[index] {
+        case UInt8(ascii: "+"): sign = 1
+        case UInt8(ascii: "-"): sign = -1
+        default: return nil
+        }
+        var digits = Array(text[(index + 1)...])
+        if digits.count == 5, digits[2] == UInt8(ascii: ":") {
+            digits.remove(at: 2)
+        }
+        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        let values = digits.map { Int($0 - 0x30) }
+        let hourDigits = digits.count == 4 ? 2 : digits.count
+        let hours = values[..<hourDigits].reduce(0) { $0 * 10 + $1 }
+        let minutes = values[hourDigits...].reduce(0) { $0 * 10 + $1 }
+        guard hours < 24, minutes < 60 else { return nil }
+        return sign * (hours * 60 + minutes)
+    }
+
+    /// `a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)`, or why
+    /// there is no such identifier.
+    private static func fixedOffsetHint(_ minutes: Int) -> String {
+        guard minutes != 0 else { return "a zero offset is written \"UTC\"" }
+        let magnitude = abs(minutes)
+        let offset =
+            (minutes > 0 ? "+" : "-") + LocalTime.twoDigits(magnitude / 60) + ":"
+            + LocalTime.twoDigits(magnitude % 60)
+        let hours = minutes / 60
+        guard minutes % 60 == 0, (-12...14).contains(hours) else {
+            return "no identifier names the fixed offset \(offset): name the place whose clock you mean"
+        }
+        let etc = "Etc/GMT" + (hours > 0 ? "-\(hours)" : "+\(-hours)")
+        return "a fixed offset of \(offset) is written \"\(etc)\" (Etc names invert the sign)"
+    }
+}

@@ -87,9 +87,12 @@ struct Commands {
         }
         var clock: @Sendable () -> Date = { Date() }
         if let text = parsed.value("at") {
-            guard let instant = Instant.parse(text) else {
+            let instant: Date
+            do {
+                instant = try Instant.parse(text)
+            } catch {
                 return usage(
-                    "--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z, found '\(text)'",
+                    "--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z or 2026-11-30T11:00:00+01:00, found '\(text)'; \(error.reason)",
                     help: helpText)
             }
             clock = { instant }
@@ -160,22 +163,23 @@ struct Commands {
             console.out(report.json)
             return status
         }
+        let request = printable(report.request.description)
+        let service = printable(report.service)
         switch status {
         case .ok:
             if let output = report.output {
-                console.out("loaded \(report.bytes ?? 0) bytes to \(output): \(report.request)")
+                console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
             } else {
-                console.out("allowed: \(report.request) (service \(report.service))")
+                console.out("allowed: \(request) (service \(service))")
             }
         case .denied:
-            let what =
-                report.gateFailure == true
-                ? "denied: gate \(report.gate ?? "?") failed" : "denied by \(report.gate ?? "?")"
-            console.err("\(what): \(report.reason ?? "")")
-            console.err("  request: \(report.request) (service \(report.service))")
+            let gate = printable(report.gate ?? "?")
+            let what = report.gateFailure == true ? "denied: gate \(gate) failed" : "denied by \(gate)"
+            console.err("\(what): \(printable(report.reason ?? ""))")
+            console.err("  request: \(request) (service \(service))")
         default:
-            console.err("error: \(report.error ?? "unknown")")
-            console.err("  request: \(report.request) (service \(report.service))")
+            console.err("error: \(printable(report.error ?? "unknown"))")
+            console.err("  request: \(request) (service \(service))")
         }
         return status
     }
@@ -211,7 +215,7 @@ struct Commands {
                     ]))
             } else {
                 console.out(
-                    "\(path): valid; \(names.count) service\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+                    "\(printable(path)): valid; \(names.count) service\(names.count == 1 ? "" : "s"): \(names.map(printable).joined(separator: ", "))"
                 )
             }
         } else if json {
@@ -230,7 +234,9 @@ struct Commands {
                     ),
                 ]))
         } else {
-            console.out(services.explanation)
+            console.out(
+                services.services.map { $0.explanation.map(printable).joined(separator: "\n") }
+                    .joined(separator: "\n\n"))
         }
         return .ok
     }
@@ -244,7 +250,7 @@ struct Commands {
                     ("errors", .array(issues.map { .string($0) })),
                 ]))
         } else {
-            for issue in issues { console.err("\(file): \(issue)") }
+            for issue in issues { console.err("\(printable(file)): \(printable(issue))") }
         }
         return .error
     }
@@ -261,7 +267,7 @@ struct Commands {
             console.out(JSONText.render([("error", .string(message)), ("usage", .bool(true))]))
             return .usage
         }
-        console.err("error: \(message)")
+        console.err("error: \(printable(message))")
         if let help,
             let line = help.split(separator: "\n").first(where: {
                 $0.hasPrefix("Usage:") || $0.hasPrefix("  gatehouse ")
@@ -317,16 +323,5 @@ struct Report {
         if let content { members.append(("content", .string(content))) }
         if let contentBase64 { members.append(("contentBase64", .string(contentBase64))) }
         return JSONText.render(members)
-    }
-}
-
-/// Parses ISO-8601 instants, with or without fractional seconds.
-enum Instant {
-    static func parse(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
     }
 }

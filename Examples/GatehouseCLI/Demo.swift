@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// `gatehouse` with no arguments: a short story on the bundled configuration, each step showing
 /// the command a person would type to see the same thing.
@@ -31,6 +32,7 @@ struct Demo {
             return .error
         }
         let config = Self.display(bundled)
+        let shownConfig = printable(config)
         let monday = "2026-11-30T10:00:00Z"
         let saturday = "2026-11-28T10:00:00Z"
         var failures: [String] = []
@@ -38,14 +40,14 @@ struct Demo {
         console.out(
             """
             Gatehouse demo: a gate in front of a folder of avatars.
-            The configuration is \(config); `gatehouse explain` describes it:
+            The configuration is \(shownConfig); `gatehouse explain` describes it:
 
             """)
         _ = await quietly(["explain", config]) { console.out("  " + $0) }
 
         func step(_ title: String, _ arguments: [String], expect: ExitStatus) async {
             console.out("\n\(title)")
-            console.out("  $ gatehouse " + arguments.map(Self.quote).joined(separator: " "))
+            console.out("  $ gatehouse " + arguments.map { Self.quote(printable($0)) }.joined(separator: " "))
             let status = await quietly(arguments) { console.out("    " + $0) }
             console.out("  exit status \(status.rawValue)")
             if status != expect {
@@ -73,13 +75,14 @@ struct Demo {
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
         } catch {
-            console.err("error: cannot copy the example to \(folder.path): \(error)")
+            console.err(
+                "error: cannot copy the example to \(printable(folder.path)): \(printable(describe(error)))")
             return .error
         }
         let copy = folder.appendingPathComponent("gatehouse.json").path
         let rules = folder.appendingPathComponent("avatars.rules")
         await step(
-            "4a. bob may read any avatar while his rule stands (on a copy of the example in \(folder.path)):",
+            "4a. bob may read any avatar while his rule stands (on a copy of the example in \(printable(folder.path))):",
             ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"], expect: .ok)
         do {
             let text = try String(contentsOf: rules, encoding: .utf8)
@@ -87,7 +90,7 @@ struct Demo {
                 .filter { !$0.hasPrefix("allow     bob") }.joined(separator: "\n")
             try Data(revoked.utf8).write(to: rules, options: .atomic)  // write, then rename
         } catch {
-            console.err("error: cannot rewrite \(rules.path): \(error)")
+            console.err("error: cannot rewrite \(printable(rules.path)): \(printable(describe(error)))")
             return .error
         }
         console.out(
@@ -110,7 +113,7 @@ struct Demo {
                 "\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
             return .ok
         }
-        for failure in failures { console.err("demo step did not behave as expected: \(failure)") }
+        for failure in failures { console.err("demo step did not behave as expected: \(printable(failure))") }
         return .error
     }
 

@@ -22,7 +22,8 @@ enum Help {
           --subject NAME     who asks (default: no subject, the app itself)
           --action NAME      what they want to do (default: read)
           --attr KEY=VALUE   a request attribute; repeat for more
-          --at INSTANT       decide as if the clock read this ISO-8601 instant (2026-11-30T10:00:00Z)
+          --at INSTANT       decide as if the clock read this ISO-8601 instant (2026-11-30T10:00:00Z,
+                             2026-11-30T11:00:00.5+01:00); it must exist: no Feb 30, no hour 24
           --json             print one JSON object instead of text
           --help             show this help
         """

@@ -1,4 +1,9 @@
 /// A tiny JSON writer with members in a fixed order, for the command's `--json` output.
+///
+/// Strings escape what JSON requires (`"`, `\\`, U+0000–U+001F) and also every other scalar
+/// that is unsafe to print raw (DEL, C1 controls, U+2028/U+2029, bidirectional controls; see
+/// `Unicode.Scalar.isUnsafeToPrint`) as `\uXXXX`: still the same string to any JSON reader, and
+/// harmless when the JSON is shown in a terminal.
 indirect enum JSONText {
     case null
     case bool(Bool)
@@ -32,7 +37,7 @@ indirect enum JSONText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.isUnsafeToPrint:
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

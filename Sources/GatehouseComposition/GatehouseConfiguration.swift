@@ -39,9 +39,22 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``ConfigurationError``.
     public init(json data: Data, file: URL? = nil) throws {
+        let bytes = Array(data)
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if text.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+            throw ConfigurationError(
+                file: file,
+                issues: [
+                    .init(
+                        path: "",
+                        message:
+                            "the configuration is \(text.isEmpty ? "empty" : "only white space"); \(Self.expected)"
+                    )
+                ])
+        }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(Array(data))
+            value = try JSONParser.parse(bytes)
         } catch {
             throw ConfigurationError(
                 file: file,
@@ -59,17 +72,23 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
 
     /// Reads a configuration file.
     ///
+    /// Any file but a directory is read, at most 16 MiB: a regular file, and also a pipe
+    /// (`/dev/stdin`, a shell's `<(...)`) or a device; `/dev/null` is an empty configuration.
+    /// A pipe or device that has not ended within 10 seconds is an error, never a hang.
+    ///
     /// - Throws: ``ConfigurationError``, also when the file cannot be read.
     public init(contentsOf url: URL) throws {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try ConfigurationFileReader.contents(ofFile: url.path)
         } catch {
-            throw ConfigurationError(
-                file: url, issues: [.init(path: "", message: "cannot read \(url.path): \(describe(error))")])
+            throw ConfigurationError(file: url, issues: [.init(path: "", message: error.message)])
         }
-        try self.init(json: data, file: url)
+        try self.init(json: Data(bytes), file: url)
     }
+
+    /// What a configuration must be, for messages about one that is not.
+    static let expected = #"expected a JSON object such as {"services": {...}}"#
 
     /// Decodes `{"services": {...}}`.
     public init(from decoder: any Decoder) throws {
@@ -95,7 +114,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
 
     private static func services(from value: JSONValue, issues: IssueCollector) -> [ServiceConfiguration] {
         guard case .object(let root) = value else {
-            issues.add("", "expected an object with \"services\", found \(value.kindDescription)")
+            issues.add("", "the configuration is \(value.kindDescription); \(expected)")
             return []
         }
         for key in root.keys where key != "services" && key != "$schema" {

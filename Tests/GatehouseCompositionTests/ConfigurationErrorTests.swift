@@ -131,7 +131,7 @@ struct ConfigurationErrorTests {
                 "services: missing; name at least one service",
             ]
         ),
-        (#"[1, 2]"#, [#"expected an object with "services", found an array"#]),
+        (#"[1, 2]"#, [#"the configuration is an array; expected a JSON object such as {"services": {...}}"#]),
     ])
     func eachServiceErrorNamesItsPlace(json: String, expected: [String]) {
         #expect(issues(json) == expected)
@@ -153,7 +153,7 @@ struct ConfigurationErrorTests {
             "{ \"a\": \"x\ty\" }",
             "line 1, column 10: invalid JSON: a control character must be escaped in a string"
         ),
-        ("", "line 1, column 1: invalid JSON: unexpected end of file, expected a value"),
+        ("[", "line 1, column 2: invalid JSON: unexpected end of file, expected a value"),
         ("{} {}", "line 1, column 4: invalid JSON: unexpected '{' after the end of the document"),
     ])
     func invalidJSONIsReportedWithLineAndColumn(json: String, expected: String) {

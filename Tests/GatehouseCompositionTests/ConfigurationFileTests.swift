@@ -1,0 +1,111 @@
+import Foundation
+import GatehouseComposition
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading a configuration file: what is found is said when it is not a JSON object, any file
+/// but a directory is read (bounded), and a pipe never hangs the reader.
+@Suite("Configuration files are read boundedly and described when wrong")
+struct ConfigurationFileTests {
+    static let expected = #"expected a JSON object such as {"services": {...}}"#
+
+    /// The issues of reading `url`, as `path: message` lines.
+    func issues(reading url: URL) -> [String] {
+        do {
+            _ = try GatehouseConfiguration(contentsOf: url)
+            return []
+        } catch let error as ConfigurationError {
+            #expect(error.file == url)
+            return error.issues.map(\.description)
+        } catch {
+            Issue.record("not a ConfigurationError: \(error)")
+            return []
+        }
+    }
+
+    @Test func devNullIsAnEmptyConfiguration() {
+        #expect(
+            issues(reading: URL(fileURLWithPath: "/dev/null")) == [
+                "the configuration is empty; \(Self.expected)"
+            ])
+    }
+
+    @Test(arguments: [
+        ("", "the configuration is empty"),
+        ("\u{FEFF}", "the configuration is empty"),
+        (" \r\n\t", "the configuration is only white space"),
+        ("[]", "the configuration is an array"),
+        ("[{\"services\": {}}]", "the configuration is an array"),
+        ("42", "the configuration is a number"),
+        ("true", "the configuration is a boolean"),
+        ("null", "the configuration is null"),
+    ])
+    func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let file = try folder.write(content, to: "gatehouse.json")
+        #expect(issues(reading: file) == ["\(found); \(Self.expected)"])
+        #expect(throws: ConfigurationError.self) {
+            try Assembler().assemble(json: Data(content.utf8), baseDirectory: folder.url)
+        }
+    }
+
+    @Test func aDirectoryIsNotAConfiguration() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        #expect(
+            issues(reading: folder.url)
+                == ["cannot read \(folder.url.path): it is a directory; expected a configuration file"])
+    }
+
+    @Test func anEndlessDeviceIsRefusedAtTheSizeLimit() {
+        #expect(
+            issues(reading: URL(fileURLWithPath: "/dev/zero")) == [
+                "the configuration is larger than the limit of 16777216 bytes; expected a configuration file"
+            ])
+    }
+
+    @Test func aPipeIsReadToItsEnd() throws {
+        let pipe = Pipe()
+        defer { try? pipe.fileHandleForReading.close() }
+        pipe.fileHandleForWriting.write(
+            Data(
+                #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "alwaysAllow" } ] } } }"#
+                    .utf8))
+        try pipe.fileHandleForWriting.close()
+        // The path a shell's <(...) passes: the pipe's descriptor under /dev/fd.
+        let path = URL(fileURLWithPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
+        let configuration = try GatehouseConfiguration(contentsOf: path)
+        #expect(configuration.services.map(\.name) == ["s"])
+    }
+
+    @Test func aNamedPipeWithoutAWriterReadsAsEmptyAtOnce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.cleanUp() }
+        let fifo = folder.url.appendingPathComponent("gatehouse.json")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(issues(reading: fifo) == ["the configuration is empty; \(Self.expected)"])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aPipeThatNeverEndsIsAnErrorAfterTenSecondsNotAHang() throws {
+        let pipe = Pipe()
+        defer {
+            try? pipe.fileHandleForWriting.close()
+            try? pipe.fileHandleForReading.close()
+        }
+        pipe.fileHandleForWriting.write(Data(#"{ "services": "#.utf8))
+        let path = URL(fileURLWithPath: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
+        let started = ContinuousClock.now
+        #expect(
+            issues(reading: path) == [
+                "cannot read \(path.path): it did not end within 10 seconds (a pipe or device still open); expected a configuration file"
+            ])
+        #expect(ContinuousClock.now - started >= .seconds(9))
+    }
+}

@@ -23,9 +23,19 @@ import GatehouseCore
 ///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
 ///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
 ///   and later (GNU C library), else one component at a time, each relative to the previous
-///   one with `O_NOFOLLOW`.
+///   one with `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
-///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
+///   (``DiskLoaderError/notARegularFile(key:)``) without being opened for reading: on Linux
+///   every component is opened with `O_PATH` and checked with `fstat`, and only a regular file is
+///   then opened for reading, through `/proc/self/fd` (so `/proc` must be mounted); on Darwin
+///   the last component's type is read with `fstatat` before it is opened. So a writer waiting
+///   on a fifo is never released and no device driver is called.
+/// - **Spelling** (Apple platforms): a volume that finds names regardless of case or Unicode
+///   normalization (APFS) would open `Avatars/Alice.png` for the key `avatars/alice.png`. Each
+///   name opened is compared, byte for byte, with the name the volume stores
+///   (`fgetattrlist(ATTR_CMN_NAME)`); a key that differs is refused
+///   (``DiskLoaderError/spellingMismatch(key:stored:)``). Linux does not check (its file
+///   systems compare bytes, except case-folding directories and FAT, exFAT or SMB mounts).
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
 ///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
 ///   yields more than the limit.
@@ -36,9 +46,9 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (`openat` or `openat2`, `fstat`, then `read` into a buffer of the size
-/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
-/// is meant for.
+/// Reading is synchronous (`openat` or `openat2`, `fstat`, on Linux the reopen for reading, then
+/// `read` into a buffer of the size `fstat` reported plus one byte, until the file ends), the
+/// right cost for the small files it is meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL

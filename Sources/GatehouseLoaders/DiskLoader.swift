@@ -23,9 +23,19 @@ import GatehouseCore
 ///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
 ///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
 ///   and later (GNU C library), else one component at a time, each relative to the previous
-///   one with `O_NOFOLLOW`.
+///   one with `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
-///   (``DiskLoaderError/notARegularFile(key:)``); a fifo is opened non-blocking, so it never hangs.
+///   (``DiskLoaderError/notARegularFile(key:)``) without being opened for reading: on Linux
+///   every component is opened with `O_PATH` and checked with `fstat`, and only a regular file is
+///   then opened for reading, through `/proc/self/fd` (so `/proc` must be mounted); on Darwin
+///   the last component's type is read with `fstatat` before it is opened. So a writer waiting
+///   on a fifo is never released and no device driver is called.
+/// - **Spelling** (Apple platforms): a volume that finds names regardless of case or Unicode
+///   normalization (APFS) would open `Avatars/Alice.png` for the key `avatars/alice.png`. Each
+///   name opened is compared, byte for byte, with the name the volume stores
+///   (`fgetattrlist(ATTR_CMN_NAME)`); a key that differs is refused
+///   (``DiskLoaderError/spellingMismatch(key:stored:)``). Linux does not check (its file
+///   systems compare bytes, except case-folding directories and FAT, exFAT or SMB mounts).
 /// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
 ///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
 ///   yields more than the limit.
@@ -36,9 +46,9 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (`openat` or `openat2`, `fstat`, then `read` into a buffer of the size
-/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
-/// is meant for.
+/// Reading is synchronous (`openat` or `openat2`, `fstat`, on Linux the reopen for reading, then
+/// `read` into a buffer of the size `fstat` reported plus one byte, until the file ends), the
+/// right cost for the small files it is meant for.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -124,11 +134,18 @@ public struct DiskLoader: ResourceLoading {
     private func readFile(
         _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
-        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+        let opened = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
             try openKey(path, length: length, key: key, under: root)
         }
-        defer { _ = close(descriptor) }
-        let size = try regularFileSize(descriptor, key: key)
+        defer { _ = close(opened) }
+        let size = try regularFileSize(opened, key: key)
+        #if os(Linux) || os(Android)
+            // `opened` is an O_PATH descriptor: open the regular file it checked for reading.
+            let descriptor = try PathDescriptor.openForReading(opened, key: key)
+            defer { _ = close(descriptor) }
+        #else
+            let descriptor = opened
+        #endif
         return try readAll(descriptor, size: size, key: key)
     }
 
@@ -140,7 +157,8 @@ public struct DiskLoader: ResourceLoading {
         _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
         guard memchr(path, 0x2F, length) != nil else {
-            return try openComponent(path, in: root.handle.descriptor, isLast: true, key: key)
+            return try openComponent(
+                path, in: root.handle.descriptor, isLast: true, component: 0..<length, key: key)
         }
         #if canImport(Glibc)
             if case .openat2(let call) = root.resolution {
@@ -175,9 +193,11 @@ public struct DiskLoader: ResourceLoading {
         while true {
             let separator = memchr(name, 0x2F, end - name)?.assumingMemoryBound(to: CChar.self)
             separator?.pointee = 0
+            let component = (name - path)..<((separator ?? end) - path)
             let opened: Int32
             do throws(DiskLoaderError) {
-                opened = try openComponent(name, in: directory, isLast: separator == nil, key: key)
+                opened = try openComponent(
+                    name, in: directory, isLast: separator == nil, component: component, key: key)
             } catch {
                 if directory != root { _ = close(directory) }
                 throw error
@@ -190,20 +210,61 @@ public struct DiskLoader: ResourceLoading {
     }
 
     /// Opens `name` in `directory` without following a link: the file when `isLast`, else a
-    /// directory on the way to it.
+    /// directory on the way to it. `component` is where `name` lies in `key`'s UTF-8 bytes.
+    ///
+    /// On Linux every component is opened with `O_PATH` (``PathDescriptor``): nothing is opened
+    /// for reading, a link is opened as itself, and `fstat` (or the next `openat`) tells what it
+    /// is. Darwin has no `O_PATH`: a directory on the way is opened with `O_DIRECTORY`, the file
+    /// only after `fstatat` found a regular file there, and each name opened is compared with the
+    /// name the volume stores (``StoredSpelling``).
     private func openComponent(
-        _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, key: String
+        _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
-        let flags =
-            isLast
-            ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-            : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        #if os(Linux) || os(Android)
+            let flags = PathDescriptor.flags
+        #else
+            let flags: Int32
+            if isLast {
+                try Self.requireRegularFile(name, in: directory, key: key)
+                flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+            } else {
+                flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+            }
+        #endif
         let opened = retryingOnInterrupt { openat(directory, name, flags) }
         guard opened >= 0 else {
             throw Self.componentError(errno, parent: directory, name: name, key: key)
         }
+        #if canImport(Darwin)
+            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
+                _ = close(opened)
+                throw mismatch
+            }
+        #endif
         return opened
     }
+
+    #if !(os(Linux) || os(Android))
+        /// Throws unless `name` in `directory` is a regular file, read without opening it.
+        ///
+        /// Opening a fifo for reading, even non-blocking, would release a writer blocked opening
+        /// it (which then dies of `SIGPIPE` when it writes), and opening a device calls its
+        /// driver. Without `O_PATH`, this check by name leaves a gap: something swapped in before
+        /// the `openat` that follows is opened (non-blocking, never read) and refused by `fstat`.
+        private static func requireRegularFile(
+            _ name: UnsafePointer<CChar>, in directory: Int32, key: String
+        ) throws(DiskLoaderError) {
+            var status = stat()
+            guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                throw componentError(errno, parent: directory, name: name, key: key)
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: return
+            case S_IFLNK: throw .outsideRoot(key: key)
+            default: throw .notARegularFile(key: key)
+            }
+        }
+    #endif
 
     /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.
     private func regularFileSize(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int {
@@ -211,7 +272,13 @@ public struct DiskLoader: ResourceLoading {
         guard fstat(descriptor, &status) == 0 else {
             throw .io(key: key, reason: errorMessage(errno))
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            break
+        case S_IFLNK:
+            // On Linux, O_PATH | O_NOFOLLOW opens a link as itself.
+            throw .outsideRoot(key: key)
+        default:
             throw .notARegularFile(key: key)
         }
         let size = Int(status.st_size)
@@ -276,13 +343,20 @@ public struct DiskLoader: ResourceLoading {
         case ELOOP, EMLINK:
             return .outsideRoot(key: key)
         case ENOTDIR:
-            // Linux reports a link opened with O_DIRECTORY | O_NOFOLLOW as ENOTDIR.
             var status = stat()
-            if fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFLNK
-            {
-                return .outsideRoot(key: key)
-            }
-            return .notFound(key: key)
+            #if os(Linux) || os(Android)
+                // `parent`, the component before `name`, is no directory. It was opened with
+                // O_PATH | O_NOFOLLOW and is still open, so fstat tells what was opened then: a
+                // link is outsideRoot, as openat2 says (ELOOP), whatever the name holds now.
+                let isLink = fstat(parent, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+            #else
+                // `name` is no directory (opened with O_DIRECTORY | O_NOFOLLOW): see whether it is
+                // a link. Darwin has no openat2 whose answer this must match.
+                let isLink =
+                    fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0
+                    && (status.st_mode & S_IFMT) == S_IFLNK
+            #endif
+            return isLink ? .outsideRoot(key: key) : .notFound(key: key)
         case ENOENT:
             return .notFound(key: key)
         case ENXIO, EOPNOTSUPP:

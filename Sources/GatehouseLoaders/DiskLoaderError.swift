@@ -16,6 +16,14 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
     case outsideRoot(key: String)
     /// The root directory is missing, not a directory, or cannot be opened.
     case rootUnavailable(root: String, reason: String)
+    /// A name in the key is spelled differently on disk, in bytes, from the key, though the volume
+    /// found it (it matches names regardless of case or Unicode normalization, as APFS does).
+    /// `stored` is the key's path up to the first such name, spelled as the volume stores it.
+    /// Checked on Apple platforms only.
+    ///
+    /// Compare the two as bytes (`key.utf8`): `String`'s `==` holds canonically equivalent
+    /// spellings such as `"cafe\u{301}"` and `"café"` equal.
+    case spellingMismatch(key: String, stored: String)
     /// The operating system reported an error while opening or reading the file.
     case io(key: String, reason: String)
 
@@ -39,6 +47,11 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
         case .rootUnavailable(let root, let reason):
             return "The root directory \(quoted(root)) is unavailable (\(reason)); "
                 + "expected an existing, readable directory."
+        case .spellingMismatch(let key, let stored):
+            return "The key \(quoted(key)) is spelled differently on disk, where its path begins "
+                + "\(quoted(stored))\(normalizationNote(key: key, stored: stored)); the volume finds names "
+                + "regardless of case or Unicode normalization, so the loader expects a key that spells "
+                + "every name byte for byte as stored."
         case .io(let key, let reason):
             return "Reading the file at \(quoted(key)) failed: \(reason)."
         }
@@ -56,4 +69,26 @@ private func quoted(_ text: String) -> String {
         }
     }
     return result + "\""
+}
+
+/// When the last name of `stored` and the name of `key` in its place are the same text in
+/// different Unicode forms (they look alike when printed), a note listing both as code points;
+/// otherwise an empty string.
+private func normalizationNote(key: String, stored: String) -> String {
+    let keyNames = key.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
+    let storedNames = stored.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
+    guard let storedName = storedNames.last, storedNames.count <= keyNames.count else { return "" }
+    let keyText = String(decoding: keyNames[storedNames.count - 1], as: UTF8.self)
+    let storedText = String(decoding: storedName, as: UTF8.self)
+    guard keyText == storedText else { return "" }
+    return " (the same text in another Unicode form: \(codePoints(keyText)) in the key, "
+        + "\(codePoints(storedText)) on disk)"
+}
+
+/// The text's Unicode scalars as `U+XXXX`, separated by spaces.
+private func codePoints(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }.joined(separator: " ")
 }

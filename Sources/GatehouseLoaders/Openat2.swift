@@ -32,7 +32,8 @@
         static func open(
             _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
         ) -> Outcome {
-            let flags = UInt64(O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            // O_PATH: the file is only checked here; a regular file is opened for reading later.
+            let flags = UInt64(PathDescriptor.flags)
             // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH (linux/openat2.h).
             let resolve: UInt64 = 0x02 | 0x04 | 0x08
             var result: Int
@@ -49,8 +50,9 @@
                 // ELOOP: a component is a symbolic link. EXDEV: the path would leave the root.
                 return .failed(.outsideRoot(key: key))
             case ENOENT, ENOTDIR:
-                // With RESOLVE_NO_SYMLINKS a link is ELOOP, so ENOTDIR is a component before
-                // the last that is not a directory.
+                // With RESOLVE_NO_SYMLINKS a link before the last component is ELOOP (the last
+                // one, opened with O_PATH | O_NOFOLLOW, is opened as itself), so ENOTDIR is a
+                // component before the last that is not a directory.
                 return .failed(.notFound(key: key))
             case ENXIO, EOPNOTSUPP:
                 return .failed(.notARegularFile(key: key))

@@ -254,3 +254,72 @@ struct DiskLoaderPathResolutionTests {
         }
     #endif
 }
+
+#if canImport(Glibc)
+    extension DiskLoaderPathResolutionTests {
+        /// `renameat2(2)` (not exported by the Swift overlay of the C library), found at run time.
+        typealias Renameat2 =
+            @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) ->
+            Int32
+
+        @Test(arguments: Resolution.both)
+        func aDirectorySwappedAtomicallyWithALinkIsReadOrRefusedAsOutsideRootByEitherResolution(
+            _ resolution: Resolution
+        ) async throws {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+                Issue.record("the C library has no renameat2")
+                return
+            }
+            let renameat2 = unsafeBitCast(symbol, to: Renameat2.self)
+            let exchange: UInt32 = 1 << 1  // RENAME_EXCHANGE
+            let directory = try TemporaryDirectory()
+            try directory.write("outside/victim/file.txt", "SECRET")
+            try directory.write("outside/victim/deeper/file.txt", "SECRET")
+            try directory.write("root/victim/file.txt", "public")
+            try directory.write("root/victim/deeper/file.txt", "public")
+            try directory.symlink("root/victim.link", to: directory.path("outside/victim"))
+            let loader = DiskLoader(
+                root: directory.url.appendingPathComponent("root"), resolution: resolution.value)
+            let victim = directory.path("root/victim")
+            let link = directory.path("root/victim.link")
+            let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
+
+            // Exchanges the directory victim with a link to a directory outside the root, in one
+            // step each time: at every moment victim is the directory or the link, never nothing.
+            Thread {
+                var failed = false
+                while !failed && !flipper.withLock({ $0.stop }) {
+                    failed = renameat2(AT_FDCWD, victim, AT_FDCWD, link, exchange) != 0
+                }
+                flipper.withLock { $0 = (true, true, failed) }
+            }.start()
+            var regularSeen = 0
+            var refusedSeen = 0
+            var loads = 0
+            while (regularSeen < 100 || refusedSeen < 100) && loads < 200_000
+                && !flipper.withLock({ $0.failed })
+            {
+                for key in ["victim/file.txt", "victim/deeper/file.txt"] {
+                    do {
+                        let data = try await loader.load(key)
+                        #expect(
+                            data == Data("public".utf8),
+                            "a load returned the secret through a swapped-in link")
+                        regularSeen += 1
+                    } catch let error as DiskLoaderError {
+                        #expect(error == .outsideRoot(key: key), "\(error)")
+                        refusedSeen += 1
+                    }
+                }
+                loads += 1
+                if loads % 64 == 0 { await Task.yield() }
+            }
+            flipper.withLock { $0.stop = true }
+            while !flipper.withLock({ $0.stopped }) { await Task.yield() }
+            #expect(
+                !flipper.withLock { $0.failed }, "the flipper could not exchange the directory and the link")
+            #expect(regularSeen >= 100 && refusedSeen >= 100, "the loads did not overlap the swaps")
+            #expect(loader.resolution.usesOpenat2 == resolution.value.usesOpenat2)
+        }
+    }
+#endif

@@ -4,7 +4,7 @@ import Testing
 
 /// The kind of a ``DiskLoaderError``, without its payload, for the rejection table.
 enum DiskErrorKind: String, Sendable, CustomStringConvertible {
-    case invalidKey, notFound, notARegularFile, tooLarge, outsideRoot, rootUnavailable, io
+    case invalidKey, notFound, notARegularFile, tooLarge, outsideRoot, rootUnavailable, spellingMismatch, io
 
     init(_ error: DiskLoaderError) {
         switch error {
@@ -14,6 +14,7 @@ enum DiskErrorKind: String, Sendable, CustomStringConvertible {
         case .tooLarge: self = .tooLarge
         case .outsideRoot: self = .outsideRoot
         case .rootUnavailable: self = .rootUnavailable
+        case .spellingMismatch: self = .spellingMismatch
         case .io: self = .io
         }
     }

@@ -282,6 +282,7 @@ struct DiskLoaderTests {
             .tooLarge(key: "a", size: 10, limit: 5),
             .outsideRoot(key: "a"),
             .rootUnavailable(root: "/srv/assets", reason: "No such file or directory"),
+            .spellingMismatch(key: "avatars/alice.png", stored: "Avatars"),
             .io(key: "a", reason: "Input/output error"),
         ]
         let descriptions = errors.compactMap(\.errorDescription)

@@ -71,7 +71,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.observer = observer
         self.resourceName = resource
         self.identity = identity
-        self.chain = GateChain(gatekeepers, action: action, observer: observer, now: clock, identity: identity)
+        self.chain = GateChain(
+            gatekeepers, action: action, observer: observer, now: clock, identity: identity)
     }
 
     /// Creates a proxy whose requests name the resource with `String(describing: key)`, which

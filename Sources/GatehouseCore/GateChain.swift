@@ -127,7 +127,8 @@ final class GateChain: Sendable {
         let problem: String
         if let violation = identity.violation(in: request.resource) {
             problem = "the resource \(violation)"
-        } else if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
+        } else if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject)
+        {
             problem = "the subject \(violation)"
         } else if let violation = ResourceIdentity.text.violation(in: request.action) {
             problem = "the action \(violation)"

@@ -59,7 +59,8 @@ package struct RulesFile: Sendable {
     /// - Parameter requireEnd: Whether the rules must be followed by an `end` line; see
     ///   ``FilePolicy/requireEnd``.
     /// - Throws: ``RulesFileError`` naming the first bad line.
-    package static func parse(_ text: String, fileName: String, requireEnd: Bool = false) throws -> RulesFile {
+    package static func parse(_ text: String, fileName: String, requireEnd: Bool = false) throws -> RulesFile
+    {
         try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd)
     }
 
@@ -70,7 +71,9 @@ package struct RulesFile: Sendable {
     /// - Throws: ``RulesFileError`` naming the first bad line; ``RulesFileError/Kind/incomplete``
     ///   when the text has no rule, comment or `end` line (a zero-byte file is what a file being
     ///   rewritten in place looks like), or lacks a required `end` line.
-    package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws -> RulesFile {
+    package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
+        -> RulesFile
+    {
         let prepared = try RulesText.prepare(bytes, fileName: fileName)
         var parser = Parser(fileName: fileName)
         try prepared.withUnsafeBufferPointer { try parser.parseLines($0) }

@@ -51,7 +51,8 @@ enum RulesText {
         let text = String(decoding: line, as: UTF8.self)
         guard text.utf8.elementsEqual(line) else {
             throw RulesFileError(
-                file: fileName, line: number, kind: .notUTF8, message: "not valid UTF-8; save the file as UTF-8")
+                file: fileName, line: number, kind: .notUTF8,
+                message: "not valid UTF-8; save the file as UTF-8")
         }
         let last = text.unicodeScalars.count - 1
         for (offset, scalar) in text.unicodeScalars.enumerated() {

@@ -50,7 +50,9 @@ struct FailClosedTests {
             inject: { try $0.truncateRules(to: 0) },
             expected: .denied(
                 policy: "file", gateFailure: true,
-                reason: ["avatars.rules: is empty (0 bytes), which is what a file being rewritten in place looks like"])
+                reason: [
+                    "avatars.rules: is empty (0 bytes), which is what a file being rewritten in place looks like"
+                ])
         ),
         Fault(
             name: "rules file replaced by a directory",

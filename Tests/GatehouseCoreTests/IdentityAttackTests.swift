@@ -1,6 +1,7 @@
 import Foundation
-@testable import GatehouseCore
 import Testing
+
+@testable import GatehouseCore
 
 /// The attacks of the security issue, on both decision paths: a deny written for one spelling
 /// must not be passed by another spelling of the same key, nor by a `..` path.

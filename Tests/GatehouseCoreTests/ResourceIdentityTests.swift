@@ -26,7 +26,8 @@ struct ResourceIdentityTests {
     }
 
     @Test func refusesEveryControlCharacterWithItsPosition() {
-        let controls = (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + [Unicode.Scalar(UInt8(0x7F))]
+        let controls =
+            (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + [Unicode.Scalar(UInt8(0x7F))]
             + (0x80...0x9F).map { Unicode.Scalar(UInt8($0)) }
         for control in controls {
             var resource = "ab"

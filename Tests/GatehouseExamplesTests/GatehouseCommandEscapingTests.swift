@@ -177,6 +177,7 @@ struct GatehouseCommandEscapingTests {
         let request = object?["request"] as? [String: Any]
         #expect(request?["resource"] as? String == key)
         #expect(request?["subject"] as? String == subject)
-        #expect(object?["reason"] as? String == "the resource holds the control character U+000A at position 1")
+        #expect(
+            object?["reason"] as? String == "the resource holds the control character U+000A at position 1")
     }
 }

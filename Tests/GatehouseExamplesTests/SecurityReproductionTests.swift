@@ -52,7 +52,8 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "policy": { "type": "allowList", "resources": ["Keys/*"] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
+        let run = try Examples.gatehouse(
+            "load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE MASTER KEY"))
     }
@@ -69,7 +70,8 @@ struct SecurityReproductionTests {
 
     @Test func anEmptyBlockListUnderNotFails() throws {
         let (folder, config) = try Self.configuration(
-            rules: "", gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
+            rules: "",
+            gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 3)

@@ -56,7 +56,8 @@ struct FilePolicyInPlaceStressTests {
             for request in Self.blockedByBoth {
                 #expect(try await gate.evaluate(request) != .allow)
             }
-            let writer = InPlaceWriter(path: url.path, versions: [Self.versionB, Self.versionA], style: style)
+            let writer = InPlaceWriter(
+                path: url.path, versions: [Self.versionB, Self.versionA], style: style)
             writer.start()
             let deadline = ContinuousClock.now + .seconds(Self.seconds)
             // On a machine busy with other tests, go on past the deadline until each reader has
@@ -173,7 +174,9 @@ private final class InPlaceWriter: @unchecked Sendable {
         let pieces: [String]
         switch style {
         case .oneWritePerLine:
-            pieces = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0 + "\n" }
+            pieces = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map {
+                $0 + "\n"
+            }
         case .oneWriteForTheWholeText:
             pieces = [text]
         }

@@ -17,7 +17,8 @@ struct RulesFileStrictnessTests {
     }
 
     @Test func aDenyWrittenInNFDMatchesItsNFCRequest() throws {
-        let rules = try RulesFile.parse("allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n", fileName: "r")
+        let rules = try RulesFile.parse(
+            "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n", fileName: "r")
         #expect(
             rules.decide(subject: "mallory", action: "read", resource: "docs/café/plan")
                 == .init(effect: .deny, line: 2))
@@ -80,7 +81,8 @@ struct RulesFileStrictnessTests {
         #expect(error?.message.hasPrefix("column 18 holds U+") == true)
         #expect(
             error?.message.hasSuffix(
-                "which looks like \"*\" but matches only itself; write the ASCII \"*\" (U+002A) for a wildcard")
+                "which looks like \"*\" but matches only itself; write the ASCII \"*\" (U+002A) for a wildcard"
+            )
                 == true)
     }
 
@@ -112,7 +114,8 @@ struct RulesFileStrictnessTests {
     @Test func aRequiredEndLineMustBeThere() throws {
         #expect(try RulesFile.parse("allow * read *\nend\n", fileName: "r", requireEnd: true).ruleCount == 1)
         #expect(try RulesFile.parse("end", fileName: "r", requireEnd: true).ruleCount == 0)
-        #expect(try RulesFile.parse("allow a read x\nend\n# trailing comment\n\n", fileName: "r").ruleCount == 1)
+        #expect(
+            try RulesFile.parse("allow a read x\nend\n# trailing comment\n\n", fileName: "r").ruleCount == 1)
         let missing = Self.parseError("allow * read *\n", requireEnd: true)
         #expect(missing?.kind == .incomplete)
         #expect(
@@ -152,7 +155,8 @@ struct RulesFileStrictnessTests {
         #expect {
             try AllowList(resources: ["Keys/\u{FF0A}"])
         } throws: { error in
-            (error as? PolicyConfigurationError)?.message.hasPrefix("resources[0], column 6, holds U+FF0A") == true
+            (error as? PolicyConfigurationError)?.message.hasPrefix("resources[0], column 6, holds U+FF0A")
+                == true
         }
         #expect(throws: PolicyConfigurationError.self) { try AllowList(subjects: ["a\nb"]) }
     }

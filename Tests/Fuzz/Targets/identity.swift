@@ -22,7 +22,8 @@ func fuzzIdentity(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let reference = referenceViolation(key)
     require(
         (ResourceIdentity.path.violation(in: key) == nil) == (reference == nil),
-        "ResourceIdentity and the reference disagree on \(key.debugDescription) (reference: \(reference ?? "valid"))")
+        "ResourceIdentity and the reference disagree on \(key.debugDescription) (reference: \(reference ?? "valid"))"
+    )
     for proxy in [identityFixture.synchronous, identityFixture.asynchronous] {
         identityFixture.seen.reset()
         let outcome = blocking { () -> String? in try? await proxy.load(key) }
@@ -73,7 +74,12 @@ private final class Sightings: @unchecked Sendable {
     private var loader: [String] = []
     private var gates: [String] = []
 
-    func reset() { lock.withLock { loader = []; gates = [] } }
+    func reset() {
+        lock.withLock {
+            loader = []
+            gates = []
+        }
+    }
     func sawAtLoader(_ key: String) { lock.withLock { loader.append(key) } }
     func sawAtGate(_ resource: String) { lock.withLock { gates.append(resource) } }
     var loaderKeys: [String] { lock.withLock { loader } }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// Everything wrong with a configuration, each problem located by its path in the file
 /// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or, for a syntax
@@ -109,29 +110,11 @@ package enum ConfigurationPath {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, candidate.lowercased())
+            let distance = editDistance(Array(lowered), Array(candidate.lowercased()))
             if distance <= max(1, candidate.count / 3), distance < (best?.1 ?? .max) {
                 best = (candidate, distance)
             }
         }
         return best?.0
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(
-                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

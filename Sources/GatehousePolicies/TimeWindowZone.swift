@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
 /// does not. Shared with the configuration's `timeWindow` settings.
@@ -76,23 +77,6 @@ package enum TimeWindowZone {
             }
         }
         return best?.name
-    }
-
-    /// The Levenshtein distance between `a` and `b`.
-    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(
-                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 
     /// The offset east of UTC, in minutes, when `identifier` spells one the way Foundation

@@ -80,16 +80,42 @@ public struct ResourceIdentity: Sendable, Hashable {
 
     /// The first thing wrong with `resource`, or `nil` when it names one resource unambiguously.
     public func violation(in resource: String) -> Violation? {
-        // Printable ASCII is NFC and free of controls; anything else is looked at scalar by scalar.
-        let isPrintableASCII = resource.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        if !isPrintableASCII {
-            for (offset, scalar) in resource.unicodeScalars.enumerated() where Self.isControl(scalar) {
-                return .controlCharacter(scalar, offset: offset)
+        // One pass over the bytes for the common case, printable ASCII (always NFC, free of
+        // controls), checking path components on the way; anything else is looked at scalar by
+        // scalar below.
+        let slash = UInt8(ascii: "/")
+        var length = 0
+        var dots = 0
+        var seen = 0
+        var isPrintableASCII = true
+        for byte in resource.utf8 {
+            guard byte >= 0x20 && byte < 0x7F else {
+                isPrintableASCII = false
+                break
             }
-            let normalized = resource.precomposedStringWithCanonicalMapping
-            if !normalized.utf8.elementsEqual(resource.utf8) {
-                return .notNFC(normalized: normalized)
+            defer { seen += 1 }
+            guard checksPath else { continue }
+            if byte == slash {
+                if length == 0 { return seen == 0 ? .leadingSlash : .emptyComponent }
+                if let violation = Self.componentViolation(length: length, dots: dots) { return violation }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
             }
+        }
+        if isPrintableASCII {
+            guard checksPath else { return nil }
+            if seen == 0 { return .empty }
+            return Self.componentViolation(length: length, dots: dots)
+        }
+        for (offset, scalar) in resource.unicodeScalars.enumerated() where Self.isControl(scalar) {
+            return .controlCharacter(scalar, offset: offset)
+        }
+        let normalized = resource.precomposedStringWithCanonicalMapping
+        if !normalized.utf8.elementsEqual(resource.utf8) {
+            return .notNFC(normalized: normalized)
         }
         return checksPath ? Self.pathViolation(in: resource) : nil
     }

@@ -1,3 +1,4 @@
+import Foundation
 import GatehouseCore
 import GatehousePolicies
 
@@ -19,7 +20,8 @@ func fuzzRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
         require(
             error.line == expected.line && error.kind == expected.kind && error.file == "fuzz.rules",
-            "refused with \(error), the reference says line \(expected.line) \(expected.kind)")
+            "refused with \(error), the reference says line \(String(describing: expected.line)) \(expected.kind)"
+        )
         return 0
     } catch {
         require(false, "RulesFile.parse threw \(type(of: error)): \(error)")
@@ -49,21 +51,52 @@ private struct ReferenceRules {
     }
 
     var rules: [Rule] = []
-    var failure: (line: Int, kind: RulesFileError.Kind)?
+    var failure: (line: Int?, kind: RulesFileError.Kind)?
 
     init(_ bytes: [UInt8]) {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // A leading byte-order mark is dropped.
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        var lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         // A final newline ends the last line; it does not start another.
-        if bytes.last == UInt8(ascii: "\n") { lines.removeLast() }
+        if text.last == UInt8(ascii: "\n") { lines.removeLast() }
+        // First pass: every line is UTF-8 and holds no forbidden character.
         for (index, line) in lines.enumerated() {
-            let number = index + 1
-            guard String(validating: line, as: UTF8.self) != nil else {
-                failure = (number, .notUTF8)
+            guard let decoded = String(validating: line, as: UTF8.self) else {
+                failure = (index + 1, .notUTF8)
                 return
             }
+            let scalars = Array(decoded.unicodeScalars)
+            for (offset, scalar) in scalars.enumerated() where Self.isForbidden(scalar) {
+                if scalar == "\r" && offset == scalars.count - 1 { continue }
+                failure = (index + 1, .malformed)
+                return
+            }
+        }
+        // Second pass: the structure of each line, on the text in NFC.
+        let normalized = Array(
+            String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+        var normalizedLines = normalized.split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if normalized.last == UInt8(ascii: "\n") { normalizedLines.removeLast() }
+        var sawComment = false
+        var endLine: Int?
+        for (index, line) in normalizedLines.enumerated() {
+            let number = index + 1
             let fields = line.split(whereSeparator: Self.isBlank).map(Array.init)
-            if fields.isEmpty || fields[0].first == UInt8(ascii: "#") { continue }
-            guard fields.count == 4 else {
+            if fields.isEmpty { continue }
+            if fields[0].first == UInt8(ascii: "#") {
+                sawComment = true
+                continue
+            }
+            if fields.count == 1 && fields[0] == Array("end".utf8) {
+                guard endLine == nil else {
+                    failure = (number, .malformed)
+                    return
+                }
+                endLine = number
+                continue
+            }
+            guard endLine == nil, fields.count == 4 else {
                 failure = (number, .malformed)
                 return
             }
@@ -79,10 +112,29 @@ private struct ReferenceRules {
                 Rule(effect: effect, subject: fields[1], action: fields[2], resource: fields[3], line: number)
             )
         }
+        if rules.isEmpty && !sawComment && endLine == nil {
+            failure = (nil, .incomplete)
+        }
     }
 
+    /// Space and tab separate fields; a carriage return may only end a line.
     static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C || byte == 0x0D
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Control characters but tab, Unicode spaces and invisible separators, bidirectional
+    /// controls and look-alikes of `*`, as docs/security.md lists them.
+    static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value == 0x09 || value == 0x20 { return false }
+        if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
+        if scalar.properties.isWhitespace { return true }
+        let others: Set<UInt32> = [
+            0x180E, 0x200B, 0x2060, 0xFEFF,
+            0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+            0x066D, 0x204E, 0x2217, 0x2731, 0x2732, 0x2733, 0xFE61, 0xFF0A,
+        ]
+        return others.contains(value)
     }
 
     /// The first matching deny, else the first matching allow, else nothing.

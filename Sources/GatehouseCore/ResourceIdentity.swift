@@ -63,7 +63,7 @@ public struct ResourceIdentity: Sendable, Hashable {
                 "is not in Unicode NFC (as NFC it is \(escaped(normalized))); a key is spelled in "
                     + "NFC so that gates and loaders agree on what it names"
             case .controlCharacter(let scalar, let offset):
-                "holds the control character \(codePoint(scalar)) at position \(offset)"
+                "holds the control character \(scalar.codePoint) at position \(offset)"
             case .empty:
                 "is empty; expected a relative path such as \"avatars/alice.png\""
             case .leadingSlash:
@@ -129,8 +129,9 @@ public struct ResourceIdentity: Sendable, Hashable {
         }
     }
 
-    /// Whether `scalar` is a C0 or C1 control character or DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a C0 or C1 control character or DEL; shared with the policies'
+    /// pattern check.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
@@ -179,8 +180,10 @@ private func escaped(_ text: String) -> String {
     return result + "\""
 }
 
-/// `U+000A`.
-private func codePoint(_ scalar: Unicode.Scalar) -> String {
-    let hex = String(scalar.value, radix: 16, uppercase: true)
-    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+extension Unicode.Scalar {
+    /// `U+000A`: the scalar's code point as written in messages.
+    package var codePoint: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
 }

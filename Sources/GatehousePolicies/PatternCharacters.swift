@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// The characters a pattern (and a rules-file line) may not hold, because they would make a rule
 /// read as something other than what it matches, and the Unicode form patterns are kept in.
@@ -19,7 +20,7 @@ enum PatternCharacters {
     /// tab too).
     static func problem(with scalar: Unicode.Scalar) -> Problem? {
         let value = scalar.value
-        if value < 0x20 || (value >= 0x7F && value <= 0x9F) {
+        if ResourceIdentity.isControl(scalar) {
             return Problem(scalar: scalar, kind: .control)
         }
         if value == 0x20 { return nil }
@@ -64,8 +65,7 @@ enum PatternCharacters {
 
         /// `U+00A0 (NO-BREAK SPACE), a Unicode space; separate fields with ASCII spaces or tabs`.
         var description: String {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let code = scalar.codePoint
             let named = scalar.properties.name.map { "\(code) (\($0))" } ?? code
             switch kind {
             case .control:

@@ -26,6 +26,7 @@ enum BuiltInPlugins {
     struct FileSettings: Decodable {
         var path: String
         var requireEnd: Bool?
+        var whenInvalid: String?
     }
 
     struct CombinatorSettings: Decodable {
@@ -95,7 +96,24 @@ enum BuiltInPlugins {
 
     static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {
         guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
-        return FilePolicy(url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false)
+        return FilePolicy(
+            url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
+            whenInvalid: try whenInvalid(settings.whenInvalid))
+    }
+
+    /// The `whenInvalid` setting: `"deny"` (the default) or `"keepLastGood"`.
+    static func whenInvalid(_ text: String?) throws -> FilePolicy.WhenInvalid {
+        switch text {
+        case nil, "deny": return .deny
+        case "keepLastGood": return .keepLastGood
+        case let other?:
+            let hint =
+                editDistance(Array(other.lowercased()), Array("keeplastgood")) <= 3
+                ? "; did you mean \"keepLastGood\"?" : ""
+            throw SettingsError(
+                key: "whenInvalid",
+                message: "unknown value \"\(other)\"; expected \"deny\" or \"keepLastGood\"\(hint)")
+        }
     }
 
     static func makeCombinator(

@@ -30,9 +30,25 @@ import GatehouseCore
 /// `maximumFileSize`, not UTF-8, malformed or incomplete (empty, which is what a file being
 /// rewritten in place looks like, or without a required `end` line), every decision throws a
 /// ``RulesFileError``
-/// naming the file (and line), so the proxy denies with a gate failure. There is no fallback to
-/// an earlier version.
+/// naming the file (and line), so the proxy denies with a gate failure. With
+/// `whenInvalid: .keepLastGood`, a version whose *contents* cannot be used (malformed, not
+/// UTF-8, incomplete, too large, changing while read) leaves the last version that parsed in
+/// charge instead, and every decision made with it says so (see ``WhenInvalid``).
 public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
+    /// What decisions do while the file's current version cannot be used.
+    public enum WhenInvalid: Sendable, Hashable {
+        /// Every decision fails (the proxy denies, naming the file and line). The default.
+        case deny
+        /// Decisions use the last version that parsed, and every reason made with it names
+        /// the error that made the current version invalid. Only a problem with the file's
+        /// contents (malformed, not UTF-8, incomplete, too large, changing while read) keeps
+        /// the last good version; a missing, unreadable or non-regular file fails every
+        /// decision as with ``deny`` and forgets the last good version, so a file deleted on
+        /// purpose is never brought back by the next bad push. Before any version parsed there
+        /// is nothing to keep, and decisions fail.
+        case keepLastGood
+    }
+
     /// The rules file.
     public let url: URL
     /// The name shown in denials and audit records, `"file"` unless given.
@@ -47,6 +63,8 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// a partial version lacks its last line. A writer that replaces the file atomically (writes
     /// a temporary file, then renames it over this one) never shows a partial version.
     public let requireEnd: Bool
+    /// What decisions do while the current version cannot be used; `.deny` unless given.
+    public let whenInvalid: WhenInvalid
 
     private let path: String
     /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
@@ -62,11 +80,16 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     ///   - name: The name shown in denials and audit records.
     ///   - maximumFileSize: The largest file, in bytes, the policy reads.
     ///   - requireEnd: Whether the file must end with an `end` line (see ``requireEnd``).
-    public init(url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false) {
+    ///   - whenInvalid: What decisions do while the current version cannot be used.
+    public init(
+        url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
+        whenInvalid: WhenInvalid = .deny
+    ) {
         self.url = url
         self.name = name
         self.maximumFileSize = maximumFileSize
         self.requireEnd = requireEnd
+        self.whenInvalid = whenInvalid
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
         self.cPath = Array(path.utf8CString)
@@ -84,21 +107,39 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     package func decide(_ request: AccessRequest) throws -> AccessDecision {
-        let rules = try currentRules()
-        switch rules.decide(request) {
-        case .some(let verdict) where verdict.effect == .allow:
-            return .allow
-        case .some(let verdict):
-            return .deny(reason: "\(fileName):\(verdict.line) denies")
-        case .none:
-            return .deny(reason: "no rule in \(fileName) allows")
-        }
+        let version = try currentVersion()
+        let decision = version.rules.decision(for: request)
+        guard let invalid = version.invalidCurrent, case .deny(let reason) = decision else { return decision }
+        return .deny(reason: "\(reason) \(Self.lastGoodNote(invalid))")
     }
 
-    /// The rule that decides `request` in the current version of the file, or `nil` when no
-    /// rule matches.
+    /// The words added to a reason decided by the last good version.
+    static func lastGoodNote(_ error: RulesFileError) -> String {
+        "(by the last good version; the current one is invalid: \(error.errorDescription ?? error.message))"
+    }
+
+    /// The rule that decides `request` in the version decisions use now, or `nil` when no rule
+    /// matches.
     package func decidingRule(for request: AccessRequest) throws -> RulesFile.Verdict? {
         try currentRules().decide(request)
+    }
+
+    /// Reads and parses the file as it is now, apart from the versions decisions use (nothing
+    /// is kept, ``WhenInvalid/keepLastGood`` does not apply): for checking a file before it
+    /// is relied on, as `gatehouse validate` does.
+    ///
+    /// - Returns: The number of rules in the file.
+    /// - Throws: ``RulesFileError`` naming the file and, for a bad line, the line.
+    @discardableResult
+    public func validate() throws -> Int {
+        let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
+        return try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd).ruleCount
+    }
+
+    /// Whether decisions now use the last good version because the current one is invalid, and
+    /// why; `nil` when they use the current version (or fail).
+    public var invalidCurrentVersion: RulesFileError? {
+        (try? currentVersion())?.invalidCurrent
     }
 
     /// How many times the file has been read and parsed; for tests of the reload rule.
@@ -106,8 +147,13 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
         state.withLock { $0.loadCount }
     }
 
-    /// The parsed rules of the file's current version, loading them if the file changed.
+    /// The parsed rules decisions use now, loading the file if it changed.
     package func currentRules() throws -> RulesFile {
+        try currentVersion().rules
+    }
+
+    /// The version decisions use now, loading the file if it changed.
+    private func currentVersion() throws -> Version {
         var status = stat()
         guard cPath.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
             throw FileSnapshot.cannotRead(fileName, Errno(code: errno))
@@ -121,7 +167,7 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
                 state.loadCount += 1
                 let loaded = load(expecting: identity)
                 state.identity = loaded.identity
-                state.version = loaded.rules
+                state.settle(loaded.rules, keepingLastGood: whenInvalid == .keepLastGood)
             }
             return try state.version.get()
         }
@@ -160,15 +206,51 @@ private struct Loaded {
     var rules: Result<RulesFile, RulesFileError>
 }
 
-/// What a ``FilePolicy`` shares between decisions: the version last loaded, as its identity
-/// and either its rules or why it cannot be used. Before the first load `identity` is `nil`, so
-/// the first decision loads; until then `version` says the file was not read yet.
+/// The rules decisions use, and, when they are the last good version kept in charge, the error
+/// that made the current version invalid.
+private struct Version {
+    var rules: RulesFile
+    var invalidCurrent: RulesFileError?
+}
+
+/// What a ``FilePolicy`` shares between decisions: the identity of the version last loaded and
+/// what decisions use for it. Before the first load `identity` is `nil`, so the first decision
+/// loads; until then `version` says the file was not read yet.
 private struct LoadState {
     var identity: FileIdentity?
-    var version: Result<RulesFile, RulesFileError>
+    var version: Result<Version, RulesFileError>
+    /// The last version that parsed, kept only for ``FilePolicy/WhenInvalid/keepLastGood``.
+    var lastGood: RulesFile?
     var loadCount = 0
 
     init(fileName: String) {
         version = .failure(RulesFileError(file: fileName, kind: .cannotRead, message: "not read yet"))
+    }
+
+    /// Takes the outcome of loading a new version.
+    mutating func settle(_ loaded: Result<RulesFile, RulesFileError>, keepingLastGood: Bool) {
+        switch loaded {
+        case .success(let rules):
+            version = .success(Version(rules: rules))
+            if keepingLastGood { lastGood = rules }
+        case .failure(let error):
+            if !error.kind.isAboutContents { lastGood = nil }
+            if keepingLastGood, let lastGood {
+                version = .success(Version(rules: lastGood, invalidCurrent: error))
+            } else {
+                version = .failure(error)
+            }
+        }
+    }
+}
+
+extension RulesFileError.Kind {
+    /// Whether the problem is with the file's contents (a bad version), not with reaching the
+    /// file at all (missing, unreadable, not a regular file).
+    var isAboutContents: Bool {
+        switch self {
+        case .cannotRead, .notRegularFile: false
+        case .tooLarge, .changedWhileReading, .notUTF8, .malformed, .incomplete: true
+        }
     }
 }

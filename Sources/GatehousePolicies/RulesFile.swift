@@ -99,6 +99,19 @@ package struct RulesFile: Sendable {
         decide(subject: request.subject, action: request.action, resource: request.resource)
     }
 
+    /// The decision for `request`: allow, or a denial naming the deciding line
+    /// (`"avatars.rules:3 denies"`) or saying that no rule allows.
+    package func decision(for request: AccessRequest) -> AccessDecision {
+        switch decide(request) {
+        case .some(let verdict) where verdict.effect == .allow:
+            return .allow
+        case .some(let verdict):
+            return .deny(reason: "\(fileName):\(verdict.line) denies")
+        case .none:
+            return .deny(reason: "no rule in \(fileName) allows")
+        }
+    }
+
     /// The rule that decides a request with these fields; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
         contents.decide(subject: subject, action: action, resource: resource)

@@ -1,0 +1,49 @@
+import GatehouseCore
+
+/// A gatekeeper that decides by rules held in memory, in the format of a ``FilePolicy`` rules
+/// file, with the same engine and the same errors.
+///
+/// ```swift
+/// let rules = try RulesPolicy(text: """
+///     group  editors  alice bob
+///     allow  @editors write  docs/*
+///     allow  *        read   users/{subject}/*
+///     """, name: "documents")
+/// ```
+/// The text is parsed once, when the policy is made; a decision never fails.
+public struct RulesPolicy: AccessPolicy, SynchronousAccessPolicy {
+    /// The name shown in denials and audit records, and in place of a file name in reasons
+    /// (`"documents:3 denies"`) and errors.
+    public let name: String
+    /// The number of rules in the text.
+    public var ruleCount: Int { rules.ruleCount }
+
+    private let rules: RulesFile
+
+    /// Parses `text` as rules.
+    ///
+    /// - Parameters:
+    ///   - text: The rules, one a line, as in a rules file.
+    ///   - name: The policy's name, also used where a file name would be.
+    /// - Throws: ``RulesFileError`` naming `name` and the first bad line, as for a file.
+    public init(text: String, name: String = "rules") throws {
+        self.name = name
+        self.rules = try RulesFile.parse(text, fileName: name)
+    }
+
+    /// Allows when a matching rule allows and none denies; otherwise denies, naming the deciding
+    /// line or saying that no rule allows.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        decide(request)
+    }
+
+    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    package func decide(_ request: AccessRequest) -> AccessDecision {
+        rules.decision(for: request)
+    }
+
+    /// The rule that decides `request`, or `nil` when no rule matches.
+    package func decidingRule(for request: AccessRequest) -> RulesFile.Verdict? {
+        rules.decide(request)
+    }
+}

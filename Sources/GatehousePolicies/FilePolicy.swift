@@ -156,7 +156,13 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     private func currentVersion() throws -> Version {
         var status = stat()
         guard cPath.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
-            throw FileSnapshot.cannotRead(fileName, Errno(code: errno))
+            let error = FileSnapshot.cannotRead(fileName, Errno(code: errno))
+            // Gone or unreachable: nothing to keep, and whatever comes next is loaded afresh.
+            state.withLock { state in
+                state.identity = nil
+                state.settle(.failure(error), keepingLastGood: whenInvalid == .keepLastGood)
+            }
+            throw error
         }
         let identity = FileIdentity(status)
         return try state.withLock { state in

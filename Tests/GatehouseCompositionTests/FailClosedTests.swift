@@ -100,7 +100,7 @@ struct FailClosedTests {
             inject: { try $0.writeRules("allow alice read avatars/*\npermit alice read avatars/*\n") },
             expected: .denied(
                 policy: "file", gateFailure: true,
-                reason: ["avatars.rules:2:", "unknown effect \"permit\"; expected allow or deny"])),
+                reason: ["avatars.rules:2:", "unknown effect \"permit\"; expected allow, deny or group"])),
         Fault(
             name: "rules file not UTF-8",
             inject: { try $0.writeRules(Data([0x61, 0x6C, 0x6C, 0x6F, 0x77, 0x20, 0xFF, 0x0A])) },

@@ -129,7 +129,7 @@ struct RulesFileStrictnessTests {
     @Test func nothingButCommentsMayFollowTheEndLine() {
         #expect(
             Self.parseError("allow a read x\nend\ndeny a read x\n")?.errorDescription
-                == "r.rules:3: a rule after the end line (line 2); the end line comes last")
+                == "r.rules:3: a line after the end line (line 2); the end line comes last")
         #expect(
             Self.parseError("end\nend\n")?.errorDescription
                 == "r.rules:2: a second end line (the first is line 1); a file has one, last")

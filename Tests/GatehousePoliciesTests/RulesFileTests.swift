@@ -76,13 +76,13 @@ struct RulesFileTests {
         ),
         (
             "allow a read x # trailing comment\n",
-            "avatars.rules:1: expected 4 fields (effect subject action resource), found 7"
+            "avatars.rules:1: a comment after a rule; a comment is a line of its own, starting with \"#\""
         ),
         ("allow\n", "avatars.rules:1: expected 4 fields (effect subject action resource), found 1"),
-        ("Allow a read x\n", "avatars.rules:1: unknown effect \"Allow\"; expected allow or deny"),
+        ("Allow a read x\n", "avatars.rules:1: unknown effect \"Allow\"; expected allow, deny or group"),
         (
             "allow a read x\npermit a read x",
-            "avatars.rules:2: unknown effect \"permit\"; expected allow or deny"
+            "avatars.rules:2: unknown effect \"permit\"; expected allow, deny or group"
         ),
     ]
 

@@ -1,17 +1,48 @@
 import Foundation
 
-/// The bytes of a rules file made ready to parse: a leading byte-order mark dropped, every line
-/// checked to be UTF-8 without a character that would make a rule read as something other than
-/// what it matches (see ``PatternCharacters``), and the text normalized to Unicode NFC.
-enum RulesText {
-    /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+/// One line of a rules file that is not blank: its 1-based number and its fields.
+struct RulesLine {
+    /// The line's number in the file.
+    var number: Int
+    /// The fields, split at spaces and tabs (never empty).
+    var fields: [Substring]
+}
 
-    /// `bytes` without a leading byte-order mark, in NFC.
+/// The bytes of a rules file made into lines of fields: a leading byte-order mark dropped, every
+/// line checked to be UTF-8 without a character that would make a rule read as something other
+/// than what it matches (see ``PatternCharacters``), the text normalized to Unicode NFC, and
+/// each line split at spaces and tabs (a `\r` before the newline is dropped, so CRLF files work).
+enum RulesLexer {
+    /// The lines of `bytes` that hold at least one field, in order.
     ///
     /// - Throws: ``RulesFileError`` naming the first line that is not UTF-8 or holds a
     ///   forbidden character, with its column and what to write instead.
-    static func prepare(_ bytes: [UInt8], fileName: String) throws -> [UInt8] {
+    static func lines(_ bytes: [UInt8], fileName: String) throws -> [RulesLine] {
+        let text = try prepare(bytes, fileName: fileName)
+        var lines: [RulesLine] = []
+        var number = 0
+        for line in text.utf8.split(separator: newline, omittingEmptySubsequences: false) {
+            number += 1
+            let fields = line.split(whereSeparator: isBlank).map { Substring($0) }
+            if !fields.isEmpty {
+                lines.append(RulesLine(number: number, fields: fields))
+            }
+        }
+        return lines
+    }
+
+    private static let newline = UInt8(ascii: "\n")
+
+    /// Space and tab separate fields; a carriage return can only be left at a line's end.
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
+    }
+
+    /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// `bytes` without a leading byte-order mark, checked, as text in NFC.
+    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> String {
         let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
         var isASCII = true
         var lineNumber = 1
@@ -41,8 +72,8 @@ enum RulesText {
         if !lineIsASCII {
             try checkLine(text[lineStart...], number: lineNumber, fileName: fileName)
         }
-        if isASCII { return text }
-        return Array(String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+        let decoded = String(decoding: text, as: UTF8.self)
+        return isASCII ? decoded : decoded.precomposedStringWithCanonicalMapping
     }
 
     /// Checks one line (up to its newline, or to the end of the text).

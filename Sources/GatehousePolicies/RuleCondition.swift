@@ -1,0 +1,51 @@
+/// One condition of a rule, `KEY=VALUE` after `if`: the request attribute `KEY` must equal
+/// `VALUE` exactly, placeholders in `VALUE` replaced by the request's values.
+struct RuleCondition: Sendable {
+    /// The attribute compared.
+    let key: String
+    /// The value it must have: literal text (a `*` included) and placeholders.
+    let value: Pattern
+
+    /// The condition written `field`.
+    ///
+    /// - Throws: A message saying what is wrong with the field.
+    init(_ field: Substring) throws(RuleSyntaxError) {
+        guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+            throw RuleSyntaxError("the condition \"\(field)\" has no \"=\"; write KEY=VALUE")
+        }
+        let key = field[..<equals]
+        let value = field[field.index(after: equals)...]
+        guard !key.isEmpty else {
+            throw RuleSyntaxError("the condition \"\(field)\" has an empty key; write KEY=VALUE")
+        }
+        guard Placeholder.isName(key) else {
+            throw RuleSyntaxError(
+                "the condition key \"\(key)\" may hold only letters, digits, \"_\", \"-\" and \".\"")
+        }
+        guard !value.isEmpty else {
+            throw RuleSyntaxError("the condition \"\(field)\" has an empty value; write KEY=VALUE")
+        }
+        do {
+            self.value = try Pattern(value, placeholders: true, stars: false)
+        } catch {
+            throw RuleSyntaxError("the condition \"\(field)\": \(error.message)")
+        }
+        self.key = String(key)
+    }
+
+    /// Whether the request's attribute `key` (as bytes, in NFC) equals the value.
+    func holds(attribute: [UInt8]?, values: (Placeholder) -> [UInt8]?) -> Bool {
+        guard let attribute else { return false }
+        return value.matches(attribute, values: values)
+    }
+}
+
+/// What is wrong with one line of a rules file, before the file and line are known.
+struct RuleSyntaxError: Error {
+    /// The problem and what to write instead.
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

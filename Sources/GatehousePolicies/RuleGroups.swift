@@ -1,0 +1,137 @@
+import GatehouseCore
+
+/// The `group` lines of a rules file: which subjects and groups each group holds, and, once the
+/// whole file is read, every group each subject belongs to, directly or through nested groups.
+struct RuleGroups {
+    /// A group as read so far.
+    private struct Group {
+        var name: String
+        /// The first `group` line defining it, or `nil` while it is only named.
+        var definedAt: Int?
+        /// The first line naming it with `@`, from a rule or a group line.
+        var firstReference: Int?
+        /// Direct subject members.
+        var subjects: [String] = []
+        /// Direct group members (ids), each with the line that names it.
+        var members: [(id: Int32, line: Int)] = []
+    }
+
+    private var groups: [Group] = []
+    private var ids: [String: Int32] = [:]
+
+    /// The id of the group `name`, noting that `line` names it with `@`.
+    mutating func reference(_ name: String, line: Int) -> Int32 {
+        let id = self.id(name)
+        if groups[Int(id)].firstReference == nil {
+            groups[Int(id)].firstReference = line
+        }
+        return id
+    }
+
+    /// Adds members to the group `name`, defined (or extended) at `line`.
+    mutating func define(_ name: String, line: Int, subjects: [String], groups members: [(String, Int)]) {
+        let id = self.id(name)
+        if groups[Int(id)].definedAt == nil {
+            groups[Int(id)].definedAt = line
+        }
+        groups[Int(id)].subjects += subjects
+        for (member, memberLine) in members {
+            let memberID = reference(member, line: memberLine)
+            groups[Int(id)].members.append((memberID, memberLine))
+        }
+    }
+
+    private mutating func id(_ name: String) -> Int32 {
+        if let id = ids[name] { return id }
+        let id = Int32(groups.count)
+        ids[name] = id
+        groups.append(Group(name: name))
+        return id
+    }
+
+    /// The groups each subject belongs to, directly or through nested groups, once every line
+    /// is read. Works without recursion, so nesting is limited only by the file, and does work
+    /// in proportion to what it returns: each group that has subjects walks up once through
+    /// the groups holding it.
+    ///
+    /// - Throws: ``RulesFileError`` at the first line naming an undefined group (with a
+    ///   did-you-mean when a defined name is close), or at a line of a cycle.
+    func memberships(fileName: String) throws -> [String: [Int32]] {
+        try checkDefined(fileName: fileName)
+        try checkAcyclic(fileName: fileName)
+        var holders = [[Int32]](repeating: [], count: groups.count)
+        for (id, group) in groups.enumerated() {
+            for member in group.members {
+                holders[Int(member.id)].append(Int32(id))
+            }
+        }
+        var memberships: [String: Set<Int32>] = [:]
+        for (id, group) in groups.enumerated() where !group.subjects.isEmpty {
+            // The group and every group holding it, transitively.
+            var found: Set<Int32> = [Int32(id)]
+            var next = [Int32(id)]
+            while let current = next.popLast() {
+                for holder in holders[Int(current)] where found.insert(holder).inserted {
+                    next.append(holder)
+                }
+            }
+            for subject in group.subjects {
+                memberships[subject, default: []].formUnion(found)
+            }
+        }
+        return memberships.mapValues { $0.sorted() }
+    }
+
+    private func checkDefined(fileName: String) throws {
+        let undefined = groups.filter { $0.definedAt == nil }
+        guard let first = undefined.min(by: { ($0.firstReference ?? 0) < ($1.firstReference ?? 0) }) else {
+            return
+        }
+        let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }
+        let closest = defined.map { (name: $0, distance: editDistance(Array($0), Array(first.name))) }
+            .filter { $0.distance <= 2 }
+            .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        let hint =
+            closest.map { "; did you mean \"\($0.name)\"?" }
+            ?? "; define it with a line \"group \(first.name) MEMBER...\""
+        throw RulesFileError(
+            file: fileName, line: first.firstReference, kind: .malformed,
+            message: "undefined group \"\(first.name)\"\(hint)")
+    }
+
+    /// Throws at the line naming the group that closes the first cycle found (a depth-first walk
+    /// with its own stack).
+    private func checkAcyclic(fileName: String) throws {
+        enum Mark { case new, onPath, done }
+        var marks = [Mark](repeating: .new, count: groups.count)
+        // The walk's path: each group with the index of its next member to visit.
+        var path: [(id: Int32, next: Int)] = []
+        for root in groups.indices where marks[root] == .new {
+            marks[root] = .onPath
+            path.append((Int32(root), 0))
+            while let (id, next) = path.last {
+                let members = groups[Int(id)].members
+                guard next < members.count else {
+                    marks[Int(id)] = .done
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let member = members[next]
+                switch marks[Int(member.id)] {
+                case .onPath:
+                    let start = path.firstIndex { $0.id == member.id } ?? 0
+                    let names = (path[start...].map(\.id) + [member.id]).map { groups[Int($0)].name }
+                    throw RulesFileError(
+                        file: fileName, line: member.line, kind: .malformed,
+                        message: "group cycle: \(names.joined(separator: " -> ")); a group cannot hold itself")
+                case .new:
+                    marks[Int(member.id)] = .onPath
+                    path.append((member.id, 0))
+                case .done:
+                    break
+                }
+            }
+        }
+    }
+}

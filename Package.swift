@@ -81,7 +81,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GatehouseExamplesTests",
-            dependencies: ["gatehouse", "avatar-picker", "proxy-vs-decorator"],
+            dependencies: [
+                "gatehouse", "avatar-picker", "proxy-vs-decorator", "GatehouseCore", "GatehouseComposition",
+            ],
             swiftSettings: strictSettings
         ),
     ]

@@ -23,6 +23,7 @@ must_fail = {
     "typo in a built-in's key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "allowList", "subjcts": ["a"]}]}}},
     "unknown cache key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "cache": {"bytes": 1}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
     "empty allOf": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "allOf", "policies": []}]}}},
+    "unknown whenInvalid": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "file", "path": "a.rules", "whenInvalid": "keepLastValid"}]}}},
 }
 for name, document in must_fail.items():
     if validator.is_valid(document):

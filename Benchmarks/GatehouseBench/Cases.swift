@@ -20,6 +20,12 @@ struct Fixtures: Sendable {
     let requests100: [AccessRequest]
     let requests100k: [AccessRequest]
     let reloadPath: CPath
+    /// 100,000 rules naming 10,000 groups nested 8 deep, and requests for them; `nil` unless
+    /// `file-policy-groups-100k` is wanted.
+    let groups100k: (policy: FilePolicy, requests: [AccessRequest])?
+    /// 100,000 rules with placeholders, and requests for them; `nil` unless
+    /// `file-policy-placeholders-100k` is wanted.
+    let placeholders100k: (policy: FilePolicy, requests: [AccessRequest])?
     let window: TimeWindow
     let disk: DiskLoader
     let blobNames: [String]
@@ -50,6 +56,23 @@ struct Fixtures: Sendable {
         let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k"].contains(where: wanted)
         let policy100k = try await Rules.policy(
             count: bigPolicyWanted ? reloadCount : 100, named: "policy-100k", in: scratch)
+        var groups100k: (policy: FilePolicy, requests: [AccessRequest])?
+        if wanted("file-policy-groups-100k") {
+            let (count, groups, depth) = (reloadCount, 10_000, 8)
+            let requests = Rules.groupsRequests(count: count, groups: groups, depth: depth)
+            let text = Rules.groupsText(count: count, groups: groups, depth: depth)
+            let policy = try await Rules.policy(
+                text: text, allowing: requests, named: "policy-groups-100k", in: scratch)
+            groups100k = (policy, requests)
+        }
+        var placeholders100k: (policy: FilePolicy, requests: [AccessRequest])?
+        if wanted("file-policy-placeholders-100k") {
+            let requests = Rules.placeholdersRequests(count: reloadCount)
+            let policy = try await Rules.policy(
+                text: Rules.placeholdersText(count: reloadCount), allowing: requests,
+                named: "policy-placeholders-100k", in: scratch)
+            placeholders100k = (policy, requests)
+        }
         let blobDirectory = scratch.url("blobs")
         try FileManager.default.createDirectory(at: blobDirectory, withIntermediateDirectories: true)
         var generator = SplitMix64(state: 7)
@@ -69,7 +92,8 @@ struct Fixtures: Sendable {
             policy100: policy100, policy100k: policy100k,
             requests100: Rules.requests(count: 100),
             requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),
-            reloadPath: CPath(policy100k.url.path), window: try openWindow(),
+            reloadPath: CPath(policy100k.url.path), groups100k: groups100k,
+            placeholders100k: placeholders100k, window: try openWindow(),
             disk: DiskLoader(root: blobDirectory), blobNames: names,
             blobPaths: names.map { CPath(blobDirectory.appendingPathComponent($0).path) }, cache: cache)
     }
@@ -91,7 +115,7 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
     let lru = LazyState { LruInsertState() }
     let nscache = LazyState { NSCacheInsertState() }
 
-    return [
+    var cases = [
         BenchCase("direct-memory-load", "MemoryLoader.load, no proxy", iterations: 400_000) { n in
             var sum = 0
             for i in 0..<n { sum &+= try await memory.load(keys[i & mask]).count }
@@ -158,6 +182,32 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             }
             return sum
         },
+    ]
+    if let fixture = f.groups100k {
+        cases.append(
+            BenchCase(
+                "file-policy-groups-100k",
+                "one FilePolicy decision, 100,000 rules naming 10,000 groups nested 8 deep, file unchanged",
+                iterations: 100_000
+            ) { [policy = fixture.policy, requests = fixture.requests] n in
+                var sum = 0
+                for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+                return sum
+            })
+    }
+    if let fixture = f.placeholders100k {
+        cases.append(
+            BenchCase(
+                "file-policy-placeholders-100k",
+                "one FilePolicy decision, 100,000 rules with {subject} or {tenant}, file unchanged",
+                iterations: 100_000
+            ) { [policy = fixture.policy, requests = fixture.requests] n in
+                var sum = 0
+                for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+                return sum
+            })
+    }
+    cases += [
         BenchCase("time-window", "one TimeWindow decision (Europe/Berlin, fixed clock)", iterations: 400_000)
         {
             n in
@@ -206,6 +256,7 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             try await concurrentLoads(proxy1, tasks: 2, total: n)
         },
     ]
+    return cases
 }
 
 /// The scaling cases: gate count and rule count.

@@ -91,15 +91,89 @@ enum Rules {
         }
     }
 
-    /// A FilePolicy on a freshly written file of `count` rules, parsed once already.
     /// A policy over its own file `NAME.rules` of `count` rules; each fixture has its own file, so
     /// that the reload case, which rewrites its file every round, never touches another case's.
     static func policy(count: Int, named name: String, in scratch: Scratch) async throws -> FilePolicy {
-        let url = try scratch.write("\(name).rules", Data(text(count: count).utf8))
+        try await policy(text: text(count: count), allowing: requests(count: count), named: name, in: scratch)
+    }
+
+    /// A policy over its own file `NAME.rules` holding `text`, parsed once already: the first two
+    /// of `requests` must be allowed.
+    static func policy(
+        text: String, allowing requests: [AccessRequest], named name: String, in scratch: Scratch
+    ) async throws -> FilePolicy {
+        let url = try scratch.write("\(name).rules", Data(text.utf8))
         let policy = FilePolicy(url: url)
-        let decision = try await policy.evaluate(requests(count: count)[1])
-        precondition(decision == .allow, "the bench rules must allow: \(decision)")
+        for request in requests.prefix(2) {
+            let decision = try await policy.evaluate(request)
+            precondition(decision == .allow, "the bench rules of \(name) must allow \(request): \(decision)")
+        }
         return policy
+    }
+
+    /// `count` rules naming `groups` groups nested `depth` deep (second-edition format).
+    ///
+    /// The groups `g-0` … `g-(groups - 1)` form chains of `depth`: `g-K` has the members
+    /// `user-K-0` and `user-K-1` and, unless it ends its chain, `@g-(K + 1)`. So the subjects
+    /// of a chain's last group are members of its first group through `depth - 1` nested groups.
+    /// The rules: one deny with wildcards, then `allow @g-K read area-K/doc-J/*` for every group
+    /// `K` in turn, with `J` counting the rounds, until there are `count` rules.
+    static func groupsText(count: Int, groups: Int, depth: Int) -> String {
+        precondition(groups % depth == 0 && count - 1 >= groups)
+        var text = "# \(count) rules naming \(groups) groups nested \(depth) deep\n"
+        text.reserveCapacity(groups * 40 + count * 40)
+        for group in 0..<groups {
+            text += "group g-\(group) user-\(group)-0 user-\(group)-1"
+            text += group % depth == depth - 1 ? "\n" : " @g-\(group + 1)\n"
+        }
+        text += "deny * * */private-*\n"
+        for rule in 0..<(count - 1) {
+            let group = rule % groups
+            text += "allow @g-\(group) read area-\(group)/doc-\(rule / groups)/*\n"
+        }
+        return text
+    }
+
+    /// 1,024 requests spread evenly over the chains of ``groupsText(count:groups:depth:)``: each
+    /// by a subject of a chain's last group, for a document under its first group's area, so the
+    /// allowing rule names a group the subject is a member of only `depth - 1` groups down.
+    static func groupsRequests(count: Int, groups: Int, depth: Int) -> [AccessRequest] {
+        let chains = groups / depth
+        let documents = (count - 1) / groups
+        return (0..<Keys.count).map { index in
+            let first = index * chains / Keys.count * depth
+            let last = first + depth - 1
+            return AccessRequest(
+                subject: "user-\(last)-\(index & 1)",
+                resource: "area-\(first)/doc-\(index % documents)/report.txt")
+        }
+    }
+
+    /// `count` rules whose resources hold placeholders (second-edition format): one deny with
+    /// wildcards, then, for `R` from 0, `allow * read space-R/{subject}/*` for even `R` and
+    /// `allow * read space-R/{tenant}/*` for odd `R`.
+    static func placeholdersText(count: Int) -> String {
+        precondition(count >= 3)
+        var text = "# \(count) rules with placeholders\n"
+        text.reserveCapacity(count * 40)
+        text += "deny * * */private-*\n"
+        for rule in 0..<(count - 1) {
+            text += "allow * read space-\(rule)/\(rule.isMultiple(of: 2) ? "{subject}" : "{tenant}")/*\n"
+        }
+        return text
+    }
+
+    /// 1,024 requests spread evenly over the rules of ``placeholdersText(count:)``, each with a
+    /// subject and a `tenant` attribute, for a document in the folder its rule's placeholder names.
+    static func placeholdersRequests(count: Int) -> [AccessRequest] {
+        (0..<Keys.count).map { index in
+            let rule = index * (count - 1) / Keys.count
+            let subject = "user-\(index)"
+            let tenant = "tenant-\(index % 32)"
+            let folder = rule.isMultiple(of: 2) ? subject : tenant
+            return AccessRequest(
+                subject: subject, resource: "space-\(rule)/\(folder)/doc.txt", attributes: ["tenant": tenant])
+        }
     }
 }
 

@@ -26,7 +26,7 @@ enum Report {
     static func text(_ results: [BenchResult], quick: Bool) -> String {
         var lines: [String] = []
         lines.append(
-            padded("case", 24) + leftPadded("median/op", 12) + leftPadded("min", 11) + leftPadded("max", 11)
+            padded("case", 30) + leftPadded("median/op", 12) + leftPadded("min", 11) + leftPadded("max", 11)
                 + leftPadded("ops/run", 9) + "  runs  what")
         for result in results {
             var summary = result.summary
@@ -34,7 +34,7 @@ enum Report {
                 summary += String(format: " (%.2f M loads/s)", 1_000 / result.nanosecondsPerOperation)
             }
             lines.append(
-                padded(result.name, 24) + leftPadded(duration(result.nanosecondsPerOperation), 12)
+                padded(result.name, 30) + leftPadded(duration(result.nanosecondsPerOperation), 12)
                     + leftPadded(duration(result.spread.low), 11)
                     + leftPadded(duration(result.spread.high), 11)
                     + leftPadded(String(result.iterations), 9) + leftPadded(String(result.runs), 6) + "  "

@@ -206,6 +206,12 @@ struct Commands {
             return configurationFailed(error, file: path, json: json)
         }
         if command == "validate" {
+            // Assembling does not read rules files; a configuration is valid only when they parse.
+            do {
+                try await services.validate()
+            } catch {
+                return configurationFailed(error, file: path, json: json)
+            }
             let names = services.services.map(\.name)
             if json {
                 console.out(

@@ -33,6 +33,7 @@ struct Commands {
         case "load": return await request(rest, command: "load", loading: true)
         case "validate": return await file(rest, command: "validate")
         case "explain": return await file(rest, command: "explain")
+        case "test": return await test(rest)
         case "demo":
             if rest == ["--help"] { return help(Help.demo) }
             guard rest.isEmpty else { return usage("'demo' takes no arguments", help: Help.demo) }
@@ -41,18 +42,18 @@ struct Commands {
             if let topic = rest.first {
                 guard let text = Help.text(for: topic) else {
                     return usage(
-                        "no command '\(topic)'; commands are check, load, validate, explain, demo",
+                        "no command '\(topic)'; commands are check, load, validate, explain, test, demo",
                         help: Help.overview)
                 }
                 return help(text)
             }
             return help(Help.overview)
         default:
-            let hint = ["check", "load", "validate", "explain", "demo", "help"].first {
+            let hint = ["check", "load", "validate", "explain", "test", "demo", "help"].first {
                 $0.hasPrefix(command) || command.hasPrefix($0)
             }
             return usage(
-                "unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, demo, help",
+                "unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, test, demo, help",
                 help: Help.overview)
         }
     }
@@ -92,7 +93,7 @@ struct Commands {
                 instant = try Instant.parse(text)
             } catch {
                 return usage(
-                    "--at expects an ISO-8601 instant such as 2026-11-30T10:00:00Z or 2026-11-30T11:00:00+01:00, found '\(text)'; \(error.reason)",
+                    "--at expects \(Instant.description), found '\(text)'; \(error.reason)",
                     help: helpText)
             }
             clock = { instant }
@@ -115,33 +116,33 @@ struct Commands {
         }
 
         let context = AccessContext(subject: parsed.value("subject"), attributes: attributes)
+        if !loading {
+            let report = await Self.decide(
+                key, action: action, context: context, on: service, command: command)
+            return finish(report, json: json, status: report.status)
+        }
         return await AccessContext.$current.withValue(context) {
             let request = service.request(for: key, action: action)
             var report = Report(command: command, service: service.name, request: request)
             do {
-                if loading {
-                    let data = try await service.load(key, action: action)
-                    report.allowed = true
-                    report.bytes = data.count
-                    if let output {
-                        do {
-                            try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-                            report.output = output
-                        } catch {
-                            report.error = "cannot write \(output): \(describe(error))"
-                            return finish(report, json: json, status: .error)
-                        }
-                    } else if json {
-                        report.content = String(data: data, encoding: .utf8)
-                        if report.content == nil { report.contentBase64 = data.base64EncodedString() }
+                let data = try await service.load(key, action: action)
+                report.allowed = true
+                report.bytes = data.count
+                if let output {
+                    do {
+                        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                        report.output = output
+                    } catch {
+                        report.error = "cannot write \(output): \(describe(error))"
+                        return finish(report, json: json, status: .error)
                     }
-                    if !json && output == nil {
-                        console.outData(data)
-                        return .ok
-                    }
-                } else {
-                    try await service.authorize(request)
-                    report.allowed = true
+                } else if json {
+                    report.content = String(data: data, encoding: .utf8)
+                    if report.content == nil { report.contentBase64 = data.base64EncodedString() }
+                }
+                if !json && output == nil {
+                    console.outData(data)
+                    return .ok
                 }
                 return finish(report, json: json, status: .ok)
             } catch let denied as AccessDenied {
@@ -155,6 +156,30 @@ struct Commands {
                 report.error = "the loader failed: \(describe(error))"
                 return finish(report, json: json, status: .error)
             }
+        }
+    }
+
+    /// Decides the request for `key` on `service` in `context` without loading anything, as
+    /// `check` does: the report says whether it was allowed and, for a denial, the gate, its
+    /// reason and whether the gate failed. `gatehouse test` decides each case with it.
+    static func decide(
+        _ key: String, action: String, context: AccessContext, on service: ConfiguredService, command: String
+    ) async -> Report {
+        await AccessContext.$current.withValue(context) {
+            let request = service.request(for: key, action: action)
+            var report = Report(command: command, service: service.name, request: request)
+            do {
+                try await service.authorize(request)
+                report.allowed = true
+            } catch let denied as AccessDenied {
+                report.allowed = false
+                report.gate = denied.policy
+                report.reason = denied.reason
+                report.gateFailure = denied.isGateFailure
+            } catch {
+                report.error = "the decision failed: \(describe(error))"
+            }
+            return report
         }
     }
 
@@ -206,6 +231,12 @@ struct Commands {
             return configurationFailed(error, file: path, json: json)
         }
         if command == "validate" {
+            // Assembling does not read rules files; a configuration is valid only when they parse.
+            do {
+                try await services.validate()
+            } catch {
+                return configurationFailed(error, file: path, json: json)
+            }
             let names = services.services.map(\.name)
             if json {
                 console.out(
@@ -241,7 +272,7 @@ struct Commands {
         return .ok
     }
 
-    private func configurationFailed(_ error: any Error, file: String, json: Bool) -> ExitStatus {
+    func configurationFailed(_ error: any Error, file: String, json: Bool) -> ExitStatus {
         let issues = (error as? ConfigurationError)?.issues.map(\.description) ?? [describe(error)]
         if json {
             console.out(
@@ -257,12 +288,12 @@ struct Commands {
 
     // MARK: help and usage
 
-    private func help(_ text: String) -> ExitStatus {
+    func help(_ text: String) -> ExitStatus {
         console.out(text)
         return .ok
     }
 
-    private func usage(_ message: String, help: String?, json: Bool = false) -> ExitStatus {
+    func usage(_ message: String, help: String?, json: Bool = false) -> ExitStatus {
         if json {
             console.out(JSONText.render([("error", .string(message)), ("usage", .bool(true))]))
             return .usage
@@ -295,7 +326,16 @@ struct Report {
     var content: String?
     var contentBase64: String?
 
-    var json: String {
+    /// The exit status of `check` for this report: ok, denied, or error.
+    var status: ExitStatus {
+        if error != nil { return .error }
+        return allowed == true ? .ok : .denied
+    }
+
+    var json: String { JSONText.render(members) }
+
+    /// The JSON members, in a fixed order.
+    var members: [(String, JSONText)] {
         var members: [(String, JSONText)] = [
             ("command", .string(command)),
             ("service", .string(service)),
@@ -322,6 +362,6 @@ struct Report {
         if let output { members.append(("output", .string(output))) }
         if let content { members.append(("content", .string(content))) }
         if let contentBase64 { members.append(("contentBase64", .string(contentBase64))) }
-        return JSONText.render(members)
+        return members
     }
 }

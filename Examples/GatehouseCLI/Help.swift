@@ -7,11 +7,12 @@ enum Help {
           gatehouse                       run the demo on the bundled example configuration
           gatehouse check    --config FILE [options] KEY
           gatehouse load     --config FILE [options] [--output FILE] KEY
-          gatehouse validate FILE
+          gatehouse validate FILE         check a configuration and every rules file it names
           gatehouse explain  FILE
+          gatehouse test     CASES        decide a table of cases and compare with what they expect
           gatehouse help [COMMAND]        or: gatehouse COMMAND --help
 
-        Exit status: 0 allowed / ok, 1 error, 2 usage, 3 denied.
+        Exit status: 0 allowed / ok, 1 error, 2 usage, 3 denied (test: 1 when a case fails).
         Results go to standard output; errors and denials (gate and reason) to standard error.
         With --json, one JSON object is printed to standard output instead.
         """
@@ -58,6 +59,11 @@ enum Help {
 
         Usage: gatehouse validate [--json] FILE
 
+        Also reads and parses every rules file the configuration names (gatekeepers, shadow
+        gatekeepers, and inside allOf, anyOf and not): a problem in one is reported at its
+        gatekeeper's place with the file and line, such as
+        gatehouse.json: services.avatars.gatekeepers[2]: avatars.rules:3: ...
+
         Exit status: 0 valid, 1 invalid, 2 usage error.
         """
 
@@ -67,6 +73,28 @@ enum Help {
         Usage: gatehouse explain [--json] FILE
 
         Exit status: 0 ok, 1 invalid configuration, 2 usage error.
+        """
+
+    static let test = """
+        gatehouse test - decide every case of a table as check would, and compare with what each expects
+
+        Usage: gatehouse test [--json] CASES
+
+        CASES is a JSON table; "config" is relative to the table's folder:
+          {"config": "gatehouse.json", "cases": [
+            {"name": "alice reads her avatar", "subject": "alice", "resource": "avatars/alice.txt",
+             "at": "2026-11-30T10:00:00Z", "expect": "allow"}]}
+        A case has "name", "resource" and "expect" ("allow" or "deny"), and may have "service"
+        (needed when the configuration has several), "subject", "action" (default read),
+        "attributes" (an object of strings), "at" (an ISO-8601 instant, as --at) and "gate" (the
+        gate expected to decide: for a deny the gate that refused, for an allow the last gate).
+        A gate that fails (a rules file missing or malformed) fails the case.
+
+        Prints "pass  NAME" or "FAIL  NAME: expected ..., got ..." per case, then "N passed, M failed".
+
+        Exit status: 0 every case holds, 1 a case fails or the configuration is invalid,
+        2 the table cannot be read or is malformed (each problem named by its place), or a usage error.
+        Example: gatehouse test Examples/demo/gatehouse.tests.json
         """
 
     static let demo = """
@@ -81,6 +109,7 @@ enum Help {
         case "load": load
         case "validate": validate
         case "explain": explain
+        case "test": test
         case "demo": demo
         default: nil
         }

@@ -12,6 +12,10 @@ enum Instant {
         var reason: String
     }
 
+    /// What `--at` and a test case's `at` take, for messages: `expected \(description)`.
+    static let description =
+        "an ISO-8601 instant such as 2026-11-30T10:00:00Z or 2026-11-30T11:00:00+01:00"
+
     static let shape =
         "write YYYY-MM-DDTHH:MM:SS, optionally a fraction (.5), then Z or an offset such as +02:00"
 

@@ -124,18 +124,6 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
         try currentRules().decide(request)
     }
 
-    /// Reads and parses the file as it is now, apart from the versions decisions use (nothing
-    /// is kept, ``WhenInvalid/keepLastGood`` does not apply): for checking a file before it
-    /// is relied on, as `gatehouse validate` does.
-    ///
-    /// - Returns: The number of rules in the file.
-    /// - Throws: ``RulesFileError`` naming the file and, for a bad line, the line.
-    @discardableResult
-    public func validate() throws -> Int {
-        let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
-        return try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd).ruleCount
-    }
-
     /// Whether decisions now use the last good version because the current one is invalid, and
     /// why; `nil` when they use the current version (or fail).
     public var invalidCurrentVersion: RulesFileError? {

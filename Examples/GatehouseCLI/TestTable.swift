@@ -1,0 +1,220 @@
+import Foundation
+import GatehouseComposition
+
+/// A table of expected decisions for `gatehouse test`, read strictly: every key known, every
+/// value of the right type, each problem named by its place (`cases[3].expect`).
+///
+/// ```json
+/// {
+///   "config": "gatehouse.json",
+///   "cases": [
+///     { "name": "alice reads her avatar", "subject": "alice", "resource": "avatars/alice.txt",
+///       "at": "2026-11-30T10:00:00Z", "expect": "allow" }
+///   ]
+/// }
+/// ```
+struct TestTable {
+    /// What a case expects.
+    enum Expectation: String {
+        case allow
+        case deny
+    }
+
+    /// One request and the decision expected for it.
+    struct Case {
+        /// Where the case is in the table, `cases[3]`.
+        var place: String
+        var name: String
+        var service: String?
+        var subject: String?
+        var action = "read"
+        var resource = ""
+        var attributes: [String: String] = [:]
+        /// The instant the clock reads while the case is decided, and its text; `nil` for now.
+        var at: (instant: Date, text: String)?
+        var expect = Expectation.allow
+        /// The gate expected to decide, if the case names one.
+        var gate: String?
+    }
+
+    /// Everything wrong with a table, each problem as `place: message`.
+    struct Malformed: Error {
+        var problems: [String]
+    }
+
+    /// The configuration file, as written in the table (relative to the table's folder).
+    var config: String
+    var cases: [Case]
+
+    static let caseKeys = [
+        "name", "service", "subject", "action", "resource", "attributes", "at", "expect", "gate",
+    ]
+    static let shape = #"expected a JSON object such as {"config": "gatehouse.json", "cases": [...]}"#
+
+    /// Reads a table from JSON text.
+    ///
+    /// - Throws: ``Malformed`` listing every problem found.
+    static func parse(_ data: Data) throws(Malformed) -> TestTable {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw Malformed(problems: ["invalid JSON: \(jsonProblem(data))"])
+        }
+        var reader = Reader()
+        let table = reader.table(value)
+        guard let table, reader.problems.isEmpty else { throw Malformed(problems: reader.problems) }
+        return table
+    }
+
+    /// Why `data` is not JSON, in the words of `JSONSerialization` (whose messages say where),
+    /// with the line and column of the character it names.
+    private static func jsonProblem(_ data: Data) -> String {
+        let message: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return "the data is not a JSON document"
+        } catch {
+            message =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        }
+        guard let range = message.range(of: #"character \d+"#, options: .regularExpression),
+            let offset = Int(message[range].dropFirst("character ".count))
+        else { return message }
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return "line \(line), column \(column): \(message)"
+    }
+
+    /// Walks a JSON value into a table, collecting problems.
+    private struct Reader {
+        var problems: [String] = []
+
+        mutating func add(_ place: String, _ message: String) {
+            problems.append(place.isEmpty ? message : "\(place): \(message)")
+        }
+
+        mutating func table(_ value: JSONValue) -> TestTable? {
+            guard case .object(let object) = value else {
+                add("", "the table is \(value.kindDescription); \(TestTable.shape)")
+                return nil
+            }
+            unknownKeys(in: object, place: "", known: ["config", "cases"])
+            let config = string(object["config"], place: "config", required: true, nonEmpty: true)
+            var cases: [Case] = []
+            switch object["cases"] {
+            case nil:
+                add("cases", "missing; expected an array of cases")
+            case .array(let values) where values.isEmpty:
+                add("cases", "empty; a table needs at least one case")
+            case .array(let values):
+                var firstPlace: [String: String] = [:]
+                for (index, value) in values.enumerated() {
+                    guard let testCase = self.testCase(value, place: "cases[\(index)]") else { continue }
+                    if let earlier = firstPlace[testCase.name] {
+                        add(
+                            "\(testCase.place).name",
+                            "\"\(testCase.name)\" also names \(earlier); names must be distinct")
+                    } else {
+                        firstPlace[testCase.name] = testCase.place
+                    }
+                    cases.append(testCase)
+                }
+            case let other?:
+                add("cases", "expected an array of cases, found \(other.kindDescription)")
+            }
+            guard let config else { return nil }
+            return TestTable(config: config, cases: cases)
+        }
+
+        mutating func testCase(_ value: JSONValue, place: String) -> Case? {
+            guard case .object(let object) = value else {
+                add(place, "expected a case (an object), found \(value.kindDescription)")
+                return nil
+            }
+            let before = problems.count
+            unknownKeys(in: object, place: place, known: TestTable.caseKeys)
+            let name = string(object["name"], place: "\(place).name", required: true, nonEmpty: true)
+            var testCase = Case(place: place, name: name ?? "")
+            testCase.service = string(object["service"], place: "\(place).service", nonEmpty: true)
+            testCase.subject = string(object["subject"], place: "\(place).subject")
+            testCase.action = string(object["action"], place: "\(place).action", nonEmpty: true) ?? "read"
+            testCase.resource = string(object["resource"], place: "\(place).resource", required: true) ?? ""
+            testCase.gate = string(object["gate"], place: "\(place).gate", nonEmpty: true)
+            testCase.attributes = attributes(object["attributes"], place: "\(place).attributes")
+            if let text = string(object["at"], place: "\(place).at") {
+                do {
+                    testCase.at = (try Instant.parse(text), text)
+                } catch {
+                    add("\(place).at", "expected \(Instant.description), found '\(text)'; \(error.reason)")
+                }
+            }
+            switch object["expect"] {
+            case nil:
+                add("\(place).expect", #"missing; expected "allow" or "deny""#)
+            case .string(let text) where Expectation(rawValue: text) != nil:
+                testCase.expect = Expectation(rawValue: text) ?? .deny
+            case .string(let text):
+                add("\(place).expect", #"expected "allow" or "deny", found "\#(text)""#)
+            case let other?:
+                add("\(place).expect", #"expected "allow" or "deny", found \#(other.kindDescription)"#)
+            }
+            return problems.count == before ? testCase : nil
+        }
+
+        mutating func unknownKeys(in object: JSONObject, place: String, known: [String]) {
+            for key in object.keys where !known.contains(key) {
+                let hint =
+                    ConfigurationPath.suggestion(for: key, among: known).map { " (did you mean \"\($0)\"?)" }
+                    ?? ""
+                let listed = known.map { "\"\($0)\"" }.joined(separator: ", ")
+                add(member(place, key), "unknown key\(hint); expected one of \(listed)")
+            }
+        }
+
+        mutating func string(
+            _ value: JSONValue?, place: String, required: Bool = false, nonEmpty: Bool = false
+        ) -> String? {
+            switch value {
+            case nil:
+                if required { add(place, "missing") }
+                return nil
+            case .string(let text) where nonEmpty && text.isEmpty:
+                add(place, "expected a non-empty string")
+                return nil
+            case .string(let text):
+                return text
+            case let other?:
+                add(place, "expected a string, found \(other.kindDescription)")
+                return nil
+            }
+        }
+
+        mutating func attributes(_ value: JSONValue?, place: String) -> [String: String] {
+            guard let value else { return [:] }
+            guard case .object(let object) = value else {
+                add(place, "expected an object of strings, found \(value.kindDescription)")
+                return [:]
+            }
+            var attributes: [String: String] = [:]
+            for (key, value) in object.members {
+                if key.isEmpty { add(place, "an attribute needs a non-empty name") }
+                if let text = string(value, place: member(place, key)) { attributes[key] = text }
+            }
+            return attributes
+        }
+
+        /// `place.key`, or `place["key"]` for a key that is not a plain word.
+        func member(_ place: String, _ key: String) -> String {
+            let plain =
+                !key.isEmpty
+                && key.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                }
+            if !plain { return place + "[\(key.debugDescription)]" }
+            return place.isEmpty ? key : "\(place).\(key)"
+        }
+    }
+}

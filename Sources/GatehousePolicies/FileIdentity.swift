@@ -20,16 +20,6 @@ struct FileIdentity: Sendable, Hashable {
     var changedSeconds: Int64
     var changedNanoseconds: Int64
 
-    /// Field by field, without branches: a decision compares two identities every time.
-    @inline(__always)
-    static func == (a: FileIdentity, b: FileIdentity) -> Bool {
-        ((a.device ^ b.device) | (a.inode ^ b.inode) | UInt64(bitPattern: a.size ^ b.size)
-            | UInt64(a.mode ^ b.mode) | UInt64(bitPattern: a.modifiedSeconds ^ b.modifiedSeconds)
-            | UInt64(bitPattern: a.modifiedNanoseconds ^ b.modifiedNanoseconds)
-            | UInt64(bitPattern: a.changedSeconds ^ b.changedSeconds)
-            | UInt64(bitPattern: a.changedNanoseconds ^ b.changedNanoseconds)) == 0
-    }
-
     /// Whether the identity is that of a regular file.
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 

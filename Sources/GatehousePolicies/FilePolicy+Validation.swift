@@ -10,9 +10,6 @@ extension FilePolicy: ValidatingPolicy {
     /// - Throws: ``RulesFileError`` naming the file and, for a bad line, the line.
     @discardableResult
     public func validate() throws -> Int {
-        // The path and name decisions use, derived from `url` as the initializer derives them.
-        let path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
-        let fileName = url.lastPathComponent
         let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
         return try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd).ruleCount
     }

@@ -66,10 +66,10 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     /// What decisions do while the current version cannot be used; `.deny` unless given.
     public let whenInvalid: WhenInvalid
 
-    private let path: String
+    let path: String
     /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
     private let cPath: [CChar]
-    private let fileName: String
+    let fileName: String
     private let state: LockedState<LoadState>
 
     /// Creates a policy that decides by the rules file at `url`; the file is first read at the

@@ -1,10 +1,12 @@
+import GatehouseCore
+
 /// One pattern of an allow-list or a rules field: literal text, `*` (any run of characters, `/`
 /// included, the empty run too) and, in a rules file's resources, placeholders such as
 /// `{subject}` that stand for a value of the request.
 ///
 /// Matching is on UTF-8 bytes: no normalization, no case folding. A placeholder's value is
 /// matched literally (a `*` in it is text).
-struct Pattern: Sendable {
+final class Pattern: Sendable {
     /// A piece of a pattern.
     enum Part: Sendable, Hashable {
         /// Literal bytes (never empty).
@@ -15,14 +17,15 @@ struct Pattern: Sendable {
         case placeholder(Placeholder)
     }
 
-    /// The pieces in order; neighbouring stars are one star, neighbouring texts one text.
-    let parts: [Part]
     /// The literal bytes before the first star or placeholder.
     let prefix: [UInt8]
     /// Whether the pattern is literal text only (no star, no placeholder).
     let isExact: Bool
-    /// The literal runs between the stars, when the pattern has no placeholder (worked out once).
-    private let fixedRuns: [[UInt8]]?
+    /// The literal runs between the stars, worked out once for a pattern without placeholders
+    /// (a pattern starting or ending with a star has an empty first or last run).
+    private let runs: [[UInt8]]?
+    /// The pieces in order, kept for a pattern with placeholders.
+    private let parts: [Part]
 
     /// The pattern spelled `spelling`, with placeholders when `placeholders` is true (in a
     /// rules file's resources and condition values) and braces as literal text otherwise; with
@@ -30,38 +33,34 @@ struct Pattern: Sendable {
     ///
     /// - Throws: ``PatternSyntaxError`` for a brace that does not form a placeholder.
     init(_ spelling: some StringProtocol, placeholders: Bool, stars: Bool = true) throws(PatternSyntaxError) {
+        let bytes = Array(spelling.utf8)
         var parts: [Part] = []
-        var text: [UInt8] = []
-        var bytes = spelling.utf8.makeIterator()
-        func flushText() {
-            if !text.isEmpty { parts.append(.text(text)) }
-            text = []
+        var textStart = 0
+        var index = 0
+        func flushText(upTo end: Int) {
+            if textStart < end { parts.append(.text(Array(bytes[textStart..<end]))) }
         }
-        while let byte = bytes.next() {
+        while index < bytes.count {
+            let byte = bytes[index]
             if stars && byte == UInt8(ascii: "*") {
-                flushText()
+                flushText(upTo: index)
                 if parts.last != .star { parts.append(.star) }
+                textStart = index + 1
             } else if placeholders && byte == UInt8(ascii: "{") {
-                var name: [UInt8] = []
-                var closed = false
-                while let next = bytes.next() {
-                    if next == UInt8(ascii: "}") {
-                        closed = true
-                        break
-                    }
-                    name.append(next)
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else {
+                    throw .unclosedBrace
                 }
-                guard closed else { throw .unclosedBrace }
-                flushText()
-                parts.append(.placeholder(try Placeholder(name: String(decoding: name, as: UTF8.self))))
+                flushText(upTo: index)
+                let name = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+                parts.append(.placeholder(try Placeholder(name: name)))
+                index = close
+                textStart = close + 1
             } else if placeholders && byte == UInt8(ascii: "}") {
                 throw .strayClosingBrace
-            } else {
-                text.append(byte)
             }
+            index += 1
         }
-        flushText()
-        self.parts = parts
+        flushText(upTo: bytes.count)
         if case .text(let first)? = parts.first {
             prefix = first
         } else {
@@ -69,16 +68,19 @@ struct Pattern: Sendable {
         }
         isExact = parts.allSatisfy { if case .text = $0 { true } else { false } }
         let hasPlaceholder = parts.contains { if case .placeholder = $0 { true } else { false } }
-        fixedRuns = hasPlaceholder ? nil : Self.runs(parts) { _ in nil }
+        self.parts = hasPlaceholder ? parts : []
+        runs = hasPlaceholder ? nil : Self.runs(parts) { _ in nil }
     }
 
-    /// Whether `text` matches, given that it starts with ``prefix``; `values` gives each
-    /// placeholder's value, or `nil` when it has none (then nothing matches).
+    /// Whether the pattern is `*` alone (matching every text, not looking at it).
+    var matchesEverything: Bool { runs?.count == 2 && runs?[0].isEmpty == true && runs?[1].isEmpty == true }
+
+    /// Whether `text` matches; `values` gives each placeholder's value, or `nil` when it has
+    /// none (then nothing matches).
     func matches(_ text: [UInt8], values: (Placeholder) -> [UInt8]?) -> Bool {
-        guard let runs = fixedRuns ?? Self.runs(parts, values) else { return false }
+        guard let runs = runs ?? Self.runs(parts, values) else { return false }
         return Self.globMatch(runs: runs, text)
     }
-
     /// The literal runs between the stars, placeholders replaced by their values; `nil` when a
     /// placeholder has no value. A pattern starting (ending) with a star has an empty first
     /// (last) run.
@@ -157,6 +159,20 @@ enum Placeholder: Sendable, Hashable {
                 (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
                     || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             }
+    }
+
+    /// The placeholder's value in `request`, as UTF-8 bytes in NFC, or `nil` when it has none a
+    /// rule may use: missing, empty, or holding `/` or a control character.
+    func value(in request: AccessRequest) -> [UInt8]? {
+        let value: String?
+        switch self {
+        case .subject: value = request.subject
+        case .attribute(let name): value = request.attributes[name]
+        }
+        guard let value, !value.isEmpty,
+            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
+        else { return nil }
+        return Array(PatternCharacters.normalized(value).utf8)
     }
 
     /// How the placeholder is written.

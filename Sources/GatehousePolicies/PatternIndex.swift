@@ -17,20 +17,45 @@
 ///
 /// A hash only finds candidates; a match is always confirmed on the bytes themselves.
 package struct PatternIndex: Sendable {
-    private var patterns: [Pattern] = []
+    /// What a pattern is, for the lookup.
+    private enum Kind: Sendable {
+        /// Literal text only.
+        case exact
+        /// `*` alone: matches every text without looking at it.
+        case everything
+        /// Literal text and stars.
+        case glob
+        /// With placeholders (kept as a `Pattern` in `templates`).
+        case template
+    }
+
     /// The patterns as inserted, by id.
     private var spellings: [String] = []
-    /// Pattern spellings to ids, for inserting a pattern twice.
-    private var ids: [String: Int32] = [:]
-    /// Exact patterns by the hash of their bytes; patterns with the same hash are chained
-    /// through `next`.
-    private var exact: [UInt64: Int32] = [:]
-    /// The other patterns by the hash of their prefix, chained through `next` likewise.
-    private var groups: [UInt64: Int32] = [:]
-    /// The next pattern in the same chain, or -1.
-    private var next: [Int32] = []
-    /// The prefix lengths some group has, ascending, each once.
+    /// Every pattern by the hash of its whole spelling (for an exact pattern, the text it
+    /// matches); patterns with the same hash are chained through `nextSpelling`.
+    private var bySpelling = HashedIDs()
+    private var nextSpelling: [Int32] = []
+    /// Every pattern's UTF-8 bytes, back to back: pattern `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
+    /// The number of literal bytes before each pattern's first star or placeholder.
     private var prefixLengths: [Int] = []
+    /// Where each pattern's last star is in `bytes` (-1 without a star).
+    private var lastStars: [Int] = []
+    private var kinds: [Kind] = []
+    /// The patterns with placeholders, by id.
+    private var templates: [Int32: Pattern] = [:]
+    /// The patterns with a star or placeholder by the hash of their (non-empty) prefix;
+    /// patterns with the same prefix hash are chained through `next`.
+    private var groups = HashedIDs()
+    /// The first of the patterns with an empty prefix (starting with `*` or a placeholder).
+    private var emptyPrefixGroup: Int32 = -1
+    /// The next pattern in the same prefix chain, or -1 (and -1 for exact patterns).
+    private var next: [Int32] = []
+    /// The prefix lengths (above 0) some group has, ascending, each once.
+    private var groupLengths: [Int] = []
+    /// Whether some pattern is more than literal text or `*` alone.
+    private var hasStarsOrPlaceholders = false
     private let placeholders: Bool
 
     /// Creates an empty index; `placeholders` makes braces form placeholders.
@@ -48,7 +73,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// The number of distinct patterns.
-    package var count: Int { patterns.count }
+    package var count: Int { spellings.count }
 
     /// Adds `pattern` and returns its id (the existing id if it was already present).
     ///
@@ -63,31 +88,70 @@ package struct PatternIndex: Sendable {
     ///
     /// - Throws: ``PatternSyntaxError`` for braces that do not form placeholders.
     mutating func insert(parsing spelling: String) throws(PatternSyntaxError) -> Int {
-        if let id = ids[spelling] { return Int(id) }
-        let pattern = try Pattern(spelling, placeholders: placeholders)
-        let id = Int32(patterns.count)
-        ids[spelling] = id
-        patterns.append(pattern)
-        spellings.append(spelling)
-        if pattern.isExact {
-            next.append(exact[Self.hash(pattern.prefix)] ?? -1)
-            exact[Self.hash(pattern.prefix)] = id
+        let spellingHash = Self.hash(spelling.utf8)
+        if let id = find(spelling, hash: spellingHash) { return Int(id) }
+        let id = Int32(spellings.count)
+        let kind: Kind
+        let prefixLength: Int
+        if placeholders && spelling.utf8.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
+            // A brace always forms a placeholder (or throws), so the pattern is never exact.
+            let pattern = try Pattern(spelling, placeholders: true)
+            templates[id] = pattern
+            kind = .template
+            prefixLength = pattern.prefix.count
+        } else if let star = spelling.utf8.firstIndex(of: Self.star) {
+            kind = spelling.utf8.allSatisfy { $0 == Self.star } ? .everything : .glob
+            prefixLength = spelling.utf8.distance(from: spelling.utf8.startIndex, to: star)
         } else {
-            let key = Self.hash(pattern.prefix)
+            kind = .exact
+            prefixLength = spelling.utf8.count
+        }
+        hasStarsOrPlaceholders = hasStarsOrPlaceholders || kind == .glob || kind == .template
+        nextSpelling.append(bySpelling[spellingHash] ?? -1)
+        bySpelling[spellingHash] = id
+        spellings.append(spelling)
+        let start = bytes.count
+        bytes += spelling.utf8
+        starts.append(bytes.count)
+        lastStars.append(bytes[start...].lastIndex(of: Self.star) ?? -1)
+        kinds.append(kind)
+        prefixLengths.append(prefixLength)
+        if kind == .exact {
+            next.append(-1)
+        } else if prefixLength == 0 {
+            next.append(emptyPrefixGroup)
+            emptyPrefixGroup = id
+        } else {
+            let key = Self.hash(bytes[start..<(start + prefixLength)])
             next.append(groups[key] ?? -1)
             groups[key] = id
-            let length = pattern.prefix.count
-            if length > 0 && !prefixLengths.contains(length) {
-                prefixLengths.append(length)
-                prefixLengths.sort()
+            if !groupLengths.contains(prefixLength) {
+                groupLengths.append(prefixLength)
+                groupLengths.sort()
             }
         }
         return Int(id)
     }
 
+    /// Makes room for `count` patterns in all.
+    mutating func reserveCapacity(_ count: Int) {
+        bySpelling.reserveCapacity(count)
+    }
+
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
-        ids[pattern].map(Int.init)
+        find(pattern, hash: Self.hash(pattern.utf8)).map(Int.init)
+    }
+
+    /// The id of the pattern spelled `spelling`, whose hash is `hash`.
+    private func find(_ spelling: String, hash: UInt64) -> Int32? {
+        var candidate = bySpelling[hash] ?? -1
+        while candidate >= 0 {
+            let id = Int(candidate)
+            if bytes[starts[id]..<starts[id + 1]].elementsEqual(spelling.utf8) { return candidate }
+            candidate = nextSpelling[id]
+        }
+        return nil
     }
 
     /// The pattern spelled as inserted, by id.
@@ -97,12 +161,7 @@ package struct PatternIndex: Sendable {
 
     /// Whether any pattern matches `text`.
     package func contains(match text: String) -> Bool {
-        var found = false
-        forEachMatch(of: text) { _ in
-            found = true
-            return true
-        }
-        return found
+        forEachMatch(of: text) { _ in true }
     }
 
     /// The ids of all patterns that match `text`, in no particular order.
@@ -124,49 +183,138 @@ package struct PatternIndex: Sendable {
     }
 
     /// Calls `visit` with the id of each pattern that matches `text` until `visit` returns true;
-    /// `values` gives each placeholder's value as bytes, or `nil` when it has none.
+    /// `values` gives each placeholder's value, or `nil` when it has none (then a pattern
+    /// holding it does not match).
     ///
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
-    func forEachMatch(
-        of text: String, values: (Placeholder) -> [UInt8]?, _ visit: (Int) -> Bool
-    ) -> Bool {
+    func forEachMatch(of text: String, values: (Placeholder) -> [UInt8]?, _ visit: (Int) -> Bool) -> Bool {
+        guard hasStarsOrPlaceholders else {
+            // Exact patterns and `*` alone: nothing looks at the text but its hash and the
+            // exact candidates, so it is read in place.
+            var everything = emptyPrefixGroup
+            while everything >= 0 {
+                if visit(Int(everything)) { return true }
+                everything = next[Int(everything)]
+            }
+            return visitExact(Self.hash(text.utf8), text, visit)
+        }
         let bytes = Array(text.utf8)
+        if emptyPrefixGroup >= 0 && visitChain(emptyPrefixGroup, bytes, values, visit) {
+            return true
+        }
         var hash = Self.emptyHash
-        if visitGroup(Self.emptyHash, bytes, values, visit) { return true }
-        var lengths = prefixLengths.makeIterator()
-        var nextLength = lengths.next()
-        for (offset, byte) in bytes.enumerated() {
-            hash = Self.hash(hash, byte)
-            if offset + 1 == nextLength {
-                nextLength = lengths.next()
-                if visitGroup(hash, bytes, values, visit) { return true }
+        var lengthIndex = 0
+        var nextLength = groupLengths.first ?? -1
+        for index in bytes.indices {
+            hash = Self.hash(hash, bytes[index])
+            if index + 1 == nextLength {
+                lengthIndex += 1
+                nextLength = lengthIndex < groupLengths.count ? groupLengths[lengthIndex] : -1
+                if let head = groups[hash], visitChain(head, bytes, values, visit) { return true }
             }
         }
-        var candidate = exact[hash] ?? -1
+        return visitExact(hash, text, visit)
+    }
+
+    /// Visits the exact pattern that is `text`, whose hash is `hash`, if there is one.
+    ///
+    /// The candidates share the text's hash, so comparing them as strings (equal exactly when
+    /// their bytes are, for texts with the same hash, barring a 64-bit collision between two
+    /// spellings of one Unicode text) confirms the match.
+    private func visitExact(_ hash: UInt64, _ text: String, _ visit: (Int) -> Bool) -> Bool {
+        var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
-            if patterns[Int(candidate)].prefix == bytes && visit(Int(candidate)) { return true }
-            candidate = next[Int(candidate)]
+            let id = Int(candidate)
+            if kinds[id] == .exact && spellings[id].utf8.count == text.utf8.count && spellings[id] == text
+                && visit(id)
+            {
+                return true
+            }
+            candidate = nextSpelling[id]
         }
         return false
     }
 
-    /// Visits the patterns of the group whose prefix hashes to `hash` and that match `text`.
-    private func visitGroup(
-        _ hash: UInt64, _ text: [UInt8], _ values: (Placeholder) -> [UInt8]?, _ visit: (Int) -> Bool
+    /// Visits the patterns of the chain starting at `head` that match `text`.
+    private func visitChain(
+        _ head: Int32, _ text: [UInt8], _ values: (Placeholder) -> [UInt8]?,
+        _ visit: (Int) -> Bool
     ) -> Bool {
-        var candidate = groups[hash] ?? -1
+        var candidate = head
         while candidate >= 0 {
-            let pattern = patterns[Int(candidate)]
-            if text.starts(with: pattern.prefix) && pattern.matches(text, values: values)
-                && visit(Int(candidate))
-            {
-                return true
+            let id = Int(candidate)
+            let matches: Bool
+            switch kinds[id] {
+            case .everything:
+                matches = true
+            case .glob:
+                matches = globMatches(id, text)
+            case .template:
+                matches = templates[candidate]?.matches(text, values: values) ?? false
+            case .exact:
+                matches = false
             }
-            candidate = next[Int(candidate)]
+            if matches && visit(id) { return true }
+            candidate = next[id]
         }
         return false
     }
+
+    /// Whether the pattern `id` (literal text and stars) matches `text`: its first run (the
+    /// prefix) at the start, its last run at the end, and each run between at its leftmost place
+    /// after the one before. A later place would leave less text for the runs after it, so the
+    /// leftmost never loses a match; the walk takes at most `text × pattern` steps.
+    private func globMatches(_ id: Int, _ text: [UInt8]) -> Bool {
+        let start = starts[id]
+        let end = starts[id + 1]
+        let lastStar = lastStars[id]
+        let prefixEnd = start + prefixLengths[id]
+        let suffixLength = end - lastStar - 1
+        guard prefixEnd - start + suffixLength <= text.count,
+            equal(start..<prefixEnd, text, at: 0),
+            equal((lastStar + 1)..<end, text, at: text.count - suffixLength)
+        else { return false }
+        var position = prefixEnd - start
+        let textEnd = text.count - suffixLength
+        var runStart = prefixEnd + 1
+        while runStart <= lastStar {
+            var runEnd = runStart
+            while runEnd < lastStar && bytes[runEnd] != Self.star { runEnd += 1 }
+            if runEnd > runStart {
+                guard let found = find(runStart..<runEnd, in: text, from: position, to: textEnd) else {
+                    return false
+                }
+                position = found + (runEnd - runStart)
+            }
+            runStart = runEnd + 1
+        }
+        return true
+    }
+
+    /// Whether the pattern bytes `run` equal `text` from `offset`.
+    private func equal(_ run: Range<Int>, _ text: [UInt8], at offset: Int) -> Bool {
+        var index = offset
+        for position in run {
+            if bytes[position] != text[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The first index at or after `from` where the pattern bytes `run` occur in
+    /// `text[from..<to]`.
+    private func find(_ run: Range<Int>, in text: [UInt8], from: Int, to: Int) -> Int? {
+        guard to - from >= run.count else { return nil }
+        for start in from...(to - run.count) where equal(run, text, at: start) {
+            return start
+        }
+        return nil
+    }
+
+    private static let star = UInt8(ascii: "*")
+    private static let openBrace = UInt8(ascii: "{")
+    private static let closeBrace = UInt8(ascii: "}")
 
     /// The FNV-1a hash of no bytes.
     private static let emptyHash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -177,7 +325,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// The hash of `bytes`.
-    private static func hash(_ bytes: [UInt8]) -> UInt64 {
+    private static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         bytes.reduce(emptyHash, hash)
     }
 }

@@ -1,3 +1,5 @@
+import GatehouseCore
+
 /// One condition of a rule, `KEY=VALUE` after `if`: the request attribute `KEY` must equal
 /// `VALUE` exactly, placeholders in `VALUE` replaced by the request's values.
 struct RuleCondition: Sendable {
@@ -33,10 +35,10 @@ struct RuleCondition: Sendable {
         self.key = String(key)
     }
 
-    /// Whether the request's attribute `key` (as bytes, in NFC) equals the value.
-    func holds(attribute: [UInt8]?, values: (Placeholder) -> [UInt8]?) -> Bool {
-        guard let attribute else { return false }
-        return value.matches(attribute, values: values)
+    /// Whether the request's attribute `key` (in NFC) equals the value.
+    func holds(in request: AccessRequest) -> Bool {
+        guard let attribute = request.attributes[key] else { return false }
+        return value.matches(Array(PatternCharacters.normalized(attribute).utf8)) { $0.value(in: request) }
     }
 }
 

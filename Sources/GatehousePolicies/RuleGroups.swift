@@ -124,7 +124,8 @@ struct RuleGroups {
                     let names = (path[start...].map(\.id) + [member.id]).map { groups[Int($0)].name }
                     throw RulesFileError(
                         file: fileName, line: member.line, kind: .malformed,
-                        message: "group cycle: \(names.joined(separator: " -> ")); a group cannot hold itself")
+                        message: "group cycle: \(names.joined(separator: " -> ")); a group cannot hold itself"
+                    )
                 case .new:
                     marks[Int(member.id)] = .onPath
                     path.append((member.id, 0))

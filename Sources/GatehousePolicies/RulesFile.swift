@@ -71,8 +71,9 @@ package struct RulesFile: Sendable {
     package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> RulesFile
     {
-        var parser = RulesParser(fileName: fileName)
-        for line in try RulesLexer.lines(bytes, fileName: fileName) {
+        let lines = try RulesLexer.lines(bytes, fileName: fileName)
+        var parser = RulesParser(fileName: fileName, lineCount: lines.count)
+        for line in lines {
             try parser.read(line)
         }
         if parser.isEmpty {
@@ -123,10 +124,9 @@ private final class Contents: Sendable {
     let subjects: PatternIndex
     let actions: PatternIndex
     let resources: PatternIndex
-    /// The groups each subject belongs to, as subject keys (see `RuleKey`).
+    /// The subject keys (see `RuleKey`) of the groups each subject belongs to.
     let memberships: [String: [Int32]]
-    /// The rules by (resource pattern, subject key), each list in line order.
-    let rules: [RuleKey: [IndexedRule]]
+    let rules: RuleTable
     /// The id of the subject pattern `*`, the only one that matches a request without subject.
     let anySubject: Int32?
 
@@ -138,34 +138,36 @@ private final class Contents: Sendable {
         resources = parser.resources
         rules = parser.rules
         memberships = try parser.groups.memberships(fileName: parser.fileName)
+            .mapValues { $0.map(RuleKey.subject(group:)) }
         anySubject = parser.subjects.id(of: "*").map(Int32.init)
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
-        var subjectKeys: [Int32] = []
+        var subjectKeys = MatchedIDs()
         if let subject = request.subject {
             subjects.forEachMatch(of: subject) { id in
                 subjectKeys.append(Int32(id))
                 return false
             }
-            subjectKeys += (memberships[subject] ?? []).map(RuleKey.subject(group:))
+            if !memberships.isEmpty, let groups = memberships[subject] {
+                for group in groups { subjectKeys.append(group) }
+            }
         } else if let anySubject {
             subjectKeys.append(anySubject)
         }
         guard !subjectKeys.isEmpty else { return nil }
-        var actionIDs: [Int32] = []
+        var actionIDs = MatchedIDs()
         actions.forEachMatch(of: request.action) { id in
             actionIDs.append(Int32(id))
             return false
         }
         guard !actionIDs.isEmpty else { return nil }
-        let values = RequestValues(request)
         var deny = Int32.max
         var allow = Int32.max
-        resources.forEachMatch(of: request.resource, values: values.placeholder) { resource in
-            for subject in subjectKeys {
-                for rule in rules[RuleKey(resource: Int32(resource), subject: subject)] ?? []
-                where actionIDs.contains(rule.action) && rule.conditionsHold(values) {
+        resources.forEachMatch(of: request.resource, values: { $0.value(in: request) }) { resource in
+            subjectKeys.forEach { subject in
+                rules.forEachRule(RuleKey(resource: Int32(resource), subject: subject)) { rule in
+                    guard actionIDs.contains(rule.action), rules.conditionsHold(rule, request) else { return }
                     switch rule.effect {
                     case .deny: deny = min(deny, rule.line)
                     case .allow: allow = min(allow, rule.line)
@@ -177,57 +179,5 @@ private final class Contents: Sendable {
         if deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(deny)) }
         if allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(allow)) }
         return nil
-    }
-}
-
-/// Where a rule is filed: its resource pattern's id and its subject key, which is a subject
-/// pattern's id (0 or more) or, for `@group`, `-1 - group id`.
-struct RuleKey: Hashable, Sendable {
-    var resource: Int32
-    var subject: Int32
-
-    /// The subject key of the group with id `group`.
-    static func subject(group: Int32) -> Int32 { -1 - group }
-}
-
-/// One rule as a decision needs it once its resource and subject are known to match.
-struct IndexedRule: Sendable {
-    var line: Int32
-    var effect: RulesFile.Effect
-    /// The action pattern's id.
-    var action: Int32
-    var conditions: [RuleCondition]
-
-    /// Whether every condition holds for the request.
-    func conditionsHold(_ values: RequestValues) -> Bool {
-        conditions.allSatisfy { $0.holds(attribute: values.attribute($0.key), values: values.placeholder) }
-    }
-}
-
-/// The values a request gives placeholders and conditions, as UTF-8 bytes in NFC.
-struct RequestValues {
-    let request: AccessRequest
-
-    init(_ request: AccessRequest) {
-        self.request = request
-    }
-
-    /// The value of `placeholder`, or `nil` when it has none a rule may use: missing, empty,
-    /// or holding `/` or a control character.
-    func placeholder(_ placeholder: Placeholder) -> [UInt8]? {
-        let value: String?
-        switch placeholder {
-        case .subject: value = request.subject
-        case .attribute(let name): value = request.attributes[name]
-        }
-        guard let value, !value.isEmpty,
-            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
-        else { return nil }
-        return Array(PatternCharacters.normalized(value).utf8)
-    }
-
-    /// The attribute `key`, or `nil` when the request has none.
-    func attribute(_ key: String) -> [UInt8]? {
-        request.attributes[key].map { Array(PatternCharacters.normalized($0).utf8) }
     }
 }

@@ -5,15 +5,19 @@ struct RulesParser {
     private(set) var actions = PatternIndex()
     private(set) var resources = PatternIndex(placeholders: true)
     private(set) var groups = RuleGroups()
-    private(set) var rules: [RuleKey: [IndexedRule]] = [:]
+    private(set) var rules = RuleTable()
     private(set) var ruleCount = 0
     /// The line of the `end` line, once read.
     private(set) var endLine: Int?
     private var sawComment = false
     private var sawGroup = false
 
-    init(fileName: String) {
+    /// A parser for a file of (at most) `lineCount` lines that hold fields.
+    init(fileName: String, lineCount: Int) {
         self.fileName = fileName
+        subjects.reserveCapacity(lineCount)
+        resources.reserveCapacity(lineCount)
+        rules.reserveCapacity(lineCount)
     }
 
     /// Whether no line said anything: no rule, group, comment or `end`.
@@ -33,7 +37,8 @@ struct RulesParser {
         do throws(RuleSyntaxError) {
             if fields.count == 1 && fields[0].utf8.elementsEqual("end".utf8) {
                 if let endLine {
-                    throw RuleSyntaxError("a second end line (the first is line \(endLine)); a file has one, last")
+                    throw RuleSyntaxError(
+                        "a second end line (the first is line \(endLine)); a file has one, last")
                 }
                 endLine = line.number
                 return
@@ -57,9 +62,9 @@ struct RulesParser {
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
-    private mutating func readRule(_ fields: [Substring], effect: RulesFile.Effect, line: Int) throws(
-        RuleSyntaxError
-    ) {
+    private mutating func readRule(_ fields: [Substring], effect: RulesFile.Effect, line: Int)
+        throws(RuleSyntaxError)
+    {
         guard fields.count >= 4 else {
             throw RuleSyntaxError(
                 "expected 4 fields (effect subject action resource), found \(fields.count)")
@@ -89,8 +94,9 @@ struct RulesParser {
         } catch {
             throw RuleSyntaxError("the resource \"\(fields[3])\" has \(error.message)")
         }
-        let rule = IndexedRule(line: Int32(clamping: line), effect: effect, action: action, conditions: conditions)
-        rules[RuleKey(resource: resource, subject: subject), default: []].append(rule)
+        rules.add(
+            RuleKey(resource: resource, subject: subject), line: Int32(clamping: line), effect: effect,
+            action: action, conditions: conditions)
         ruleCount += 1
     }
 
@@ -128,7 +134,8 @@ struct RulesParser {
     }
 
     /// `name` as a group name, written `written` in the file.
-    private static func groupName(_ name: Substring, in written: Substring) throws(RuleSyntaxError) -> String {
+    private static func groupName(_ name: Substring, in written: Substring) throws(RuleSyntaxError) -> String
+    {
         guard !name.isEmpty else {
             throw RuleSyntaxError("\"\(written)\" names no group; write @NAME")
         }

@@ -95,7 +95,7 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
             now: now, converter: LocalTimeConverter(timeZone: zone),
             dayMask: days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) },
             fromMinute: from.minutesSinceMidnight, toMinute: to.minutesSinceMidnight,
-            reasonPrefix: Array("outside \(summary); it is ".utf8))
+            reasonPrefix: "outside \(summary); it is ")
     }
 
     /// The window, such as `Mon–Fri 09:00–17:00 Europe/Berlin`.
@@ -135,11 +135,11 @@ private final class Window: Sendable {
     let toMinute: Int
     /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is `, as UTF-8, to build a reason in one
     /// allocation.
-    let reasonPrefix: [UInt8]
+    let reasonPrefix: String
 
     init(
         now: @escaping @Sendable () -> Date, converter: LocalTimeConverter, dayMask: UInt8,
-        fromMinute: Int, toMinute: Int, reasonPrefix: [UInt8]
+        fromMinute: Int, toMinute: Int, reasonPrefix: String
     ) {
         self.now = now
         self.converter = converter
@@ -179,31 +179,13 @@ private final class Window: Sendable {
         )
     }
 
-    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`, built in one allocation
-    /// (a denial should cost little more than an allowance).
+    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`.
     private func reason(for reading: LocalTimeConverter.Reading) -> String {
-        let day = Weekday(isoIndex: reading.weekdayIndex).shortName.utf8
+        let day = Weekday(isoIndex: reading.weekdayIndex).shortName
         let hour = reading.minuteOfDay / 60
         let minute = reading.minuteOfDay % 60
-        let suffix = " there".utf8
-        let count = reasonPrefix.count + day.count + 6 + suffix.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var index = 0
-            func put(_ byte: UInt8) {
-                buffer[index] = byte
-                index += 1
-            }
-            for byte in reasonPrefix { put(byte) }
-            for byte in day { put(byte) }
-            put(UInt8(ascii: " "))
-            put(UInt8(ascii: "0") + UInt8(hour / 10))
-            put(UInt8(ascii: "0") + UInt8(hour % 10))
-            put(UInt8(ascii: ":"))
-            put(UInt8(ascii: "0") + UInt8(minute / 10))
-            put(UInt8(ascii: "0") + UInt8(minute % 10))
-            for byte in suffix { put(byte) }
-            return index
-        }
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(reasonPrefix)\(day) \(twoDigits(hour)):\(twoDigits(minute)) there"
     }
 
     private func contains(_ reading: LocalTimeConverter.Reading) -> Bool {

@@ -1,0 +1,65 @@
+/// Ids by 64-bit keys: a hash table in one array of slots (open addressing, linear probing).
+///
+/// The keys are already hashes (of pattern bytes) or packed ids, so a slot is found by one
+/// multiplication, and a probe reads one slot holding both key and id. A `Dictionary` would
+/// hash each key again and keep keys and values in separate arrays, two or three cache misses
+/// per probe instead of one: with 100,000 rules that is the difference between a decision that
+/// stays flat and one that does not (see docs/performance.md).
+struct HashedIDs: Sendable {
+    private struct Slot: Sendable {
+        var key: UInt64
+        /// -1 in an empty slot.
+        var id: Int32
+    }
+
+    private var slots = [Slot](repeating: Slot(key: 0, id: -1), count: 8)
+    /// The table has `2^(64 - shift)` slots.
+    private var shift: UInt64 = 61
+    private var count = 0
+
+    /// Makes room for `count` keys in all, so that adding them does not grow the table.
+    mutating func reserveCapacity(_ count: Int) {
+        var size = slots.count
+        while size < 2 * count { size *= 2 }
+        guard size > slots.count else { return }
+        let old = slots
+        slots = [Slot](repeating: Slot(key: 0, id: -1), count: size)
+        shift = UInt64(64 - size.trailingZeroBitCount)
+        self.count = 0
+        for slot in old where slot.id >= 0 {
+            self[slot.key] = slot.id
+        }
+    }
+
+    /// The id stored under `key`, or `nil`.
+    subscript(key: UInt64) -> Int32? {
+        get {
+            var index = home(key)
+            while true {
+                let slot = slots[index]
+                if slot.id < 0 { return nil }
+                if slot.key == key { return slot.id }
+                index = (index + 1) & (slots.count - 1)
+            }
+        }
+        set {
+            guard let id = newValue else { preconditionFailure("HashedIDs never removes a key") }
+            if (count + 1) * 2 > slots.count { grow() }
+            var index = home(key)
+            while slots[index].id >= 0 && slots[index].key != key {
+                index = (index + 1) & (slots.count - 1)
+            }
+            if slots[index].id < 0 { count += 1 }
+            slots[index] = Slot(key: key, id: id)
+        }
+    }
+
+    /// The first slot to probe: the key's top bits after mixing it with a multiplication.
+    private func home(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift)
+    }
+
+    private mutating func grow() {
+        reserveCapacity(slots.count)
+    }
+}

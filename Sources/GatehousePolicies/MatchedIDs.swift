@@ -22,12 +22,12 @@ struct MatchedIDs {
     /// Whether `id` was added.
     func contains(_ id: Int32) -> Bool {
         var found = false
-        forEach { found = found || $0 == id }
+        visitEach { found = found || $0 == id }
         return found
     }
 
     /// Calls `body` with each id, in the order added.
-    func forEach(_ body: (Int32) -> Void) {
+    func visitEach(_ body: (Int32) -> Void) {
         if count > 0 { body(first.0) }
         if count > 1 { body(first.1) }
         if count > 2 { body(first.2) }

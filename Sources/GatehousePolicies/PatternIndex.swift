@@ -179,7 +179,7 @@ package struct PatternIndex: Sendable {
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     package func forEachMatch(of text: String, _ visit: (Int) -> Bool) -> Bool {
-        forEachMatch(of: text, values: { _ in nil }, visit)
+        forEachMatch(of: text, values: { _ in nil }, visit: visit)
     }
 
     /// Calls `visit` with the id of each pattern that matches `text` until `visit` returns true;
@@ -188,7 +188,7 @@ package struct PatternIndex: Sendable {
     ///
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
-    func forEachMatch(of text: String, values: (Placeholder) -> [UInt8]?, _ visit: (Int) -> Bool) -> Bool {
+    func forEachMatch(of text: String, values: (Placeholder) -> [UInt8]?, visit: (Int) -> Bool) -> Bool {
         guard hasStarsOrPlaceholders else {
             // Exact patterns and `*` alone: nothing looks at the text but its hash and the
             // exact candidates, so it is read in place.

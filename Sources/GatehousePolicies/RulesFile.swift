@@ -164,18 +164,22 @@ private final class Contents: Sendable {
         guard !actionIDs.isEmpty else { return nil }
         var deny = Int32.max
         var allow = Int32.max
-        resources.forEachMatch(of: request.resource, values: { $0.value(in: request) }) { resource in
-            subjectKeys.forEach { subject in
-                rules.forEachRule(RuleKey(resource: Int32(resource), subject: subject)) { rule in
-                    guard actionIDs.contains(rule.action), rules.conditionsHold(rule, request) else { return }
-                    switch rule.effect {
-                    case .deny: deny = min(deny, rule.line)
-                    case .allow: allow = min(allow, rule.line)
+        resources.forEachMatch(
+            of: request.resource, values: { $0.value(in: request) },
+            visit: { resource in
+                subjectKeys.visitEach { subject in
+                    rules.forEachRule(RuleKey(resource: Int32(resource), subject: subject)) { rule in
+                        guard actionIDs.contains(rule.action), rules.conditionsHold(rule, request) else {
+                            return
+                        }
+                        switch rule.effect {
+                        case .deny: deny = min(deny, rule.line)
+                        case .allow: allow = min(allow, rule.line)
+                        }
                     }
                 }
-            }
-            return false
-        }
+                return false
+            })
         if deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(deny)) }
         if allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(allow)) }
         return nil

@@ -71,11 +71,9 @@ package struct RulesFile: Sendable {
     package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> RulesFile
     {
-        let lines = try RulesLexer.lines(bytes, fileName: fileName)
-        var parser = RulesParser(fileName: fileName, lineCount: lines.count)
-        for line in lines {
-            try parser.read(line)
-        }
+        let lexer = try RulesLexer(bytes, fileName: fileName)
+        var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
+        try lexer.forEachLine { try parser.read($0) }
         if parser.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(

@@ -5,33 +5,59 @@ struct RulesLine {
     /// The line's number in the file.
     var number: Int
     /// The fields, split at spaces and tabs (never empty).
-    var fields: [Substring]
+    var fields: [String]
 }
 
 /// The bytes of a rules file made into lines of fields: a leading byte-order mark dropped, every
 /// line checked to be UTF-8 without a character that would make a rule read as something other
 /// than what it matches (see ``PatternCharacters``), the text normalized to Unicode NFC, and
-/// each line split at spaces and tabs (a `\r` before the newline is dropped, so CRLF files work).
-enum RulesLexer {
-    /// The lines of `bytes` that hold at least one field, in order.
+/// each line split at spaces and tabs (a `\\r` before the newline is dropped, so CRLF files work).
+struct RulesLexer {
+    /// The checked text, in NFC.
+    private let text: [UInt8]
+    /// How many lines the text has (the last one may lack its newline).
+    let lineCount: Int
+
+    /// Checks and normalizes `bytes`.
     ///
     /// - Throws: ``RulesFileError`` naming the first line that is not UTF-8 or holds a
     ///   forbidden character, with its column and what to write instead.
-    static func lines(_ bytes: [UInt8], fileName: String) throws -> [RulesLine] {
-        let text = try prepare(bytes, fileName: fileName)
-        var lines: [RulesLine] = []
-        var number = 0
-        for line in text.utf8.split(separator: newline, omittingEmptySubsequences: false) {
-            number += 1
-            let fields = line.split(whereSeparator: isBlank).map { Substring($0) }
-            if !fields.isEmpty {
-                lines.append(RulesLine(number: number, fields: fields))
+    init(_ bytes: [UInt8], fileName: String) throws {
+        text = try Self.prepare(bytes, fileName: fileName)
+        lineCount = text.reduce(1) { $0 + ($1 == Self.newline ? 1 : 0) }
+    }
+
+    /// Calls `body` with each line that holds at least one field, in order. A comment line has
+    /// the single field `#`.
+    func forEachLine(_ body: (RulesLine) throws -> Void) throws {
+        var line = RulesLine(number: 0, fields: [])
+        var index = 0
+        while index < text.count {
+            line.number += 1
+            line.fields.removeAll(keepingCapacity: true)
+            while index < text.count && text[index] != Self.newline {
+                if Self.isBlank(text[index]) {
+                    index += 1
+                } else if line.fields.isEmpty && text[index] == Self.hash {
+                    line.fields.append("#")
+                    while index < text.count && text[index] != Self.newline { index += 1 }
+                } else {
+                    let start = index
+                    while index < text.count && text[index] != Self.newline && !Self.isBlank(text[index]) {
+                        index += 1
+                    }
+                    line.fields.append(String(decoding: text[start..<index], as: UTF8.self))
+                }
+            }
+            index += 1
+            if !line.fields.isEmpty {
+                try body(line)
             }
         }
-        return lines
     }
 
     private static let newline = UInt8(ascii: "\n")
+    private static let hash = UInt8(ascii: "#")
 
     /// Space and tab separate fields; a carriage return can only be left at a line's end.
     private static func isBlank(_ byte: UInt8) -> Bool {
@@ -41,8 +67,8 @@ enum RulesLexer {
     /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// `bytes` without a leading byte-order mark, checked, as text in NFC.
-    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> String {
+    /// `bytes` without a leading byte-order mark, checked, in NFC.
+    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> [UInt8] {
         let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
         var isASCII = true
         var lineNumber = 1
@@ -72,8 +98,8 @@ enum RulesLexer {
         if !lineIsASCII {
             try checkLine(text[lineStart...], number: lineNumber, fileName: fileName)
         }
-        let decoded = String(decoding: text, as: UTF8.self)
-        return isASCII ? decoded : decoded.precomposedStringWithCanonicalMapping
+        if isASCII { return text }
+        return Array(String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
     }
 
     /// Checks one line (up to its newline, or to the end of the text).

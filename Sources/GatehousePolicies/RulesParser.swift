@@ -62,7 +62,7 @@ struct RulesParser {
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
-    private mutating func readRule(_ fields: [Substring], effect: RulesFile.Effect, line: Int)
+    private mutating func readRule(_ fields: [String], effect: RulesFile.Effect, line: Int)
         throws(RuleSyntaxError)
     {
         guard fields.count >= 4 else {
@@ -83,14 +83,16 @@ struct RulesParser {
             guard fields.count > 5 else {
                 throw RuleSyntaxError("\"if\" with no condition; write conditions KEY=VALUE after it")
             }
-            conditions = try fields[5...].map { (field) throws(RuleSyntaxError) in try RuleCondition(field) }
+            conditions = try fields[5...].map { (field) throws(RuleSyntaxError) in
+                try RuleCondition(field[...])
+            }
         }
         let subject = try subjectKey(fields[1], line: line)
-        try Self.refuseBraces(fields[2], field: "action")
-        let action = Int32(actions.insert(String(fields[2])))
+        try Self.refuseBraces(fields[2][...], field: "action")
+        let action = Int32(actions.insert(fields[2]))
         let resource: Int32
         do {
-            resource = Int32(try resources.insert(parsing: String(fields[3])))
+            resource = Int32(try resources.insert(parsing: fields[3]))
         } catch {
             throw RuleSyntaxError("the resource \"\(fields[3])\" has \(error.message)")
         }
@@ -101,32 +103,32 @@ struct RulesParser {
     }
 
     /// The subject key of a rule's subject field: a pattern, or `@NAME` for a group.
-    private mutating func subjectKey(_ field: Substring, line: Int) throws(RuleSyntaxError) -> Int32 {
+    private mutating func subjectKey(_ field: String, line: Int) throws(RuleSyntaxError) -> Int32 {
         if field.utf8.first == UInt8(ascii: "@") {
-            let name = try Self.groupName(field.dropFirst(), in: field)
+            let name = try Self.groupName(field.dropFirst(), in: field[...])
             return RuleKey.subject(group: groups.reference(name, line: line))
         }
-        try Self.refuseBraces(field, field: "subject")
-        return Int32(subjects.insert(String(field)))
+        try Self.refuseBraces(field[...], field: "subject")
+        return Int32(subjects.insert(field))
     }
 
     /// `group NAME MEMBER...`.
-    private mutating func readGroup(_ fields: [Substring], line: Int) throws(RuleSyntaxError) {
+    private mutating func readGroup(_ fields: [String], line: Int) throws(RuleSyntaxError) {
         guard fields.count >= 3 else {
             throw RuleSyntaxError("a group line needs a name and at least one member: group NAME MEMBER...")
         }
-        let name = try Self.groupName(fields[1], in: fields[1])
+        let name = try Self.groupName(fields[1][...], in: fields[1][...])
         var subjects: [String] = []
         var members: [(String, Int)] = []
         for member in fields[2...] {
             if member.utf8.first == UInt8(ascii: "@") {
-                members.append((try Self.groupName(member.dropFirst(), in: member), line))
-            } else if let bad = Self.first(of: Self.memberForbidden, in: member) {
+                members.append((try Self.groupName(member.dropFirst(), in: member[...]), line))
+            } else if let bad = Self.first(of: Self.memberForbidden, in: member[...]) {
                 throw RuleSyntaxError(
                     "the group member \"\(member)\" holds \"\(bad)\"; a member is an exact subject or "
                         + "@GROUP")
             } else {
-                subjects.append(String(member))
+                subjects.append(member)
             }
         }
         groups.define(name, line: line, subjects: subjects, groups: members)

@@ -29,8 +29,6 @@ package struct PatternIndex: Sendable {
         case template
     }
 
-    /// The patterns as inserted, by id.
-    private var spellings: [String] = []
     /// Every pattern by the hash of its whole spelling (for an exact pattern, the text it
     /// matches); patterns with the same hash are chained through `nextSpelling`.
     private var bySpelling = HashedIDs()
@@ -73,7 +71,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// The number of distinct patterns.
-    package var count: Int { spellings.count }
+    package var count: Int { kinds.count }
 
     /// Adds `pattern` and returns its id (the existing id if it was already present).
     ///
@@ -84,36 +82,49 @@ package struct PatternIndex: Sendable {
         return (try? insert(parsing: pattern)) ?? -1
     }
 
+    /// Adds the pattern spelled by the UTF-8 `spelling` to an index without placeholders and
+    /// returns its id.
+    mutating func insert(_ spelling: ArraySlice<UInt8>) -> Int {
+        precondition(!placeholders, "an index with placeholders inserts with insert(parsing:)")
+        return (try? insert(parsing: spelling)) ?? -1
+    }
+
     /// Adds `spelling` and returns its id.
     ///
     /// - Throws: ``PatternSyntaxError`` for braces that do not form placeholders.
     mutating func insert(parsing spelling: String) throws(PatternSyntaxError) -> Int {
-        let spellingHash = Self.hash(spelling.utf8)
+        try insert(parsing: Array(spelling.utf8)[...])
+    }
+
+    /// Adds the pattern spelled by the UTF-8 `spelling` and returns its id.
+    ///
+    /// - Throws: ``PatternSyntaxError`` for braces that do not form placeholders.
+    mutating func insert(parsing spelling: ArraySlice<UInt8>) throws(PatternSyntaxError) -> Int {
+        let spellingHash = Self.hash(spelling)
         if let id = find(spelling, hash: spellingHash) { return Int(id) }
-        let id = Int32(spellings.count)
+        let id = Int32(kinds.count)
         let kind: Kind
         let prefixLength: Int
-        if placeholders && spelling.utf8.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
+        if placeholders && spelling.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
             // A brace always forms a placeholder (or throws), so the pattern is never exact.
-            let pattern = try Pattern(spelling, placeholders: true)
+            let pattern = try Pattern(String(decoding: spelling, as: UTF8.self), placeholders: true)
             templates[id] = pattern
             kind = .template
             prefixLength = pattern.prefix.count
-        } else if let star = spelling.utf8.firstIndex(of: Self.star) {
-            kind = spelling.utf8.allSatisfy { $0 == Self.star } ? .everything : .glob
-            prefixLength = spelling.utf8.distance(from: spelling.utf8.startIndex, to: star)
+        } else if let star = spelling.firstIndex(of: Self.star) {
+            kind = spelling.allSatisfy { $0 == Self.star } ? .everything : .glob
+            prefixLength = star - spelling.startIndex
         } else {
             kind = .exact
-            prefixLength = spelling.utf8.count
+            prefixLength = spelling.count
         }
         hasStarsOrPlaceholders = hasStarsOrPlaceholders || kind == .glob || kind == .template
         nextSpelling.append(bySpelling[spellingHash] ?? -1)
         bySpelling[spellingHash] = id
-        spellings.append(spelling)
         let start = bytes.count
-        bytes += spelling.utf8
+        bytes += spelling
         starts.append(bytes.count)
-        lastStars.append(bytes[start...].lastIndex(of: Self.star) ?? -1)
+        lastStars.append(spelling.lastIndex(of: Self.star).map { start + $0 - spelling.startIndex } ?? -1)
         kinds.append(kind)
         prefixLengths.append(prefixLength)
         if kind == .exact {
@@ -122,7 +133,7 @@ package struct PatternIndex: Sendable {
             next.append(emptyPrefixGroup)
             emptyPrefixGroup = id
         } else {
-            let key = Self.hash(bytes[start..<(start + prefixLength)])
+            let key = Self.hash(spelling.prefix(prefixLength))
             next.append(groups[key] ?? -1)
             groups[key] = id
             if !groupLengths.contains(prefixLength) {
@@ -140,23 +151,33 @@ package struct PatternIndex: Sendable {
 
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
-        find(pattern, hash: Self.hash(pattern.utf8)).map(Int.init)
+        find(pattern.utf8, hash: Self.hash(pattern.utf8)).map(Int.init)
     }
 
     /// The id of the pattern spelled `spelling`, whose hash is `hash`.
-    private func find(_ spelling: String, hash: UInt64) -> Int32? {
+    private func find(_ spelling: some Collection<UInt8>, hash: UInt64) -> Int32? {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
-            let id = Int(candidate)
-            if bytes[starts[id]..<starts[id + 1]].elementsEqual(spelling.utf8) { return candidate }
-            candidate = nextSpelling[id]
+            if spells(Int(candidate), spelling) { return candidate }
+            candidate = nextSpelling[Int(candidate)]
         }
         return nil
     }
 
+    /// Whether pattern `id` is spelled `text`.
+    private func spells(_ id: Int, _ text: some Collection<UInt8>) -> Bool {
+        guard starts[id + 1] - starts[id] == text.count else { return false }
+        var index = starts[id]
+        for byte in text {
+            if bytes[index] != byte { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// The pattern spelled as inserted, by id.
     package func pattern(_ id: Int) -> String {
-        spellings[id]
+        String(decoding: bytes[starts[id]..<starts[id + 1]], as: UTF8.self)
     }
 
     /// Whether any pattern matches `text`.
@@ -218,17 +239,11 @@ package struct PatternIndex: Sendable {
     }
 
     /// Visits the exact pattern that is `text`, whose hash is `hash`, if there is one.
-    ///
-    /// The candidates share the text's hash, so comparing them as strings (equal exactly when
-    /// their bytes are, for texts with the same hash, barring a 64-bit collision between two
-    /// spellings of one Unicode text) confirms the match.
     private func visitExact(_ hash: UInt64, _ text: String, _ visit: (Int) -> Bool) -> Bool {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
             let id = Int(candidate)
-            if kinds[id] == .exact && spellings[id].utf8.count == text.utf8.count && spellings[id] == text
-                && visit(id)
-            {
+            if kinds[id] == .exact && spells(id, text.utf8) && visit(id) {
                 return true
             }
             candidate = nextSpelling[id]

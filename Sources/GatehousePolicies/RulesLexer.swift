@@ -4,8 +4,8 @@ import Foundation
 struct RulesLine {
     /// The line's number in the file.
     var number: Int
-    /// The fields, split at spaces and tabs (never empty).
-    var fields: [String]
+    /// The fields' UTF-8 bytes, split at spaces and tabs (never empty).
+    var fields: [ArraySlice<UInt8>]
 }
 
 /// The bytes of a rules file made into lines of fields: a leading byte-order mark dropped, every
@@ -39,14 +39,14 @@ struct RulesLexer {
                 if Self.isBlank(text[index]) {
                     index += 1
                 } else if line.fields.isEmpty && text[index] == Self.hash {
-                    line.fields.append("#")
+                    line.fields.append(text[index...index])
                     while index < text.count && text[index] != Self.newline { index += 1 }
                 } else {
                     let start = index
                     while index < text.count && text[index] != Self.newline && !Self.isBlank(text[index]) {
                         index += 1
                     }
-                    line.fields.append(String(decoding: text[start..<index], as: UTF8.self))
+                    line.fields.append(text[start..<index])
                 }
             }
             index += 1

@@ -30,12 +30,12 @@ struct RulesParser {
     /// - Throws: ``RulesFileError`` naming the line.
     mutating func read(_ line: RulesLine) throws {
         let fields = line.fields
-        if fields[0].utf8.first == UInt8(ascii: "#") {
+        if fields[0].first == UInt8(ascii: "#") {
             sawComment = true
             return
         }
         do throws(RuleSyntaxError) {
-            if fields.count == 1 && fields[0].utf8.elementsEqual("end".utf8) {
+            if fields.count == 1 && fields[0].elementsEqual("end".utf8) {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")
@@ -46,7 +46,7 @@ struct RulesParser {
             if let endLine {
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
-            let keyword = fields[0].utf8
+            let keyword = fields[0]
             if keyword.elementsEqual("allow".utf8) {
                 try readRule(fields, effect: .allow, line: line.number)
             } else if keyword.elementsEqual("deny".utf8) {
@@ -54,7 +54,7 @@ struct RulesParser {
             } else if keyword.elementsEqual("group".utf8) {
                 try readGroup(fields, line: line.number)
             } else {
-                throw RuleSyntaxError("unknown effect \"\(fields[0])\"; expected allow, deny or group")
+                throw RuleSyntaxError("unknown effect \"\(text(fields[0]))\"; expected allow, deny or group")
             }
         } catch {
             throw RulesFileError(file: fileName, line: line.number, kind: .malformed, message: error.message)
@@ -62,7 +62,7 @@ struct RulesParser {
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
-    private mutating func readRule(_ fields: [String], effect: RulesFile.Effect, line: Int)
+    private mutating func readRule(_ fields: [ArraySlice<UInt8>], effect: RulesFile.Effect, line: Int)
         throws(RuleSyntaxError)
     {
         guard fields.count >= 4 else {
@@ -71,30 +71,30 @@ struct RulesParser {
         }
         var conditions: [RuleCondition] = []
         if fields.count > 4 {
-            if fields[4].utf8.first == UInt8(ascii: "#") {
+            if fields[4].first == UInt8(ascii: "#") {
                 throw RuleSyntaxError(
                     "a comment after a rule; a comment is a line of its own, starting with \"#\"")
             }
-            guard fields[4].utf8.elementsEqual("if".utf8) else {
+            guard fields[4].elementsEqual("if".utf8) else {
                 throw RuleSyntaxError(
                     "expected 4 fields (effect subject action resource), then optionally \"if\" and "
-                        + "conditions KEY=VALUE; found \"\(fields[4])\" as field 5")
+                        + "conditions KEY=VALUE; found \"\(text(fields[4]))\" as field 5")
             }
             guard fields.count > 5 else {
                 throw RuleSyntaxError("\"if\" with no condition; write conditions KEY=VALUE after it")
             }
             conditions = try fields[5...].map { (field) throws(RuleSyntaxError) in
-                try RuleCondition(field[...])
+                try RuleCondition(text(field)[...])
             }
         }
         let subject = try subjectKey(fields[1], line: line)
-        try Self.refuseBraces(fields[2][...], field: "action")
+        try Self.refuseBraces(fields[2], field: "action")
         let action = Int32(actions.insert(fields[2]))
         let resource: Int32
         do {
             resource = Int32(try resources.insert(parsing: fields[3]))
         } catch {
-            throw RuleSyntaxError("the resource \"\(fields[3])\" has \(error.message)")
+            throw RuleSyntaxError("the resource \"\(text(fields[3]))\" has \(error.message)")
         }
         rules.add(
             RuleKey(resource: resource, subject: subject), line: Int32(clamping: line), effect: effect,
@@ -103,30 +103,31 @@ struct RulesParser {
     }
 
     /// The subject key of a rule's subject field: a pattern, or `@NAME` for a group.
-    private mutating func subjectKey(_ field: String, line: Int) throws(RuleSyntaxError) -> Int32 {
-        if field.utf8.first == UInt8(ascii: "@") {
-            let name = try Self.groupName(field.dropFirst(), in: field[...])
+    private mutating func subjectKey(_ field: ArraySlice<UInt8>, line: Int) throws(RuleSyntaxError) -> Int32 {
+        if field.first == UInt8(ascii: "@") {
+            let name = try Self.groupName(text(field.dropFirst()), in: text(field))
             return RuleKey.subject(group: groups.reference(name, line: line))
         }
-        try Self.refuseBraces(field[...], field: "subject")
+        try Self.refuseBraces(field, field: "subject")
         return Int32(subjects.insert(field))
     }
 
     /// `group NAME MEMBER...`.
-    private mutating func readGroup(_ fields: [String], line: Int) throws(RuleSyntaxError) {
+    private mutating func readGroup(_ fields: [ArraySlice<UInt8>], line: Int) throws(RuleSyntaxError) {
         guard fields.count >= 3 else {
             throw RuleSyntaxError("a group line needs a name and at least one member: group NAME MEMBER...")
         }
-        let name = try Self.groupName(fields[1][...], in: fields[1][...])
+        let name = try Self.groupName(text(fields[1]), in: text(fields[1]))
         var subjects: [String] = []
         var members: [(String, Int)] = []
-        for member in fields[2...] {
-            if member.utf8.first == UInt8(ascii: "@") {
-                members.append((try Self.groupName(member.dropFirst(), in: member[...]), line))
-            } else if let bad = Self.first(of: Self.memberForbidden, in: member[...]) {
+        for field in fields[2...] {
+            let member = text(field)
+            if field.first == UInt8(ascii: "@") {
+                members.append((try Self.groupName(String(member.dropFirst()), in: member), line))
+            } else if let bad = field.first(where: Self.memberForbidden.contains) {
                 throw RuleSyntaxError(
-                    "the group member \"\(member)\" holds \"\(bad)\"; a member is an exact subject or "
-                        + "@GROUP")
+                    "the group member \"\(member)\" holds \"\(Character(Unicode.Scalar(bad)))\"; a member is an "
+                        + "exact subject or @GROUP")
             } else {
                 subjects.append(member)
             }
@@ -136,36 +137,35 @@ struct RulesParser {
     }
 
     /// `name` as a group name, written `written` in the file.
-    private static func groupName(_ name: Substring, in written: Substring) throws(RuleSyntaxError) -> String
-    {
+    private static func groupName(_ name: String, in written: String) throws(RuleSyntaxError) -> String {
         guard !name.isEmpty else {
             throw RuleSyntaxError("\"\(written)\" names no group; write @NAME")
         }
-        if let bad = first(of: groupNameForbidden, in: name) {
+        if let bad = name.utf8.first(where: groupNameForbidden.contains) {
             throw RuleSyntaxError(
-                "the group name \"\(name)\" holds \"\(bad)\"; a group name has no \"*\", \"@\", "
-                    + "\"{\", \"}\" or \"=\"")
+                "the group name \"\(name)\" holds \"\(Character(Unicode.Scalar(bad)))\"; a group name has no "
+                    + "\"*\", \"@\", \"{\", \"}\" or \"=\"")
         }
-        return String(name)
+        return name
     }
 
     /// Refuses a subject or action field holding a brace: placeholders belong in resources and
     /// condition values only.
-    private static func refuseBraces(_ value: Substring, field: String) throws(RuleSyntaxError) {
-        if first(of: braces, in: value) != nil {
+    private static func refuseBraces(_ value: ArraySlice<UInt8>, field: String) throws(RuleSyntaxError) {
+        if value.contains(where: braces.contains) {
             throw RuleSyntaxError(
-                "the \(field) \"\(value)\" holds a brace; placeholders such as {subject} may be used "
+                "the \(field) \"\(text(value))\" holds a brace; placeholders such as {subject} may be used "
                     + "only in the resource and in condition values")
         }
-    }
-
-    /// The first of the ASCII `characters` in `text`, if any.
-    private static func first(of characters: [UInt8], in text: Substring) -> Character? {
-        text.utf8.first(where: characters.contains).map { Character(Unicode.Scalar($0)) }
     }
 
     /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)
     private static let groupNameForbidden = Array("*@{}=".utf8)
     private static let braces = Array("{}".utf8)
+}
+
+/// A field as text, for messages, names and conditions.
+private func text(_ field: ArraySlice<UInt8>) -> String {
+    String(decoding: field, as: UTF8.self)
 }

@@ -19,13 +19,9 @@ final class Pattern: Sendable {
 
     /// The literal bytes before the first star or placeholder.
     let prefix: [UInt8]
-    /// Whether the pattern is literal text only (no star, no placeholder).
-    let isExact: Bool
-    /// The literal runs between the stars, worked out once for a pattern without placeholders
-    /// (a pattern starting or ending with a star has an empty first or last run).
-    private let runs: [[UInt8]]?
-    /// The pieces in order, kept for a pattern with placeholders.
-    private let parts: [Part]
+    /// The pieces between the stars, in order (a pattern starting or ending with a star has an
+    /// empty first or last segment).
+    private let segments: [[Part]]
 
     /// The pattern spelled `spelling`, with placeholders when `placeholders` is true (in a
     /// rules file's resources and condition values) and braces as literal text otherwise; with
@@ -66,72 +62,77 @@ final class Pattern: Sendable {
         } else {
             prefix = []
         }
-        isExact = parts.allSatisfy { if case .text = $0 { true } else { false } }
-        let hasPlaceholder = parts.contains { if case .placeholder = $0 { true } else { false } }
-        self.parts = hasPlaceholder ? parts : []
-        runs = hasPlaceholder ? nil : Self.runs(parts) { _ in nil }
+        segments = parts.split(separator: .star, omittingEmptySubsequences: false).map(Array.init)
     }
-
-    /// Whether the pattern is `*` alone (matching every text, not looking at it).
-    var matchesEverything: Bool { runs?.count == 2 && runs?[0].isEmpty == true && runs?[1].isEmpty == true }
 
     /// Whether `text` matches; `values` gives each placeholder's value, or `nil` when it has
     /// none (then nothing matches).
-    func matches(_ text: [UInt8], values: (Placeholder) -> [UInt8]?) -> Bool {
-        guard let runs = runs ?? Self.runs(parts, values) else { return false }
-        return Self.globMatch(runs: runs, text)
+    ///
+    /// The first segment is matched at the start, the last at the end (one segment alone: the
+    /// whole text), and each segment between at its leftmost place after the one before. A
+    /// later place would leave less text for the segments after it, so the leftmost never loses
+    /// a match; the walk takes at most `text × pattern` steps.
+    func matches(_ text: [UInt8], values: (Placeholder) -> String?) -> Bool {
+        guard var position = Self.match(segments[0], text, at: 0, values) else { return false }
+        if segments.count == 1 { return position == text.count }
+        guard let lastLength = Self.length(segments[segments.count - 1], values),
+            lastLength <= text.count - position,
+            Self.match(segments[segments.count - 1], text, at: text.count - lastLength, values) != nil
+        else { return false }
+        let limit = text.count - lastLength
+        for segment in segments.dropFirst().dropLast() {
+            guard let length = Self.length(segment, values) else { return false }
+            var start = position
+            while true {
+                if start + length > limit { return false }
+                if Self.match(segment, text, at: start, values) != nil { break }
+                start += 1
+            }
+            position = start + length
+        }
+        return position <= limit
     }
-    /// The literal runs between the stars, placeholders replaced by their values; `nil` when a
-    /// placeholder has no value. A pattern starting (ending) with a star has an empty first
-    /// (last) run.
-    private static func runs(_ parts: [Part], _ values: (Placeholder) -> [UInt8]?) -> [[UInt8]]? {
-        var runs: [[UInt8]] = []
-        var current: [UInt8] = []
-        for part in parts {
+
+    /// Where `segment` ends when it is matched in `text` from `start`, or `nil` when it does not
+    /// match there.
+    private static func match(
+        _ segment: [Part], _ text: [UInt8], at start: Int, _ values: (Placeholder) -> String?
+    ) -> Int? {
+        var position = start
+        for part in segment {
             switch part {
             case .text(let bytes):
-                current += bytes
+                guard position + bytes.count <= text.count else { return nil }
+                for byte in bytes {
+                    if text[position] != byte { return nil }
+                    position += 1
+                }
             case .placeholder(let placeholder):
                 guard let value = values(placeholder) else { return nil }
-                current += value
+                for byte in value.utf8 {
+                    if position == text.count || text[position] != byte { return nil }
+                    position += 1
+                }
             case .star:
-                runs.append(current)
-                current = []
+                return nil
             }
         }
-        runs.append(current)
-        return runs
+        return position
     }
 
-    /// Whether `text` is the literal runs separated by any text: the first run at the start,
-    /// the last at the end (one run alone: the whole text), and each run between taken at its
-    /// leftmost place after the one before. A later place would leave less text for the runs
-    /// after it, so the leftmost never loses a match; the walk takes at most `text × pattern`
-    /// steps.
-    private static func globMatch(runs: [[UInt8]], _ text: [UInt8]) -> Bool {
-        if runs.count == 1 { return runs[0] == text }
-        let first = runs[0]
-        let last = runs[runs.count - 1]
-        guard first.count + last.count <= text.count, text.starts(with: first),
-            text[(text.count - last.count)...].elementsEqual(last)
-        else { return false }
-        var position = first.count
-        let end = text.count - last.count
-        for run in runs[1..<(runs.count - 1)] {
-            guard let found = firstIndex(of: run, in: text, from: position, to: end) else { return false }
-            position = found + run.count
+    /// The number of bytes `segment` matches, or `nil` when a placeholder has no value.
+    private static func length(_ segment: [Part], _ values: (Placeholder) -> String?) -> Int? {
+        var length = 0
+        for part in segment {
+            switch part {
+            case .text(let bytes): length += bytes.count
+            case .placeholder(let placeholder):
+                guard let value = values(placeholder) else { return nil }
+                length += value.utf8.count
+            case .star: return nil
+            }
         }
-        return true
-    }
-
-    /// The first index at or after `from` where `run` occurs in `text[from..<to]`.
-    private static func firstIndex(of run: [UInt8], in text: [UInt8], from: Int, to: Int) -> Int? {
-        guard !run.isEmpty else { return from }
-        guard to - from >= run.count else { return nil }
-        for start in from...(to - run.count) where text[start] == run[0] {
-            if text[start..<(start + run.count)].elementsEqual(run) { return start }
-        }
-        return nil
+        return length
     }
 }
 
@@ -161,9 +162,9 @@ enum Placeholder: Sendable, Hashable {
             }
     }
 
-    /// The placeholder's value in `request`, as UTF-8 bytes in NFC, or `nil` when it has none a
-    /// rule may use: missing, empty, or holding `/` or a control character.
-    func value(in request: AccessRequest) -> [UInt8]? {
+    /// The placeholder's value in `request`, in NFC, or `nil` when it has none a rule may use:
+    /// missing, empty, or holding `/` or a control character.
+    func value(in request: AccessRequest) -> String? {
         let value: String?
         switch self {
         case .subject: value = request.subject
@@ -172,7 +173,7 @@ enum Placeholder: Sendable, Hashable {
         guard let value, !value.isEmpty,
             !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
         else { return nil }
-        return Array(PatternCharacters.normalized(value).utf8)
+        return PatternCharacters.normalized(value)
     }
 
     /// How the placeholder is written.

@@ -30,17 +30,12 @@ package struct PatternIndex: Sendable {
     }
 
     /// Every pattern by the hash of its whole spelling (for an exact pattern, the text it
-    /// matches); patterns with the same hash are chained through `nextSpelling`.
+    /// matches); patterns with the same hash are chained through `Entry.nextSpelling`.
     private var bySpelling = HashedIDs()
-    private var nextSpelling: [Int32] = []
-    /// Every pattern's UTF-8 bytes, back to back: pattern `i` is `bytes[starts[i]..<starts[i + 1]]`.
+    /// Every pattern's UTF-8 bytes, back to back.
     private var bytes: [UInt8] = []
-    private var starts: [Int] = [0]
-    /// The number of literal bytes before each pattern's first star or placeholder.
-    private var prefixLengths: [Int] = []
-    /// Where each pattern's last star is in `bytes` (-1 without a star).
-    private var lastStars: [Int] = []
-    private var kinds: [Kind] = []
+    /// What the lookup needs of each pattern, in one record (one place to read), by id.
+    private var entries: [Entry] = []
     /// The patterns with placeholders, by id.
     private var templates: [Int32: Pattern] = [:]
     /// The patterns with a star or placeholder by the hash of their (non-empty) prefix;
@@ -48,13 +43,27 @@ package struct PatternIndex: Sendable {
     private var groups = HashedIDs()
     /// The first of the patterns with an empty prefix (starting with `*` or a placeholder).
     private var emptyPrefixGroup: Int32 = -1
-    /// The next pattern in the same prefix chain, or -1 (and -1 for exact patterns).
-    private var next: [Int32] = []
     /// The prefix lengths (above 0) some group has, ascending, each once.
     private var groupLengths: [Int] = []
     /// Whether some pattern is more than literal text or `*` alone.
     private var hasStarsOrPlaceholders = false
     private let placeholders: Bool
+
+    /// One pattern as the lookup needs it.
+    private struct Entry: Sendable {
+        /// Where the pattern's bytes are in `bytes`.
+        var start: Int32
+        var end: Int32
+        /// The number of literal bytes before the first star or placeholder.
+        var prefixLength: Int32
+        /// Where the last star is in `bytes`, or -1.
+        var lastStar: Int32
+        /// The next pattern in the same prefix chain, or -1 (always -1 for an exact pattern).
+        var next: Int32
+        /// The next pattern whose spelling has the same hash, or -1.
+        var nextSpelling: Int32
+        var kind: Kind
+    }
 
     /// Creates an empty index; `placeholders` makes braces form placeholders.
     package init(placeholders: Bool = false) {
@@ -71,7 +80,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// The number of distinct patterns.
-    package var count: Int { kinds.count }
+    package var count: Int { entries.count }
 
     /// Adds `pattern` and returns its id (the existing id if it was already present).
     ///
@@ -102,7 +111,7 @@ package struct PatternIndex: Sendable {
     mutating func insert(parsing spelling: ArraySlice<UInt8>) throws(PatternSyntaxError) -> Int {
         let spellingHash = Self.hash(spelling)
         if let id = find(spelling, hash: spellingHash) { return Int(id) }
-        let id = Int32(kinds.count)
+        let id = Int32(entries.count)
         let kind: Kind
         let prefixLength: Int
         if placeholders && spelling.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
@@ -119,28 +128,28 @@ package struct PatternIndex: Sendable {
             prefixLength = spelling.count
         }
         hasStarsOrPlaceholders = hasStarsOrPlaceholders || kind == .glob || kind == .template
-        nextSpelling.append(bySpelling[spellingHash] ?? -1)
-        bySpelling[spellingHash] = id
         let start = bytes.count
         bytes += spelling
-        starts.append(bytes.count)
-        lastStars.append(spelling.lastIndex(of: Self.star).map { start + $0 - spelling.startIndex } ?? -1)
-        kinds.append(kind)
-        prefixLengths.append(prefixLength)
+        var entry = Entry(
+            start: Int32(start), end: Int32(bytes.count), prefixLength: Int32(prefixLength),
+            lastStar: Int32(spelling.lastIndex(of: Self.star).map { start + $0 - spelling.startIndex } ?? -1),
+            next: -1, nextSpelling: bySpelling[spellingHash] ?? -1, kind: kind)
+        bySpelling[spellingHash] = id
         if kind == .exact {
-            next.append(-1)
+            entry.next = -1
         } else if prefixLength == 0 {
-            next.append(emptyPrefixGroup)
+            entry.next = emptyPrefixGroup
             emptyPrefixGroup = id
         } else {
             let key = Self.hash(spelling.prefix(prefixLength))
-            next.append(groups[key] ?? -1)
+            entry.next = groups[key] ?? -1
             groups[key] = id
             if !groupLengths.contains(prefixLength) {
                 groupLengths.append(prefixLength)
                 groupLengths.sort()
             }
         }
+        entries.append(entry)
         return Int(id)
     }
 
@@ -159,15 +168,16 @@ package struct PatternIndex: Sendable {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
             if spells(Int(candidate), spelling) { return candidate }
-            candidate = nextSpelling[Int(candidate)]
+            candidate = entries[Int(candidate)].nextSpelling
         }
         return nil
     }
 
     /// Whether pattern `id` is spelled `text`.
     private func spells(_ id: Int, _ text: some Collection<UInt8>) -> Bool {
-        guard starts[id + 1] - starts[id] == text.count else { return false }
-        var index = starts[id]
+        let entry = entries[id]
+        guard Int(entry.end - entry.start) == text.count else { return false }
+        var index = Int(entry.start)
         for byte in text {
             if bytes[index] != byte { return false }
             index += 1
@@ -177,7 +187,7 @@ package struct PatternIndex: Sendable {
 
     /// The pattern spelled as inserted, by id.
     package func pattern(_ id: Int) -> String {
-        String(decoding: bytes[starts[id]..<starts[id + 1]], as: UTF8.self)
+        String(decoding: bytes[Int(entries[id].start)..<Int(entries[id].end)], as: UTF8.self)
     }
 
     /// Whether any pattern matches `text`.
@@ -209,14 +219,14 @@ package struct PatternIndex: Sendable {
     ///
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
-    func forEachMatch(of text: String, values: (Placeholder) -> [UInt8]?, visit: (Int) -> Bool) -> Bool {
+    func forEachMatch(of text: String, values: (Placeholder) -> String?, visit: (Int) -> Bool) -> Bool {
         guard hasStarsOrPlaceholders else {
             // Exact patterns and `*` alone: nothing looks at the text but its hash and the
             // exact candidates, so it is read in place.
             var everything = emptyPrefixGroup
             while everything >= 0 {
                 if visit(Int(everything)) { return true }
-                everything = next[Int(everything)]
+                everything = entries[Int(everything)].next
             }
             return visitExact(Self.hash(text.utf8), text, visit)
         }
@@ -243,24 +253,24 @@ package struct PatternIndex: Sendable {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
             let id = Int(candidate)
-            if kinds[id] == .exact && spells(id, text.utf8) && visit(id) {
+            if entries[id].kind == .exact && spells(id, text.utf8) && visit(id) {
                 return true
             }
-            candidate = nextSpelling[id]
+            candidate = entries[id].nextSpelling
         }
         return false
     }
 
     /// Visits the patterns of the chain starting at `head` that match `text`.
     private func visitChain(
-        _ head: Int32, _ text: [UInt8], _ values: (Placeholder) -> [UInt8]?,
+        _ head: Int32, _ text: [UInt8], _ values: (Placeholder) -> String?,
         _ visit: (Int) -> Bool
     ) -> Bool {
         var candidate = head
         while candidate >= 0 {
             let id = Int(candidate)
             let matches: Bool
-            switch kinds[id] {
+            switch entries[id].kind {
             case .everything:
                 matches = true
             case .glob:
@@ -271,7 +281,7 @@ package struct PatternIndex: Sendable {
                 matches = false
             }
             if matches && visit(id) { return true }
-            candidate = next[id]
+            candidate = entries[id].next
         }
         return false
     }
@@ -281,10 +291,11 @@ package struct PatternIndex: Sendable {
     /// after the one before. A later place would leave less text for the runs after it, so the
     /// leftmost never loses a match; the walk takes at most `text × pattern` steps.
     private func globMatches(_ id: Int, _ text: [UInt8]) -> Bool {
-        let start = starts[id]
-        let end = starts[id + 1]
-        let lastStar = lastStars[id]
-        let prefixEnd = start + prefixLengths[id]
+        let entry = entries[id]
+        let start = Int(entry.start)
+        let end = Int(entry.end)
+        let lastStar = Int(entry.lastStar)
+        let prefixEnd = start + Int(entry.prefixLength)
         let suffixLength = end - lastStar - 1
         guard prefixEnd - start + suffixLength <= text.count,
             equal(start..<prefixEnd, text, at: 0),

@@ -53,7 +53,8 @@ struct Fixtures: Sendable {
         let allowList = try AllowList(resources: patterns)
         let reloadCount = 100_000
         let policy100 = try await Rules.policy(count: 100, named: "policy-100", in: scratch)
-        let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k"].contains(where: wanted)
+        let bigPolicyWanted = ["file-policy-100k", "file-policy-reload-100k", "rules-engine-100k"].contains(
+            where: wanted)
         let policy100k = try await Rules.policy(
             count: bigPolicyWanted ? reloadCount : 100, named: "policy-100k", in: scratch)
         var groups100k: (policy: FilePolicy, requests: [AccessRequest])?
@@ -115,6 +116,9 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
     let lru = LazyState { LruInsertState() }
     let nscache = LazyState { NSCacheInsertState() }
 
+    // The parsed rules behind the two FilePolicy fixtures, decided without the `stat` around.
+    let rules100 = try f.policy100.currentRules()
+    let rules100k = try f.policy100k.currentRules()
     var cases = [
         BenchCase("direct-memory-load", "MemoryLoader.load, no proxy", iterations: 400_000) { n in
             var sum = 0
@@ -168,6 +172,21 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
         ) { [policy = f.policy100k, requests = f.requests100k] n in
             var sum = 0
             for i in 0..<n { sum &+= try await policy.evaluate(requests[i & mask]).isAllowed ? 1 : 0 }
+            return sum
+        },
+        BenchCase(
+            "rules-engine-100", "the rules engine's decision alone (no stat), 100 rules", iterations: 200_000
+        ) { [requests = f.requests100] n in
+            var sum = 0
+            for i in 0..<n { sum &+= rules100.decide(requests[i & mask])?.line ?? 0 }
+            return sum
+        },
+        BenchCase(
+            "rules-engine-100k", "the rules engine's decision alone (no stat), 100,000 rules",
+            iterations: 200_000
+        ) { [requests = f.requests100k] n in
+            var sum = 0
+            for i in 0..<n { sum &+= rules100k.decide(requests[i & mask])?.line ?? 0 }
             return sum
         },
         BenchCase(

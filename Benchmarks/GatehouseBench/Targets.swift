@@ -60,6 +60,7 @@ struct Target {
 
 /// Every case name the bench knows, for `--filter`.
 let allCaseNames: Set<String> = [
+    "rules-engine-100", "rules-engine-100k",
     "direct-memory-load", "proxy-1-gate", "stat-syscall", "proxy-allowlist-1m", "proxy-4-gates",
     "file-policy-100", "file-policy-100k", "file-policy-reload-100k", "file-policy-groups-100k",
     "file-policy-placeholders-100k", "time-window", "disk-load-32k",

@@ -45,8 +45,6 @@ package struct PatternIndex: Sendable {
     private var emptyPrefixGroup: Int32 = -1
     /// The prefix lengths (above 0) some group has, ascending, each once.
     private var groupLengths: [Int] = []
-    /// Whether some pattern is more than literal text or `*` alone.
-    private var hasStarsOrPlaceholders = false
     private let placeholders: Bool
 
     /// One pattern as the lookup needs it.
@@ -127,7 +125,6 @@ package struct PatternIndex: Sendable {
             kind = .exact
             prefixLength = spelling.count
         }
-        hasStarsOrPlaceholders = hasStarsOrPlaceholders || kind == .glob || kind == .template
         let start = bytes.count
         bytes += spelling
         var entry = Entry(
@@ -220,16 +217,6 @@ package struct PatternIndex: Sendable {
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     func forEachMatch(of text: String, values: (Placeholder) -> String?, visit: (Int) -> Bool) -> Bool {
-        guard hasStarsOrPlaceholders else {
-            // Exact patterns and `*` alone: nothing looks at the text but its hash and the
-            // exact candidates, so it is read in place.
-            var everything = emptyPrefixGroup
-            while everything >= 0 {
-                if visit(Int(everything)) { return true }
-                everything = entries[Int(everything)].next
-            }
-            return visitExact(Self.hash(text.utf8), text, visit)
-        }
         let bytes = Array(text.utf8)
         if emptyPrefixGroup >= 0 && visitChain(emptyPrefixGroup, bytes, values, visit) {
             return true
@@ -245,15 +232,15 @@ package struct PatternIndex: Sendable {
                 if let head = groups[hash], visitChain(head, bytes, values, visit) { return true }
             }
         }
-        return visitExact(hash, text, visit)
+        return visitExact(hash, bytes, visit)
     }
 
     /// Visits the exact pattern that is `text`, whose hash is `hash`, if there is one.
-    private func visitExact(_ hash: UInt64, _ text: String, _ visit: (Int) -> Bool) -> Bool {
+    private func visitExact(_ hash: UInt64, _ text: [UInt8], _ visit: (Int) -> Bool) -> Bool {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
             let id = Int(candidate)
-            if entries[id].kind == .exact && spells(id, text.utf8) && visit(id) {
+            if entries[id].kind == .exact && spells(id, text) && visit(id) {
                 return true
             }
             candidate = entries[id].nextSpelling

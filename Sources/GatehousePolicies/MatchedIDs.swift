@@ -19,19 +19,22 @@ struct MatchedIDs {
         count += 1
     }
 
-    /// Whether `id` was added.
-    func contains(_ id: Int32) -> Bool {
-        var found = false
-        visitEach { found = found || $0 == id }
-        return found
+    /// The id added `index`-th.
+    subscript(index: Int) -> Int32 {
+        switch index {
+        case 0: first.0
+        case 1: first.1
+        case 2: first.2
+        case 3: first.3
+        default: more[index - 4]
+        }
     }
 
-    /// Calls `body` with each id, in the order added.
-    func visitEach(_ body: (Int32) -> Void) {
-        if count > 0 { body(first.0) }
-        if count > 1 { body(first.1) }
-        if count > 2 { body(first.2) }
-        if count > 3 { body(first.3) }
-        for id in more { body(id) }
+    /// Whether `id` was added.
+    func contains(_ id: Int32) -> Bool {
+        for index in 0..<count where self[index] == id {
+            return true
+        }
+        return false
     }
 }

@@ -182,6 +182,13 @@ package struct PatternIndex: Sendable {
         return true
     }
 
+    /// Whether pattern `id` is spelled `text`.
+    private func spells(_ id: Int, _ text: [UInt8]) -> Bool {
+        let entry = entries[id]
+        return Int(entry.end - entry.start) == text.count
+            && equal(Int(entry.start)..<Int(entry.end), text, at: 0)
+    }
+
     /// The pattern spelled as inserted, by id.
     package func pattern(_ id: Int) -> String {
         String(decoding: bytes[Int(entries[id].start)..<Int(entries[id].end)], as: UTF8.self)
@@ -307,12 +314,7 @@ package struct PatternIndex: Sendable {
 
     /// Whether the pattern bytes `run` equal `text` from `offset`.
     private func equal(_ run: Range<Int>, _ text: [UInt8], at offset: Int) -> Bool {
-        var index = offset
-        for position in run {
-            if bytes[position] != text[index] { return false }
-            index += 1
-        }
-        return true
+        bytes[run] == text[offset..<(offset + run.count)]
     }
 
     /// The first index at or after `from` where the pattern bytes `run` occur in

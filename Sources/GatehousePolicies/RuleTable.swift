@@ -57,14 +57,15 @@ struct RuleTable: Sendable {
         heads[key.packed] = index
     }
 
-    /// Calls `body` with each rule filed under `key`.
-    func forEachRule(_ key: RuleKey, _ body: (IndexedRule) -> Void) {
-        var index = heads[key.packed] ?? -1
-        while index >= 0 {
-            let rule = rules[Int(index)]
-            body(rule)
-            index = rule.next
-        }
+    /// The index of the first rule filed under `key` (the others follow through
+    /// ``IndexedRule/next``), or -1.
+    func first(_ key: RuleKey) -> Int32 {
+        heads[key.packed] ?? -1
+    }
+
+    /// The rule at `index`.
+    subscript(index: Int32) -> IndexedRule {
+        rules[Int(index)]
     }
 
     /// Whether every condition of `rule` holds for `request`.

@@ -122,8 +122,14 @@ private final class Contents: Sendable {
     let subjects: PatternIndex
     let actions: PatternIndex
     let resources: PatternIndex
-    /// The subject keys (see `RuleKey`) of the groups each subject belongs to.
-    let memberships: [String: [Int32]]
+    /// The subject keys (see `RuleKey`) of the groups each subject belongs to, by the id of the
+    /// subject's exact pattern in `subjects`: those of id `i` are
+    /// `membershipKeys[membershipStarts[i]..<membershipStarts[i + 1]]`. Group members are added
+    /// to `subjects` as exact patterns, so one lookup of the subject finds both.
+    let membershipStarts: [Int32]
+    let membershipKeys: [Int32]
+    /// Whether a rule names the subject pattern with that id (not only a group line).
+    let namedByRules: [Bool]
     let rules: RuleTable
     /// The id of the subject pattern `*`, the only one that matches a request without subject.
     let anySubject: Int32?
@@ -131,55 +137,88 @@ private final class Contents: Sendable {
     init(_ parser: RulesParser) throws {
         fileName = parser.fileName
         ruleCount = parser.ruleCount
-        subjects = parser.subjects
         actions = parser.actions
         resources = parser.resources
         rules = parser.rules
-        memberships = try parser.groups.memberships(fileName: parser.fileName)
-            .mapValues { $0.map(RuleKey.subject(group:)) }
         anySubject = parser.subjects.id(of: "*").map(Int32.init)
+        var subjects = parser.subjects
+        var groupsByID: [Int: [Int32]] = [:]
+        for (member, groups) in try parser.groups.memberships(fileName: parser.fileName) {
+            groupsByID[subjects.insert(member)] = groups.map(RuleKey.subject(group:))
+        }
+        var starts: [Int32] = [0]
+        var keys: [Int32] = []
+        for id in 0..<subjects.count {
+            keys += groupsByID[id] ?? []
+            starts.append(Int32(keys.count))
+        }
+        self.subjects = subjects
+        membershipStarts = starts
+        membershipKeys = keys
+        namedByRules = (0..<subjects.count).map { $0 < parser.subjects.count }
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
         var subjectKeys = MatchedIDs()
+        // The groups of the subject: at most one exact pattern (the subject itself) has any.
+        var groups = 0..<0
         if let subject = request.subject {
             subjects.forEachMatch(of: subject) { id in
-                subjectKeys.append(Int32(id))
+                if namedByRules[id] { subjectKeys.append(Int32(id)) }
+                if membershipStarts[id] < membershipStarts[id + 1] {
+                    groups = Int(membershipStarts[id])..<Int(membershipStarts[id + 1])
+                }
                 return false
-            }
-            if !memberships.isEmpty, let groups = memberships[subject] {
-                for group in groups { subjectKeys.append(group) }
             }
         } else if let anySubject {
             subjectKeys.append(anySubject)
         }
-        guard !subjectKeys.isEmpty else { return nil }
+        guard !subjectKeys.isEmpty || !groups.isEmpty else { return nil }
         var actionIDs = MatchedIDs()
         actions.forEachMatch(of: request.action) { id in
             actionIDs.append(Int32(id))
             return false
         }
         guard !actionIDs.isEmpty else { return nil }
-        var deny = Int32.max
-        var allow = Int32.max
+        var found = FoundLines()
         resources.forEachMatch(
             of: request.resource, values: { $0.value(in: request) },
             visit: { resource in
-                subjectKeys.visitEach { subject in
-                    rules.forEachRule(RuleKey(resource: Int32(resource), subject: subject)) { rule in
-                        guard actionIDs.contains(rule.action), rules.conditionsHold(rule, request) else {
-                            return
-                        }
-                        switch rule.effect {
-                        case .deny: deny = min(deny, rule.line)
-                        case .allow: allow = min(allow, rule.line)
-                        }
-                    }
+                for index in 0..<subjectKeys.count {
+                    found.consider(
+                        RuleKey(resource: Int32(resource), subject: subjectKeys[index]), in: rules,
+                        actions: actionIDs, request: request)
+                }
+                for index in groups {
+                    found.consider(
+                        RuleKey(resource: Int32(resource), subject: membershipKeys[index]), in: rules,
+                        actions: actionIDs, request: request)
                 }
                 return false
             })
-        if deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(deny)) }
-        if allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(allow)) }
+        if found.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(found.deny)) }
+        if found.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(found.allow)) }
         return nil
+    }
+}
+
+/// The first matching line of each effect, while a decision looks at the rules.
+private struct FoundLines {
+    var deny = Int32.max
+    var allow = Int32.max
+
+    /// Takes the rules filed under `key` whose action and conditions match.
+    mutating func consider(_ key: RuleKey, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest) {
+        var index = rules.first(key)
+        while index >= 0 {
+            let rule = rules[index]
+            if actions.contains(rule.action) && rules.conditionsHold(rule, request) {
+                switch rule.effect {
+                case .deny: deny = min(deny, rule.line)
+                case .allow: allow = min(allow, rule.line)
+                }
+            }
+            index = rule.next
+        }
     }
 }

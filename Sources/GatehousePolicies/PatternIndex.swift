@@ -314,7 +314,15 @@ package struct PatternIndex: Sendable {
 
     /// Whether the pattern bytes `run` equal `text` from `offset`.
     private func equal(_ run: Range<Int>, _ text: [UInt8], at offset: Int) -> Bool {
-        bytes[run] == text[offset..<(offset + run.count)]
+        guard run.count <= text.count - offset else { return false }
+        var textIndex = offset
+        var index = run.lowerBound
+        while index < run.upperBound {
+            if bytes[index] != text[textIndex] { return false }
+            index += 1
+            textIndex += 1
+        }
+        return true
     }
 
     /// The first index at or after `from` where the pattern bytes `run` occur in

@@ -159,6 +159,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
             subject: context.subject, action: action, resource: resource(of: key),
             attributes: context.attributes)
     }
+
+    /// The request for `action` on `resource` in the current ``AccessContext``: what `store`,
+    /// `remove` and `keys(under:)` ask about.
+    func request(action: String, resource: String) -> AccessRequest {
+        let context = AccessContext.current
+        return AccessRequest(
+            subject: context.subject, action: action, resource: resource, attributes: context.attributes)
+    }
 }
 
 extension ResourceLoading {

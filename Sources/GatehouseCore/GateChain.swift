@@ -69,7 +69,12 @@ final class GateChain: Sendable {
     /// does). The asynchronous path, whose gates can suspend, checks before and after them.
     @usableFromInline
     func authorizeSynchronously(_ request: AccessRequest) throws {
-        try checkIdentity(request)
+        try authorizeSynchronously(request, identity: identity)
+    }
+
+    /// ``authorizeSynchronously(_:)`` with the resource checked against `identity`.
+    private func authorizeSynchronously(_ request: AccessRequest, identity: ResourceIdentity) throws {
+        try checkIdentity(request, identity: identity)
         // Tested and called through the stored property, not bound to a local: a local copy of
         // the link costs a retain and a release per decision.
         guard synchronous != nil else { throw noGatekeepers(request) }
@@ -100,8 +105,25 @@ final class GateChain: Sendable {
     /// Asks every gatekeeper in order; returns when all allow.
     @usableFromInline
     func authorize(_ request: AccessRequest) async throws {
+        try await authorize(request, identity: identity)
+    }
+
+    /// Asks about a request whose resource names a folder (a listing): the root, `""`, is
+    /// checked as text (it holds nothing to check), any other folder name against ``identity``
+    /// as a key is. Takes the synchronous path when the chain ``isSynchronous``.
+    func authorizeFolder(_ request: AccessRequest) async throws {
+        let rule = request.resource.isEmpty ? ResourceIdentity.text : identity
+        if isSynchronous {
+            try authorizeSynchronously(request, identity: rule)
+        } else {
+            try await authorize(request, identity: rule)
+        }
+    }
+
+    /// ``authorize(_:)`` with the resource checked against `identity`.
+    private func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
         try Task.checkCancellation()
-        try checkIdentity(request)
+        try checkIdentity(request, identity: identity)
         guard !gatekeepers.isEmpty else { throw noGatekeepers(request) }
         for gate in gatekeepers {
             let decision: AccessDecision
@@ -121,9 +143,9 @@ final class GateChain: Sendable {
         }
     }
 
-    /// Refuses a request whose resource breaks ``identity``, or whose subject or action is not
+    /// Refuses a request whose resource breaks `identity`, or whose subject or action is not
     /// NFC text free of control characters, before any gate is asked.
-    private func checkIdentity(_ request: AccessRequest) throws(AccessDenied) {
+    private func checkIdentity(_ request: AccessRequest, identity: ResourceIdentity) throws(AccessDenied) {
         let problem: String
         if let violation = identity.violation(in: request.resource) {
             problem = "the resource \(violation)"

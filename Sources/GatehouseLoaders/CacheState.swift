@@ -6,7 +6,9 @@ struct CacheState<Key: Hashable & Sendable, Value: Sendable> {
     /// One shared load per key that missed and is being loaded.
     var inFlight: [Key: InFlightLoad<Value>] = [:]
     /// The identifier the next load in flight gets, so that a detached load cannot remove or
-    /// fill the entry of a newer one.
+    /// fill the entry of a newer one. It is the key's version as the cache sees it: a write
+    /// through ``CachingLoader`` detaches the key's load in flight, so a load that started
+    /// before the write completed can never cache the value it read.
     var nextIdentifier: UInt64 = 0
 }
 

@@ -46,6 +46,18 @@ enum DiskKeyRules {
         return checkComponent(bytes, from: componentStart, to: length)
     }
 
+    /// Checks a key given as a `String`: its length, then its bytes.
+    ///
+    /// - Returns: `nil` when the key is valid, otherwise why it is not.
+    static func check(_ key: String) -> String? {
+        let length = key.utf8.count
+        guard length <= maximumKeyLength else {
+            return "it is \(length) bytes long, more than \(maximumKeyLength)"
+        }
+        var key = key
+        return key.withUTF8 { check($0) }
+    }
+
     private static func checkComponent(
         _ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
     ) -> String? {

@@ -56,7 +56,7 @@ public struct DiskLoader: ResourceLoading {
     public let maximumFileSize: Int
 
     /// The root path, the directory descriptor opened from it, and how keys are opened.
-    private let rootDirectory: RootDirectory
+    let rootDirectory: RootDirectory
 
     /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
     ///

@@ -26,6 +26,9 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
     case spellingMismatch(key: String, stored: String)
     /// The operating system reported an error while opening or reading the file.
     case io(key: String, reason: String)
+    /// A write or a listing needs the folder `folder` (a path under the root), which does not
+    /// exist or is not a folder. Writes create no folders.
+    case missingFolder(key: String, folder: String)
 
     /// A sentence saying what was wrong, where, and what was expected.
     public var errorDescription: String? {
@@ -54,6 +57,10 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
                 + "every name byte for byte as stored."
         case .io(let key, let reason):
             return "Reading the file at \(quoted(key)) failed: \(reason)."
+        case .missingFolder(let key, let folder):
+            return "The folder \(quoted(folder)) needed for \(quoted(key)) does not exist under the "
+                + "loader's root directory, or is not a folder; expected an existing folder (the loader "
+                + "creates none)."
         }
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// The kind of a ``DiskLoaderError``, without its payload, for the rejection table.
 enum DiskErrorKind: String, Sendable, CustomStringConvertible {
-    case invalidKey, notFound, notARegularFile, tooLarge, outsideRoot, rootUnavailable, spellingMismatch, io
+    case invalidKey, notFound, notARegularFile, tooLarge, outsideRoot, rootUnavailable, spellingMismatch, io,
+        missingFolder
 
     init(_ error: DiskLoaderError) {
         switch error {
@@ -16,6 +17,7 @@ enum DiskErrorKind: String, Sendable, CustomStringConvertible {
         case .rootUnavailable: self = .rootUnavailable
         case .spellingMismatch: self = .spellingMismatch
         case .io: self = .io
+        case .missingFolder: self = .missingFolder
         }
     }
 

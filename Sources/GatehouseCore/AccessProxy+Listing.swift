@@ -1,0 +1,41 @@
+/// Listings through the gate: when the base also lists, so does the proxy, and a key the
+/// caller may not read is never seen.
+///
+/// ``keys(under:)`` makes two kinds of decision, each recorded by the observer:
+/// 1. **The folder**: a request with action `"list"` whose resource is the prefix, the folder
+///    name (`"docs"`; `""` for the root). Before the gates, the folder name is checked against
+///    ``identity`` as a key is (so `"../x"`, `"/x"` and `"docs/"` are refused by the gate
+///    `(identity)`), except the root, `""`, which is checked only as text (``ResourceIdentity/text``:
+///    the empty name holds nothing to check). A denial throws ``AccessDenied`` and the base is
+///    not reached.
+/// 2. **Each key the base lists**: a request with ``action`` (`"read"` by default: the action
+///    `load` asks, so the listing shows exactly the keys `load` would be allowed), checked like
+///    the request of `load`. A key that is denied, that breaks ``identity``, or whose check
+///    *fails* (a gate throws) is left out: it appears neither in the result nor in any error.
+///    Only a cancellation stops the listing (`CancellationError`, which names no key).
+///
+/// The keys kept keep the base's order.
+extension AccessProxy: ResourceListing where Base: ResourceListing {
+    /// Asks the gatekeepers whether the folder `prefix` may be listed (action `"list"`), lists
+    /// it in the base, and returns the keys that may be read, in the base's order.
+    ///
+    /// - Throws: ``AccessDenied`` when the listing itself is not allowed (the base is not
+    ///   reached); `CancellationError` when the task was cancelled around an asynchronous gate;
+    ///   otherwise the base's own error, unchanged. Never an error about a listed key.
+    public func keys(under prefix: String) async throws -> [Base.Key] {
+        try await chain.authorizeFolder(request(action: "list", resource: prefix))
+        let listed = try await base.keys(under: prefix)
+        var readable: [Base.Key] = []
+        readable.reserveCapacity(listed.count)
+        for key in listed {
+            do {
+                try await authorize(request(action: action, resource: resource(of: key)))
+                readable.append(key)
+            } catch is AccessDenied {
+                // Denied, refused by the identity rule, or a gate failed: the key stays unseen.
+                continue
+            }
+        }
+        return readable
+    }
+}

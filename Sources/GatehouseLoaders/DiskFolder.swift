@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Opens a folder under a ``DiskLoader``'s root for a write, a removal or a listing, following
+/// no symbolic link, as loads open a key.
+///
+/// The folder of a key is its path up to the last `/` (`""`, the root, for a key of one
+/// component). The result is a descriptor of the folder opened for reading (`O_RDONLY |
+/// O_DIRECTORY`), a fresh open file of its own (so two listings never share a directory
+/// position), used as the directory of `openat`, `renameat` and `unlinkat` and read by
+/// `readdir`. The caller closes it.
+///
+/// A folder of several components is opened, on Linux 5.6 and later, with one `openat2` with
+/// `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` (as an `O_PATH` descriptor,
+/// then `"."` opened for reading relative to it); otherwise one component at a time, each with
+/// `openat(…, O_DIRECTORY | O_NOFOLLOW)` relative to the one before. A link anywhere is
+/// ``DiskLoaderError/outsideRoot(key:)``; a missing component, or one that is not a directory,
+/// is ``DiskLoaderError/missingFolder(key:folder:)``.
+enum DiskFolder {
+    /// How a folder on the way is opened: a readable directory, no link followed, never blocking.
+    static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+
+    /// Opens `folder` (a valid key, or `""` for the root) under `root`; `key` is named in errors.
+    static func open(
+        _ folder: String, key: String, under root: RootDirectory.Opened, rootDirectory: RootDirectory
+    ) throws(DiskLoaderError) -> Int32 {
+        let rootDescriptor = root.handle.descriptor
+        if folder.isEmpty {
+            let opened = withExtendedLifetime(root.handle) {
+                retryingOnInterrupt { openat(rootDescriptor, ".", flags) }
+            }
+            guard opened >= 0 else { throw .io(key: key, reason: errorMessage(errno)) }
+            return opened
+        }
+        #if canImport(Glibc)
+            if folder.utf8.contains(0x2F), case .openat2(let call) = root.resolution {
+                let outcome = withExtendedLifetime(root.handle) {
+                    folder.withCString { Openat2.open($0, under: rootDescriptor, key: key, call: call) }
+                }
+                switch outcome {
+                case .opened(let path):
+                    defer { _ = close(path) }
+                    return try reopenDirectory(path, folder: folder, key: key)
+                case .failed(.notFound):
+                    throw .missingFolder(key: key, folder: folder)
+                case .failed(let error):
+                    throw error
+                case .unsupported:
+                    rootDirectory.useComponentWalk()
+                case .walkOnce:
+                    break
+                }
+            }
+        #endif
+        return try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) -> Int32 in
+            try walk(folder, key: key, root: rootDescriptor)
+        }
+    }
+
+    #if canImport(Glibc)
+        /// The directory `path` (an `O_PATH` descriptor from `openat2`) opened for reading, after
+        /// `fstat` showed it is a directory.
+        private static func reopenDirectory(_ path: Int32, folder: String, key: String)
+            throws(DiskLoaderError)
+            -> Int32
+        {
+            var status = stat()
+            guard fstat(path, &status) == 0 else { throw .io(key: key, reason: errorMessage(errno)) }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: break
+            case S_IFLNK: throw .outsideRoot(key: key)
+            default: throw .missingFolder(key: key, folder: folder)
+            }
+            let opened = retryingOnInterrupt { openat(path, ".", flags) }
+            guard opened >= 0 else { throw .io(key: key, reason: errorMessage(errno)) }
+            return opened
+        }
+    #endif
+
+    /// Opens each component of `folder` relative to the one before, from `root`.
+    private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
+        var directory = root
+        var walked = ""
+        #if canImport(Darwin)
+            var offset = 0
+        #endif
+        for name in folder.split(separator: "/", omittingEmptySubsequences: false) {
+            walked += walked.isEmpty ? String(name) : "/" + name
+            #if canImport(Darwin)
+                let component = offset..<(offset + name.utf8.count)
+                offset = component.upperBound + 1
+            #endif
+            let opened = String(name).withCString { name in
+                retryingOnInterrupt { openat(directory, name, flags) }
+            }
+            let code = errno
+            guard opened >= 0 else {
+                let error = componentError(
+                    code, parent: directory, name: String(name), walked: walked, key: key)
+                if directory != root { _ = close(directory) }
+                throw error
+            }
+            if directory != root { _ = close(directory) }
+            #if canImport(Darwin)
+                if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
+                    _ = close(opened)
+                    throw mismatch
+                }
+            #endif
+            directory = opened
+        }
+        return directory
+    }
+
+    /// The error for a folder component `name` that `openat` refused with `code`.
+    private static func componentError(
+        _ code: Int32, parent: Int32, name: String, walked: String, key: String
+    ) -> DiskLoaderError {
+        switch code {
+        case ENOENT:
+            return .missingFolder(key: key, folder: walked)
+        case ENOTDIR, ELOOP, EMLINK:
+            // O_DIRECTORY | O_NOFOLLOW refuses a link with ENOTDIR or ELOOP: tell a link apart.
+            var status = stat()
+            let isLink =
+                fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0
+                && (status.st_mode & S_IFMT) == S_IFLNK
+            return isLink || code != ENOTDIR
+                ? .outsideRoot(key: key) : .missingFolder(key: key, folder: walked)
+        default:
+            return .io(key: key, reason: errorMessage(code))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GatehouseCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Listing files under the root, without following a link or leaving the root.
+///
+/// ``keys(under:)`` opens the folder `prefix` as ``DiskFolder`` says (no link anywhere; `""` is
+/// the root; any other prefix must keep the key rules, else
+/// ``DiskLoaderError/invalidKey(key:reason:)``), then reads it and every folder below it,
+/// each opened relative to its parent with `O_DIRECTORY | O_NOFOLLOW`. It returns the keys of
+/// the regular files found, relative to the root with `/` separators, sorted by UTF-8 bytes.
+/// It skips, silently: symbolic links (to files or folders, inside the root or not), fifos,
+/// devices and sockets; names that are not UTF-8 or that make a key breaking the key rules
+/// (too long, a backslash, a control character); and the loader's own temporary files (names
+/// beginning `.gatehouse-partial-`). A folder that vanishes or turns into a link while it is
+/// read is skipped. A missing prefix folder is ``DiskLoaderError/missingFolder(key:folder:)``.
+extension DiskLoader: ResourceListing {
+    /// The keys of the regular files under the folder `prefix` (`""` for the root), recursively,
+    /// sorted by UTF-8 bytes.
+    ///
+    /// - Throws: ``DiskLoaderError`` when `prefix` breaks the key rules, names no folder, passes
+    ///   through a link, or cannot be read.
+    public func keys(under prefix: String) async throws -> [String] {
+        if !prefix.isEmpty, let reason = DiskKeyRules.check(prefix) {
+            throw DiskLoaderError.invalidKey(key: prefix, reason: reason)
+        }
+        var keys: [String] = []
+        try withFolder(prefix, key: prefix) { (directory) throws(DiskLoaderError) in
+            // `list` takes over a descriptor of its own (it closes it).
+            let own = retryingOnInterrupt { openat(directory, ".", DiskFolder.flags) }
+            guard own >= 0 else { throw .io(key: prefix, reason: errorMessage(errno)) }
+            Self.list(own, prefix: prefix, into: &keys)
+        }
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Appends the keys of the regular files in `descriptor` (a folder whose key is `prefix`)
+    /// and in every folder below it; closes `descriptor`.
+    private static func list(_ descriptor: Int32, prefix: String, into keys: inout [String]) {
+        guard let stream = fdopendir(descriptor) else {
+            _ = close(descriptor)
+            return
+        }
+        defer { _ = closedir(stream) }
+        let directory = dirfd(stream)
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(validatingCString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            guard let name, name != ".", name != "..", !name.hasPrefix(temporaryPrefix) else { continue }
+            let key = prefix.isEmpty ? name : prefix + "/" + name
+            guard DiskKeyRules.check(key) == nil else { continue }
+            var status = stat()
+            guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                keys.append(key)
+            case S_IFDIR:
+                let child = retryingOnInterrupt { openat(directory, name, DiskFolder.flags) }
+                if child >= 0 { list(child, prefix: key, into: &keys) }
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GatehouseCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writing and deleting files under the root, under the same rules as loads.
+///
+/// - **Path rules**: a key is checked as for a load (``DiskLoaderError/invalidKey(key:reason:)``).
+/// - **No links**: the key's folder is opened as ``DiskFolder`` says, following no link; a link
+///   at the key itself is refused (``DiskLoaderError/outsideRoot(key:)``), not replaced.
+/// - **No folders created**: a missing folder is
+///   ``DiskLoaderError/missingFolder(key:folder:)``, naming it.
+/// - **Size limit**: a resource larger than `maximumFileSize` is refused before anything is
+///   written (``DiskLoaderError/tooLarge(key:size:limit:)``).
+/// - **Atomic**: ``store(_:for:)`` writes a temporary file in the key's folder (a name beginning
+///   `.gatehouse-partial-`, created with `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0644 less the
+///   umask), writes it whole, closes it, and renames it over the key with `renameat`. A reader
+///   sees the old file or the new one, never a part. The temporary file is removed on every
+///   failure. No `fsync`: the rename is atomic for readers, but after a power loss the file may
+///   be the old version or, on some file systems, empty.
+/// - **Regular files only**: a directory at the key is refused by the rename itself
+///   (``DiskLoaderError/notARegularFile(key:)``, temporary file removed); a link, fifo, device
+///   or socket there is refused before the write. A link swapped in after that check is
+///   replaced, as a name, by the rename: nothing is ever written through a link.
+extension DiskLoader: ResourceStoring {
+    /// The name every temporary file of a write begins with; listings skip such names.
+    static let temporaryPrefix = ".gatehouse-partial-"
+
+    /// Writes `resource` to the file at `key` atomically, replacing a regular file there.
+    ///
+    /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
+    public func store(_ resource: Data, for key: String) async throws {
+        try storeSynchronously(resource, for: key)
+    }
+
+    /// Removes the regular file at `key`; refuses a directory, a link or a special file.
+    ///
+    /// - Throws: ``DiskLoaderError``: `notFound` when nothing is there, `notARegularFile` for a
+    ///   directory, fifo, device or socket, `outsideRoot` for a link, or what else failed.
+    public func remove(_ key: String) async throws {
+        try removeSynchronously(key)
+    }
+
+    private func storeSynchronously(_ data: Data, for key: String) throws(DiskLoaderError) {
+        if let reason = DiskKeyRules.check(key) { throw .invalidKey(key: key, reason: reason) }
+        guard data.count <= maximumFileSize else {
+            throw .tooLarge(key: key, size: data.count, limit: maximumFileSize)
+        }
+        let (folder, name) = Self.split(key)
+        try withFolder(folder, key: key) { (directory) throws(DiskLoaderError) in
+            try Self.refuseLinkOrSpecialFile(name, in: directory, key: key)
+            try Self.replace(name, in: directory, with: data, folder: folder, key: key)
+        }
+    }
+
+    private func removeSynchronously(_ key: String) throws(DiskLoaderError) {
+        if let reason = DiskKeyRules.check(key) { throw .invalidKey(key: key, reason: reason) }
+        let (folder, name) = Self.split(key)
+        try withFolder(folder, key: key) { (directory) throws(DiskLoaderError) in
+            var status = stat()
+            guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+                throw errno == ENOENT ? .notFound(key: key) : .io(key: key, reason: errorMessage(errno))
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: throw .outsideRoot(key: key)
+            default: throw .notARegularFile(key: key)
+            }
+            guard unlinkat(directory, name, 0) == 0 else {
+                switch errno {
+                case ENOENT: throw .notFound(key: key)
+                case EISDIR, EPERM: throw .notARegularFile(key: key)
+                case let code: throw .io(key: key, reason: errorMessage(code))
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the descriptor of `folder` opened under the root. When the folder is
+    /// missing, checks that the root path still names the directory held, as a load does: a
+    /// removed root is ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is
+    /// reopened and `body` runs once more.
+    func withFolder<Result>(
+        _ folder: String, key: String, _ body: (Int32) throws(DiskLoaderError) -> Result
+    ) throws(DiskLoaderError) -> Result {
+        let root = try rootDirectory.opened()
+        do throws(DiskLoaderError) {
+            return try runInFolder(folder, key: key, root: root, body)
+        } catch {
+            switch error {
+            case .missingFolder, .notFound: break
+            default: throw error
+            }
+            switch rootDirectory.recheck(root.handle) {
+            case .same:
+                throw error
+            case .missing(let reason):
+                throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
+            case .replaced:
+                return try runInFolder(folder, key: key, root: rootDirectory.opened(), body)
+            }
+        }
+    }
+
+    private func runInFolder<Result>(
+        _ folder: String, key: String, root: RootDirectory.Opened,
+        _ body: (Int32) throws(DiskLoaderError) -> Result
+    ) throws(DiskLoaderError) -> Result {
+        let directory = try DiskFolder.open(folder, key: key, under: root, rootDirectory: rootDirectory)
+        defer { _ = close(directory) }
+        return try body(directory)
+    }
+
+    /// The key's folder (`""` for the root) and last component.
+    static func split(_ key: String) -> (folder: String, name: String) {
+        guard let slash = key.utf8.lastIndex(of: 0x2F) else { return ("", key) }
+        let folder = String(key[..<slash])
+        let name = String(key[key.utf8.index(after: slash)...])
+        return (folder, name)
+    }
+
+    /// Throws when `name` in `directory` is a link or a special file (a write would replace it).
+    private static func refuseLinkOrSpecialFile(_ name: String, in directory: Int32, key: String)
+        throws(DiskLoaderError)
+    {
+        var status = stat()
+        guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            if errno == ENOENT { return }
+            throw .io(key: key, reason: errorMessage(errno))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return  // a directory is refused by the rename, which is atomic
+        case S_IFLNK: throw .outsideRoot(key: key)
+        default: throw .notARegularFile(key: key)
+        }
+    }
+
+    /// Writes `data` to a new temporary file in `directory` and renames it over `name`; removes
+    /// the temporary file on any failure.
+    private static func replace(
+        _ name: String, in directory: Int32, with data: Data, folder: String, key: String
+    ) throws(DiskLoaderError) {
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<8 {
+            temporary = temporaryPrefix + String(UInt64.random(in: .min ... .max), radix: 16)
+            descriptor = retryingOnInterrupt {
+                openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            }
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw code == ENOENT
+                ? .missingFolder(key: key, folder: folder) : .io(key: key, reason: errorMessage(code))
+        }
+        var renamed = false
+        defer { if !renamed { _ = unlinkat(directory, temporary, 0) } }
+        let writeFailure = writeAll(descriptor, data)
+        let closeFailure = close(descriptor) == 0 ? nil : errno
+        if let code = writeFailure ?? closeFailure {
+            throw .io(key: key, reason: errorMessage(code))
+        }
+        guard renameat(directory, temporary, directory, name) == 0 else {
+            switch errno {
+            case EISDIR, ENOTEMPTY, EEXIST, ENOTDIR: throw .notARegularFile(key: key)
+            case ENOENT: throw .missingFolder(key: key, folder: folder)
+            case let code: throw .io(key: key, reason: errorMessage(code))
+            }
+        }
+        renamed = true
+    }
+
+    /// Writes all of `data` to `descriptor`; the `errno` of a failed write, or `nil`.
+    private static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32? {
+        data.withUnsafeBytes { bytes -> Int32? in
+            guard let base = bytes.baseAddress else { return nil }
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, base + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return written < 0 ? errno : EIO
+                }
+            }
+            return nil
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The error a denied call throws: which request, which gate said no, and why.
 ///
 /// Two kinds are distinguished by `kind`: an ordinary denial (a policy answered
@@ -48,4 +50,13 @@ extension AccessDenied: CustomStringConvertible {
         let what = isGateFailure ? "access denied, gate \(policy) failed" : "access denied by \(policy)"
         return "\(what): \(reason) (\(request))"
     }
+}
+
+extension AccessDenied: LocalizedError {
+    /// The same sentence as ``description``: which gate refused, why, and the request, so that
+    /// `localizedDescription` says what happened instead of a generic "could not be completed".
+    public var errorDescription: String? { description }
+
+    /// The gate's reason alone.
+    public var failureReason: String? { reason }
 }

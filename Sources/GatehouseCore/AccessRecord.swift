@@ -1,7 +1,7 @@
 import Foundation
 
 /// One audit record: a decision the proxy made for one call.
-public struct AccessRecord: Sendable, Hashable {
+public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest
     /// The outcome: ``AccessDecision/allow`` or a denial with its reason.

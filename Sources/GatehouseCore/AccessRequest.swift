@@ -1,5 +1,5 @@
 /// Who asks to do what to which resource: the question every gatekeeper answers.
-public struct AccessRequest: Sendable, Hashable {
+public struct AccessRequest: Sendable, Hashable, Codable {
     /// The party asking, or `nil` for the app itself or an anonymous caller.
     public var subject: String?
     /// What the caller wants to do; ``AccessProxy`` uses `"read"` for `load` by default.
@@ -33,5 +33,22 @@ extension AccessRequest: CustomStringConvertible {
             text += " [\(pairs.joined(separator: ", "))]"
         }
         return text
+    }
+}
+
+extension AccessRequest {
+    private enum CodingKeys: String, CodingKey {
+        case subject, action, resource, attributes
+    }
+
+    /// Reads a request; `action` defaults to `"read"` and `attributes` to none when left out,
+    /// and a missing or `null` `subject` is no subject.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            subject: try container.decodeIfPresent(String.self, forKey: .subject),
+            action: try container.decodeIfPresent(String.self, forKey: .action) ?? "read",
+            resource: try container.decode(String.self, forKey: .resource),
+            attributes: try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:])
     }
 }

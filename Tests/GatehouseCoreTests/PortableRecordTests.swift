@@ -1,0 +1,57 @@
+import Foundation
+import GatehouseCore
+import Testing
+
+@Suite("Portable records and errors")
+struct PortableRecordTests {
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test func aDecisionIsWrittenAsItsEffectAndReason() throws {
+        #expect(try Self.json(AccessDecision.allow) == #"{"effect":"allow"}"#)
+        #expect(
+            try Self.json(AccessDecision.deny(reason: "closed")) == #"{"effect":"deny","reason":"closed"}"#)
+    }
+
+    @Test func aDecisionWithAnotherEffectOrADenialWithoutReasonIsRefused() {
+        for text in [#"{"effect":"permit"}"#, #"{"effect":"deny"}"#, #"{}"#] {
+            #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(AccessDecision.self, from: Data(text.utf8))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        AccessRecord(
+            request: AccessRequest(
+                subject: "alice", action: "read", resource: "a/b", attributes: ["tenant": "acme"]),
+            decision: .allow, gate: "rules", instant: Date(timeIntervalSince1970: 1_700_000_000)),
+        AccessRecord(
+            request: AccessRequest(subject: nil, action: "write", resource: "x"),
+            decision: .deny(reason: "rules.rules:3 denies"), gate: "rules",
+            instant: Date(timeIntervalSince1970: 1_700_000_000.25), isGateFailure: true, isShadow: true),
+    ])
+    func aRecordRoundTripsThroughJSON(record: AccessRecord) throws {
+        let data = try JSONEncoder().encode(record)
+        #expect(try JSONDecoder().decode(AccessRecord.self, from: data) == record)
+    }
+
+    @Test func aRequestLeftWithoutActionOrAttributesReadsWithTheDefaults() throws {
+        let request = try JSONDecoder().decode(AccessRequest.self, from: Data(#"{"resource":"a"}"#.utf8))
+        #expect(request == AccessRequest(subject: nil, action: "read", resource: "a", attributes: [:]))
+    }
+
+    @Test func aDenialDescribesItselfAsALocalizedError() {
+        let denied = AccessDenied(
+            request: AccessRequest(subject: "bob", resource: "a"), policy: "allowList",
+            reason: "bob is not listed")
+        let error: any Error = denied
+        #expect(
+            error.localizedDescription == #"access denied by allowList: bob is not listed (bob read "a")"#)
+        #expect(!error.localizedDescription.contains("could not be completed"))
+        #expect(denied.failureReason == "bob is not listed")
+    }
+}

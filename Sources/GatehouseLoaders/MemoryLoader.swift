@@ -3,8 +3,8 @@ import GatehouseCore
 /// A thread-safe in-memory store that loads resources by key; resources can be set and removed
 /// while it is in use. A missing key throws ``ResourceNotFound``.
 ///
-/// It also adopts ``ResourceStoring`` (``store(_:for:)``, and the asynchronous `remove`), and,
-/// for `String` keys, ``ResourceListing``, so it can stand in for a document store in tests.
+/// It also adopts `ResourceStoring` (``store(_:for:)``, and the asynchronous `remove`), and,
+/// for `String` keys, `ResourceListing`, so it can stand in for a document store in tests.
 public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: ResourceStoring {
     @usableFromInline let storage: LockedState<[Key: Resource]>
 
@@ -31,7 +31,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
 
     /// Removes what is stored for `key` and returns it, if anything was.
     ///
-    /// The synchronous removal, kept for existing callers. ``ResourceStoring`` asks for an
+    /// The synchronous removal, kept for existing callers. `ResourceStoring` asks for an
     /// `async throws` `remove(_:)` returning nothing, which a method returning the old value
     /// cannot satisfy, so both exist; which one a call names follows from its context:
     /// `let old = loader.remove(key)` (a value of type `Resource?`) and any call outside an
@@ -45,12 +45,12 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     }
 
     /// Stores `resource` for `key`, replacing what was there: ``set(_:for:)`` as the
-    /// ``ResourceStoring`` requirement. Never throws.
+    /// `ResourceStoring` requirement. Never throws.
     public func store(_ resource: Resource, for key: Key) async throws {
         set(resource, for: key)
     }
 
-    /// Removes what is stored for `key`: the ``ResourceStoring`` requirement.
+    /// Removes what is stored for `key`: the `ResourceStoring` requirement.
     ///
     /// - Throws: ``ResourceNotFound`` naming the key when nothing is stored for it, as
     ///   ``load(_:)`` does (the synchronous `remove(_:)` returns `nil` instead).

@@ -170,9 +170,15 @@ enum Placeholder: Sendable, Hashable {
         case .subject: value = request.subject
         case .attribute(let name): value = request.attributes[name]
         }
-        guard let value, !value.isEmpty,
-            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
-        else { return nil }
+        guard let value, !value.isEmpty else { return nil }
+        // One pass over the bytes settles an ASCII value, the common case.
+        var isASCII = true
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: "/") || byte < 0x20 || byte == 0x7F { return nil }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if isASCII { return value }
+        guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
         return PatternCharacters.normalized(value)
     }
 

@@ -36,8 +36,8 @@ package struct PatternIndex: Sendable {
     private var bytes: [UInt8] = []
     /// What the lookup needs of each pattern, in one record (one place to read), by id.
     private var entries: [Entry] = []
-    /// The patterns with placeholders, by id.
-    private var templates: [Int32: Pattern] = [:]
+    /// The patterns with placeholders, in the order added (`Entry.template` indexes it).
+    private var templates: [Pattern] = []
     /// The patterns with a star or placeholder by the hash of their (non-empty) prefix;
     /// patterns with the same prefix hash are chained through `next`.
     private var groups = HashedIDs()
@@ -60,6 +60,8 @@ package struct PatternIndex: Sendable {
         var next: Int32
         /// The next pattern whose spelling has the same hash, or -1.
         var nextSpelling: Int32
+        /// The pattern's place in `templates` when it has placeholders, or -1.
+        var template: Int32
         var kind: Kind
     }
 
@@ -115,7 +117,7 @@ package struct PatternIndex: Sendable {
         if placeholders && spelling.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
             // A brace always forms a placeholder (or throws), so the pattern is never exact.
             let pattern = try Pattern(String(decoding: spelling, as: UTF8.self), placeholders: true)
-            templates[id] = pattern
+            templates.append(pattern)
             kind = .template
             prefixLength = pattern.prefix.count
         } else if let star = spelling.firstIndex(of: Self.star) {
@@ -130,7 +132,8 @@ package struct PatternIndex: Sendable {
         var entry = Entry(
             start: Int32(start), end: Int32(bytes.count), prefixLength: Int32(prefixLength),
             lastStar: Int32(spelling.lastIndex(of: Self.star).map { start + $0 - spelling.startIndex } ?? -1),
-            next: -1, nextSpelling: bySpelling[spellingHash] ?? -1, kind: kind)
+            next: -1, nextSpelling: bySpelling[spellingHash] ?? -1,
+            template: kind == .template ? Int32(templates.count - 1) : -1, kind: kind)
         bySpelling[spellingHash] = id
         if kind == .exact {
             entry.next = -1
@@ -270,7 +273,7 @@ package struct PatternIndex: Sendable {
             case .glob:
                 matches = globMatches(id, text)
             case .template:
-                matches = templates[candidate]?.matches(text, values: values) ?? false
+                matches = templates[Int(entries[id].template)].matches(text, values: values)
             case .exact:
                 matches = false
             }

@@ -62,7 +62,7 @@ enum BuiltInPlugins {
             "timeWindow", settings: TimeWindowSettings.self, describe: describeTimeWindow,
             factory: makeTimeWindow)
         try? registry.registerPolicy(
-            "file", settings: FileSettings.self, describe: { "file: rules in \($0.path)" }, factory: makeFile)
+            "file", settings: FileSettings.self, describe: describeFile, factory: makeFile)
         for type in ["allOf", "anyOf"] {
             try? registry.registerPolicy(
                 type, settings: CombinatorSettings.self, describe: { _ in type },
@@ -99,6 +99,15 @@ enum BuiltInPlugins {
         return FilePolicy(
             url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
             whenInvalid: try whenInvalid(settings.whenInvalid))
+    }
+
+    /// `file: rules in avatars.rules`, with what is asked of the file beyond that.
+    static func describeFile(_ settings: FileSettings) -> String {
+        var notes: [String] = []
+        if settings.requireEnd == true { notes.append("must end with an end line") }
+        if settings.whenInvalid == "keepLastGood" { notes.append("keeps the last good version when invalid") }
+        return "file: rules in \(settings.path)"
+            + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 
     /// The `whenInvalid` setting: `"deny"` (the default) or `"keepLastGood"`.

@@ -1,8 +1,9 @@
 import GatehouseCore
 
-/// One pattern of an allow-list or a rules field: literal text, `*` (any run of characters, `/`
-/// included, the empty run too) and, in a rules file's resources, placeholders such as
-/// `{subject}` that stand for a value of the request.
+/// A rules-file pattern with placeholders (a resource, or a condition's value): literal text,
+/// `*` (any run of characters, `/` included, the empty run too) and placeholders such as
+/// `{subject}` that stand for a value of the request. `PatternIndex` matches the patterns
+/// without placeholders itself.
 ///
 /// Matching is on UTF-8 bytes: no normalization, no case folding. A placeholder's value is
 /// matched literally (a `*` in it is text).
@@ -23,12 +24,11 @@ final class Pattern: Sendable {
     /// empty first or last segment).
     private let segments: [[Part]]
 
-    /// The pattern spelled `spelling`, with placeholders when `placeholders` is true (in a
-    /// rules file's resources and condition values) and braces as literal text otherwise; with
-    /// `stars` false (a condition's value), `*` is literal text too.
+    /// The pattern spelled `spelling`; with `stars` false (a condition's value), `*` is literal
+    /// text.
     ///
     /// - Throws: ``PatternSyntaxError`` for a brace that does not form a placeholder.
-    init(_ spelling: some StringProtocol, placeholders: Bool, stars: Bool = true) throws(PatternSyntaxError) {
+    init(_ spelling: some StringProtocol, stars: Bool = true) throws(PatternSyntaxError) {
         let bytes = Array(spelling.utf8)
         var parts: [Part] = []
         var textStart = 0
@@ -42,7 +42,7 @@ final class Pattern: Sendable {
                 flushText(upTo: index)
                 if parts.last != .star { parts.append(.star) }
                 textStart = index + 1
-            } else if placeholders && byte == UInt8(ascii: "{") {
+            } else if byte == UInt8(ascii: "{") {
                 guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else {
                     throw .unclosedBrace
                 }
@@ -51,7 +51,7 @@ final class Pattern: Sendable {
                 parts.append(.placeholder(try Placeholder(name: name)))
                 index = close
                 textStart = close + 1
-            } else if placeholders && byte == UInt8(ascii: "}") {
+            } else if byte == UInt8(ascii: "}") {
                 throw .strayClosingBrace
             }
             index += 1

@@ -116,7 +116,7 @@ package struct PatternIndex: Sendable {
         let prefixLength: Int
         if placeholders && spelling.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
             // A brace always forms a placeholder (or throws), so the pattern is never exact.
-            let pattern = try Pattern(String(decoding: spelling, as: UTF8.self), placeholders: true)
+            let pattern = try Pattern(String(decoding: spelling, as: UTF8.self))
             templates.append(pattern)
             kind = .template
             prefixLength = pattern.prefix.count

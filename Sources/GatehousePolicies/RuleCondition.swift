@@ -28,7 +28,7 @@ struct RuleCondition: Sendable {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty value; write KEY=VALUE")
         }
         do {
-            self.value = try Pattern(value, placeholders: true, stars: false)
+            self.value = try Pattern(value, stars: false)
         } catch {
             throw RuleSyntaxError("the condition \"\(field)\": \(error.message)")
         }

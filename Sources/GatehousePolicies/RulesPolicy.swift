@@ -41,9 +41,4 @@ public struct RulesPolicy: AccessPolicy, SynchronousAccessPolicy {
     package func decide(_ request: AccessRequest) -> AccessDecision {
         rules.decision(for: request)
     }
-
-    /// The rule that decides `request`, or `nil` when no rule matches.
-    package func decidingRule(for request: AccessRequest) -> RulesFile.Verdict? {
-        rules.decide(request)
-    }
 }

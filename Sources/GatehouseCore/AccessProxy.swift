@@ -154,14 +154,12 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
     @inlinable
     public func request(for key: Base.Key) -> AccessRequest {
-        let context = AccessContext.current
-        return AccessRequest(
-            subject: context.subject, action: action, resource: resource(of: key),
-            attributes: context.attributes)
+        request(action: action, resource: resource(of: key))
     }
 
-    /// The request for `action` on `resource` in the current ``AccessContext``: what `store`,
-    /// `remove` and `keys(under:)` ask about.
+    /// The request for `action` on `resource` in the current ``AccessContext``: what `load`,
+    /// `store`, `remove` and `keys(under:)` ask about.
+    @inlinable
     func request(action: String, resource: String) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(

@@ -135,8 +135,8 @@ final class AvatarStory {
         if records.count == 1, let record = records.first {
             allowed = record.decision.isAllowed
             switch record.decision {
-            case .allow: say("   gate \(record.gate): allows")
-            case .deny(let reason): say("   gate \(record.gate): denies: \(reason)")
+            case .allow: say("   gate \(record.gatekeeper): allows")
+            case .deny(let reason): say("   gate \(record.gatekeeper): denies: \(reason)")
             }
         } else {
             violate("step \(step): the gate decided \(records.count) times for one call, expected once")

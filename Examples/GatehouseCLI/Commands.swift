@@ -147,7 +147,7 @@ struct Commands {
                 return finish(report, json: json, status: .ok)
             } catch let denied as AccessDenied {
                 report.allowed = false
-                report.gate = denied.policy
+                report.gate = denied.gatekeeper
                 report.reason = denied.reason
                 report.gateFailure = denied.isGateFailure
                 return finish(report, json: json, status: .denied)
@@ -173,7 +173,7 @@ struct Commands {
                 report.allowed = true
             } catch let denied as AccessDenied {
                 report.allowed = false
-                report.gate = denied.policy
+                report.gate = denied.gatekeeper
                 report.reason = denied.reason
                 report.gateFailure = denied.isGateFailure
             } catch {

@@ -94,7 +94,7 @@ public struct Assembler: Sendable {
             "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
         ]
         for (index, gate) in gates.compactMap({ $0 }).enumerated() {
-            gate.line.render(indent: "  gate \(index + 1): ", childIndent: "  ", into: &lines)
+            gate.line.render(indent: "  gatekeeper \(index + 1): ", childIndent: "  ", into: &lines)
         }
         for (index, gate) in shadow.compactMap({ $0 }).enumerated() {
             gate.line.render(
@@ -111,10 +111,10 @@ public struct Assembler: Sendable {
         }
         lines.append("  loader: \(loader.text)")
 
-        let proxy = AccessProxy(
-            chain, gatekeepers: gates.compactMap { $0?.policy }, observer: observer, clock: clock)
+        let gate = AccessGate(
+            gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
+            observer: observer, clock: clock, service: service.name)
         return ConfiguredService(
-            name: service.name, proxy: proxy, shadow: shadow.compactMap { $0?.policy }, explanation: lines,
-            observer: observer, clock: clock)
+            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
     }
 }

@@ -158,31 +158,16 @@ struct ExplanationLine: Sendable, Hashable {
 }
 
 /// A policy given another name in the configuration (`"name": "office-hours"`), so that denials
-/// and audit records can tell two gates of the same type apart.
-///
-/// Decides synchronously when the renamed policy does, so naming a gate never moves a service
-/// off the proxy's synchronous path.
-struct RenamedPolicy: AccessPolicy, SynchronousAccessPolicy {
+/// and audit records can tell two gatekeepers of the same type apart.
+struct RenamedPolicy: AccessPolicy {
     let name: String
     let policy: any AccessPolicy
-    /// The renamed policy when it decides synchronously.
-    private let synchronous: (any SynchronousAccessPolicy)?
-
-    init(name: String, policy: any AccessPolicy) {
-        self.name = name
-        self.policy = policy
-        self.synchronous = synchronousMembers([policy])?.first
-    }
 
     func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        if let synchronous { return try synchronous.decide(request) }
-        return try await policy.evaluate(request)
+        try await policy.evaluate(request)
     }
 
-    var decidesSynchronously: Bool { synchronous != nil }
-
-    func decide(_ request: AccessRequest) throws -> AccessDecision {
-        guard let synchronous else { throw SynchronousDecisionUnavailable(policy: name) }
-        return try synchronous.decide(request)
+    func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        try await policy.explain(request)
     }
 }

@@ -1,39 +1,38 @@
 import Foundation
 import GatehouseCore
 
-/// A service assembled from configuration: gate(s) → optional cache → loader, usable wherever an
-/// `any ResourceLoading<String, Data>` is, and able to decide without loading (for `check`).
+/// A service assembled from configuration: gate → optional cache → loader, usable wherever an
+/// `any ResourceLoading<String, Data>` is, and able to decide without loading (for `check`),
+/// store, remove and list.
 ///
-/// Shadow gatekeepers, if configured, are evaluated on every decision and reported to the
-/// observer as records with `AccessRecord/isShadow` set; their outcome is never enforced.
-public struct ConfiguredService: ResourceLoading {
+/// Every operation is decided by the same gate (``gate``), each with its own action: `load`
+/// asks `"read"` (or the action given), `store` `"write"`, `remove` `"delete"`, `keys(under:)`
+/// `"list"` for the folder and then `"read"` for each key. Shadow gatekeepers, if configured,
+/// are asked on every decision and reported to the observer as records with
+/// `AccessRecord.isShadow` set; their answer is never enforced. Every record names the service.
+public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The service's name in the configuration.
     public let name: String
     /// The enforced chain: an `AccessProxy` in front of the (cached) loader.
     public let proxy: AccessProxy<AnyLoader>
-    /// The shadow gatekeepers, reported and never enforced.
-    public let shadow: [any AccessPolicy]
     /// The service as described for people, one line per part, nested combinators indented.
     public let explanation: [String]
 
-    private let observer: (any AccessObserver)?
-    private let clock: @Sendable () -> Date
-
-    init(
-        name: String, proxy: AccessProxy<AnyLoader>, shadow: [any AccessPolicy], explanation: [String],
-        observer: (any AccessObserver)?, clock: @escaping @Sendable () -> Date
-    ) {
+    init(name: String, proxy: AccessProxy<AnyLoader>, explanation: [String]) {
         self.name = name
         self.proxy = proxy
-        self.shadow = shadow
         self.explanation = explanation
-        self.observer = observer
-        self.clock = clock
     }
+
+    /// The gate every operation is decided by.
+    public var gate: AccessGate { proxy.gate }
+
+    /// The shadow gatekeepers, reported and never enforced.
+    public var shadow: [any AccessPolicy] { proxy.gate.shadow }
 
     /// Loads `key` for the current `AccessContext` with the action `"read"`.
     public func load(_ key: String) async throws -> Data {
-        try await load(key, action: "read")
+        try await proxy.load(key)
     }
 
     /// Loads `key` for the current `AccessContext` with the given action.
@@ -44,12 +43,41 @@ public struct ConfiguredService: ResourceLoading {
         return try await proxy.base.load(key)
     }
 
-    /// Decides `request` without loading anything: returns when every gate allows.
+    /// Stores `resource` for `key` if the gate allows `"write"`.
+    ///
+    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged
+    ///   (``UnsupportedOperation`` when it does not store).
+    public func store(_ resource: Data, for key: String) async throws {
+        try await proxy.store(resource, for: key)
+    }
+
+    /// Removes `key` if the gate allows `"delete"`.
+    ///
+    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
+    public func remove(_ key: String) async throws {
+        try await proxy.remove(key)
+    }
+
+    /// The keys under the folder `prefix` that may be read, if the gate allows `"list"` on it.
+    ///
+    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
+    public func keys(under prefix: String) async throws -> [String] {
+        try await proxy.keys(under: prefix)
+    }
+
+    /// Decides `request` without loading anything: returns when every gatekeeper allows.
     ///
     /// - Throws: `AccessDenied` or `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
-        if let observer, !shadow.isEmpty { await evaluateShadow(request, observer: observer) }
-        try await proxy.authorize(request)
+        try await proxy.gate.authorize(request)
+    }
+
+    /// Decides `request` without loading anything and explains the verdict, every gatekeeper's
+    /// step included.
+    ///
+    /// - Throws: `CancellationError` only.
+    public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
+        try await proxy.gate.decide(request)
     }
 
     /// The request for `key` in the current `AccessContext`.
@@ -57,39 +85,5 @@ public struct ConfiguredService: ResourceLoading {
         var request = proxy.request(for: key)
         request.action = action
         return request
-    }
-
-    private func evaluateShadow(_ request: AccessRequest, observer: any AccessObserver) async {
-        for gate in shadow {
-            let record: AccessRecord
-            do {
-                let decision = try await gate.evaluate(request)
-                record = AccessRecord(
-                    request: request, decision: decision, gate: gate.name, instant: clock(), isShadow: true)
-            } catch {
-                record = AccessRecord(
-                    request: request, decision: .deny(reason: describe(error)), gate: gate.name,
-                    instant: clock(),
-                    isGateFailure: true, isShadow: true)
-            }
-            observer.observe(record)
-        }
-    }
-}
-
-/// A loader of `Data` by `String` key behind a type-erased wall, so that an assembled chain of
-/// any loader and cache has one type.
-public struct AnyLoader: ResourceLoading {
-    /// The wrapped loader.
-    public let base: any ResourceLoading<String, Data>
-
-    /// Wraps `base`.
-    public init(_ base: any ResourceLoading<String, Data>) {
-        self.base = base
-    }
-
-    /// Loads from the wrapped loader.
-    public func load(_ key: String) async throws -> Data {
-        try await base.load(key)
     }
 }

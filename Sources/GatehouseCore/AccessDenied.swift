@@ -1,6 +1,7 @@
 import Foundation
 
-/// The error a denied call throws: which request, which gate said no, and why.
+/// The error a denied call throws: which request, which gatekeeper said no, why, and by which
+/// rule when one is known.
 ///
 /// Two kinds are distinguished by `kind`: an ordinary denial (a policy answered
 /// ``AccessDecision/deny(reason:)``) and a gate failure (a policy threw, so it could not decide,
@@ -16,8 +17,11 @@ public struct AccessDenied: Error, Sendable {
 
     /// The request that was refused.
     public var request: AccessRequest
-    /// The name of the gate that did not allow.
-    public var policy: String
+    /// The name of the gatekeeper that did not allow; `(identity)` when the request broke the
+    /// gate's ``ResourceIdentity`` rule, `(none)` when the gate has no gatekeepers.
+    public var gatekeeper: String
+    /// The rule that decided, when the gatekeeper knows it (a rules file's line).
+    public var rule: RuleReference?
     /// Why, in words a person can act on. For a gate failure it includes the error's text.
     public var reason: String
     /// Whether this is an ordinary denial or a gate failure.
@@ -28,26 +32,56 @@ public struct AccessDenied: Error, Sendable {
     /// Creates a denial.
     public init(
         request: AccessRequest,
+        gatekeeper: String,
+        reason: String,
+        kind: Kind = .denied,
+        rule: RuleReference? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.request = request
+        self.gatekeeper = gatekeeper
+        self.reason = reason
+        self.kind = kind
+        self.rule = rule
+        self.underlyingError = underlyingError
+    }
+
+    /// Creates the denial for a verdict that is not an allow.
+    public init(request: AccessRequest, verdict: AccessVerdict, underlyingError: (any Error)? = nil) {
+        self.init(
+            request: request, gatekeeper: verdict.gatekeeper, reason: verdict.reason ?? "denied",
+            kind: verdict.outcome == .failed ? .gateFailure : .denied, rule: verdict.rule,
+            underlyingError: underlyingError)
+    }
+
+    /// Creates a denial.
+    @available(*, deprecated, renamed: "init(request:gatekeeper:reason:kind:rule:underlyingError:)")
+    public init(
+        request: AccessRequest,
         policy: String,
         reason: String,
         kind: Kind = .denied,
         underlyingError: (any Error)? = nil
     ) {
-        self.request = request
-        self.policy = policy
-        self.reason = reason
-        self.kind = kind
-        self.underlyingError = underlyingError
+        self.init(
+            request: request, gatekeeper: policy, reason: reason, kind: kind, underlyingError: underlyingError
+        )
     }
+
+    /// The name of the gatekeeper that did not allow.
+    @available(*, deprecated, renamed: "gatekeeper")
+    public var policy: String { gatekeeper }
 
     /// Whether the gate failed (threw) rather than decided to deny.
     public var isGateFailure: Bool { kind == .gateFailure }
 }
 
 extension AccessDenied: CustomStringConvertible {
-    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`.
+    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`,
+    /// with the rule after the gatekeeper when known (`access denied by rules (docs.rules:9): …`).
     public var description: String {
-        let what = isGateFailure ? "access denied, gate \(policy) failed" : "access denied by \(policy)"
+        let who = gatekeeper + (rule.map { " (\($0))" } ?? "")
+        let what = isGateFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"
         return "\(what): \(reason) (\(request))"
     }
 }

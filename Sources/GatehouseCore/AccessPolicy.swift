@@ -1,12 +1,31 @@
 /// A gatekeeper: decides whether one request may proceed.
 ///
-/// A policy is asked on every call (a grant is never cached by the proxy). A policy that cannot
-/// decide (its rules file is missing, a lookup failed) throws; the proxy then denies and marks
-/// the denial as a gate failure (``AccessDenied/isGateFailure``). Throwing is never a way to allow.
+/// A gatekeeper is asked on every call (a grant is never cached by the gate). A gatekeeper that
+/// cannot decide (its rules file is missing, a lookup failed) throws; the gate then denies and
+/// marks the verdict as failed (``AccessDenied/isGateFailure``). Throwing is never a way to allow.
+///
+/// Adopt it with `name` and ``evaluate(_:)``. A gatekeeper that can say *which* of its rules
+/// decided (a rules file's line) also implements ``explain(_:)``; the gate asks through
+/// `explain`, whose default answers ``evaluate(_:)`` with no rule.
 public protocol AccessPolicy: Sendable {
     /// A short, stable name shown in denials and audit records, such as `"allowList"`.
     var name: String { get }
 
-    /// Decides the request, or throws when the policy cannot decide (which denies).
+    /// Decides the request, or throws when the gatekeeper cannot decide (which denies).
     func evaluate(_ request: AccessRequest) async throws -> AccessDecision
+
+    /// Decides the request as ``evaluate(_:)`` does and says where the decision came from: the
+    /// deciding rule, and a note when the decision needs one (such as "made by the last good
+    /// version of a rules file").
+    ///
+    /// Must give the same decision as ``evaluate(_:)``. The default returns that decision with
+    /// no rule and no note.
+    func explain(_ request: AccessRequest) async throws -> AccessExplanation
+}
+
+extension AccessPolicy {
+    /// ``evaluate(_:)``'s decision, with no rule and no note.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        AccessExplanation(try await evaluate(request))
+    }
 }

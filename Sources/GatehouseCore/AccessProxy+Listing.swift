@@ -23,18 +23,18 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     ///   reached); `CancellationError` when the task was cancelled around an asynchronous gate;
     ///   otherwise the base's own error, unchanged. Never an error about a listed key.
     public func keys(under prefix: String) async throws -> [Base.Key] {
-        try await chain.authorizeFolder(request(action: "list", resource: prefix))
+        let folder = request(action: "list", resource: prefix)
+        // The root, "", holds nothing to check; any other folder name is checked as a key is.
+        try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
         let listed = try await base.keys(under: prefix)
         var readable: [Base.Key] = []
         readable.reserveCapacity(listed.count)
         for key in listed {
-            do {
-                try await authorize(request(action: action, resource: resource(of: key)))
-                readable.append(key)
-            } catch is AccessDenied {
-                // Denied, refused by the identity rule, or a gate failed: the key stays unseen.
-                continue
-            }
+            // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
+            let verdict = try await gate.decide(
+                request(action: action, resource: resource(of: key)), identity: identity,
+                steps: observer != nil)
+            if verdict.isAllowed { readable.append(key) }
         }
         return readable
     }

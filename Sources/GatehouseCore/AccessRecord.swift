@@ -1,21 +1,65 @@
 import Foundation
 
-/// One audit record: a decision the proxy made for one call.
+/// One audit record: a verdict a gate gave for one request, or the answer of one shadow
+/// gatekeeper, with when, for which service, and under which request id.
+///
+/// `Codable`; in JSON:
+/// `{"requestID": "…", "service": "documents", "instant": …, "request": {…},
+///   "verdict": {"outcome": "allowed", "gatekeeper": "rules", "rule": "documents.rules:4", …},
+///   "isShadow": false}`.
 public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest
-    /// The outcome: ``AccessDecision/allow`` or a denial with its reason.
-    public var decision: AccessDecision
-    /// The deciding gate: the one that did not allow, or the last gate when all allowed.
-    public var gate: String
-    /// When the decision was made, by the proxy's clock.
+    /// The explained verdict: outcome, deciding gatekeeper, reason, rule and steps.
+    public var verdict: AccessVerdict
+    /// When the verdict was given, by the gate's clock.
     public var instant: Date
-    /// Whether the deciding gate failed (threw) rather than decided.
-    public var isGateFailure: Bool
-    /// Whether the decision was only observed and not enforced (a shadow, dry-run gate).
+    /// The name of the service whose gate decided; `nil` when the gate was given none.
+    public var service: String?
+    /// The same for the records of one call: its verdict and its shadow gatekeepers' answers.
+    public var requestID: UUID
+    /// Whether this is a shadow gatekeeper's answer: reported, never enforced.
     public var isShadow: Bool
 
-    /// Creates a record.
+    /// Creates a record of `verdict`.
+    public init(
+        request: AccessRequest,
+        verdict: AccessVerdict,
+        instant: Date,
+        service: String? = nil,
+        requestID: UUID = UUID(),
+        isShadow: Bool = false
+    ) {
+        self.request = request
+        self.verdict = verdict
+        self.instant = instant
+        self.service = service
+        self.requestID = requestID
+        self.isShadow = isShadow
+    }
+
+    /// Creates a record of a decision by one gatekeeper, `gatekeeper`.
+    public init(
+        request: AccessRequest,
+        decision: AccessDecision,
+        gatekeeper: String,
+        instant: Date,
+        isGateFailure: Bool = false,
+        isShadow: Bool = false
+    ) {
+        let verdict: AccessVerdict
+        switch decision {
+        case .allow:
+            verdict = AccessVerdict(outcome: .allowed, gatekeeper: gatekeeper)
+        case .deny(let reason):
+            verdict = AccessVerdict(
+                outcome: isGateFailure ? .failed : .denied, gatekeeper: gatekeeper, reason: reason)
+        }
+        self.init(request: request, verdict: verdict, instant: instant, isShadow: isShadow)
+    }
+
+    /// Creates a record of a decision by one gatekeeper.
+    @available(*, deprecated, renamed: "init(request:decision:gatekeeper:instant:isGateFailure:isShadow:)")
     public init(
         request: AccessRequest,
         decision: AccessDecision,
@@ -24,11 +68,19 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         isGateFailure: Bool = false,
         isShadow: Bool = false
     ) {
-        self.request = request
-        self.decision = decision
-        self.gate = gate
-        self.instant = instant
-        self.isGateFailure = isGateFailure
-        self.isShadow = isShadow
+        self.init(
+            request: request, decision: decision, gatekeeper: gate, instant: instant,
+            isGateFailure: isGateFailure,
+            isShadow: isShadow)
     }
+
+    /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
+    public var decision: AccessDecision { verdict.decision }
+    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
+    public var gatekeeper: String { verdict.gatekeeper }
+    /// The deciding gatekeeper.
+    @available(*, deprecated, renamed: "gatekeeper")
+    public var gate: String { verdict.gatekeeper }
+    /// Whether the deciding gatekeeper failed (threw) rather than decided.
+    public var isGateFailure: Bool { verdict.outcome == .failed }
 }

@@ -19,7 +19,7 @@ import GatehouseCore
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
 /// ```
-public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
+public struct AllowList: AccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
@@ -65,11 +65,6 @@ public struct AllowList: AccessPolicy, SynchronousAccessPolicy {
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        decide(request)
-    }
-
-    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) -> AccessDecision {
         let resourceListed = !checksResources || resources.contains(match: request.resource)
         let subjectListed =
             !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed

@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// A gatekeeper that allows every request: the explicit way to say "open", since a proxy or a
 /// service with no gatekeepers denies.
-public struct AlwaysAllow: AccessPolicy, SynchronousAccessPolicy {
+public struct AlwaysAllow: AccessPolicy {
     /// The name shown in audit records, `"alwaysAllow"` unless given.
     public let name: String
 
@@ -13,11 +13,6 @@ public struct AlwaysAllow: AccessPolicy, SynchronousAccessPolicy {
 
     /// Allows.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        decide(request)
-    }
-
-    /// Allows; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) -> AccessDecision {
         .allow
     }
 }

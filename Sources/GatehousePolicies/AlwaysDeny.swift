@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// A gatekeeper that denies every request with a fixed reason: a kill switch, or a placeholder
 /// for a feature that must stay closed.
-public struct AlwaysDeny: AccessPolicy, SynchronousAccessPolicy {
+public struct AlwaysDeny: AccessPolicy {
     /// The reason given in every denial.
     public let reason: String
     /// The name shown in denials and audit records, `"alwaysDeny"` unless given.
@@ -16,11 +16,6 @@ public struct AlwaysDeny: AccessPolicy, SynchronousAccessPolicy {
 
     /// Denies with `reason`.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        decide(request)
-    }
-
-    /// Denies with `reason`; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) -> AccessDecision {
         .deny(reason: reason)
     }
 }

@@ -34,7 +34,7 @@ import GatehouseCore
 /// `whenInvalid: .keepLastGood`, a version whose *contents* cannot be used (malformed, not
 /// UTF-8, incomplete, too large, changing while read) leaves the last version that parsed in
 /// charge instead, and every decision made with it says so (see ``WhenInvalid``).
-public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
+public struct FilePolicy: AccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
         /// Every decision fails (the proxy denies, naming the file and line). The default.
@@ -100,22 +100,34 @@ public struct FilePolicy: AccessPolicy, SynchronousAccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        try decide(request)
+        let explanation = try explanation(for: request)
+        guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
+            return explanation.decision
+        }
+        return .deny(reason: "\(reason) (\(note))")
     }
 
-    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
+    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), for allows too, and,
+    /// when the last good version decided (``WhenInvalid/keepLastGood``), a note saying so with
+    /// the error that makes the current version invalid.
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
-    package func decide(_ request: AccessRequest) throws -> AccessDecision {
-        let version = try currentVersion()
-        let decision = version.rules.decision(for: request)
-        guard let invalid = version.invalidCurrent, case .deny(let reason) = decision else { return decision }
-        return .deny(reason: "\(reason) \(Self.lastGoodNote(invalid))")
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        try explanation(for: request)
     }
 
-    /// The words added to a reason decided by the last good version.
+    private func explanation(for request: AccessRequest) throws -> AccessExplanation {
+        let version = try currentVersion()
+        var explanation = version.rules.explanation(for: request)
+        if let invalid = version.invalidCurrent {
+            explanation.note = Self.lastGoodNote(invalid)
+        }
+        return explanation
+    }
+
+    /// The note on a decision made by the last good version.
     static func lastGoodNote(_ error: RulesFileError) -> String {
-        "(by the last good version; the current one is invalid: \(error.errorDescription ?? error.message))"
+        "by the last good version; the current one is invalid: \(error.errorDescription ?? error.message)"
     }
 
     /// The rule that decides `request` in the version decisions use now, or `nil` when no rule

@@ -104,13 +104,20 @@ package struct RulesFile: Sendable {
     /// The decision for `request`: allow, or a denial naming the deciding line
     /// (`"avatars.rules:3 denies"`) or saying that no rule allows.
     package func decision(for request: AccessRequest) -> AccessDecision {
-        switch decide(request) {
-        case .some(let verdict) where verdict.effect == .allow:
-            return .allow
-        case .some(let verdict):
-            return .deny(reason: "\(fileName):\(verdict.line) denies")
-        case .none:
-            return .deny(reason: "no rule in \(fileName) allows")
+        explanation(for: request).decision
+    }
+
+    /// ``decision(for:)`` with the deciding rule's file and line; no rule when none matches.
+    package func explanation(for request: AccessRequest) -> AccessExplanation {
+        guard let verdict = decide(request) else {
+            return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
+        }
+        let rule = RuleReference(source: fileName, line: verdict.line)
+        switch verdict.effect {
+        case .allow:
+            return AccessExplanation(.allow, rule: rule)
+        case .deny:
+            return AccessExplanation(.deny(reason: "\(rule) denies"), rule: rule)
         }
     }
 }

@@ -11,7 +11,7 @@ import GatehouseCore
 ///     """, name: "documents")
 /// ```
 /// The text is parsed once, when the policy is made; a decision never fails.
-public struct RulesPolicy: AccessPolicy, SynchronousAccessPolicy {
+public struct RulesPolicy: AccessPolicy {
     /// The name shown in denials and audit records, and in place of a file name in reasons
     /// (`"documents:3 denies"`) and errors.
     public let name: String
@@ -34,11 +34,11 @@ public struct RulesPolicy: AccessPolicy, SynchronousAccessPolicy {
     /// Allows when a matching rule allows and none denies; otherwise denies, naming the deciding
     /// line or saying that no rule allows.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        decide(request)
+        rules.decision(for: request)
     }
 
-    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) -> AccessDecision {
-        rules.decision(for: request)
+    /// ``evaluate(_:)``'s decision with the deciding rule (`name:line`), for allows too.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        rules.explanation(for: request)
     }
 }

@@ -18,7 +18,7 @@ import GatehouseCore
 /// instant the window cannot place (not finite, or outside ``supportedInstants``) is a fault,
 /// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
 /// A decision does not use `Calendar`: the zone's offset is cached until its next transition.
-public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringConvertible {
+public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
     /// The days on which the window opens.
@@ -106,11 +106,6 @@ public struct TimeWindow: AccessPolicy, SynchronousAccessPolicy, CustomStringCon
     /// - Throws: ``TimeWindowError`` when the clock reads an instant that is not finite or lies
     ///   outside ``supportedInstants``.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        try window.decisionNow()
-    }
-
-    /// The decision of `evaluate(_:)`; the proxy's synchronous path.
-    package func decide(_ request: AccessRequest) throws -> AccessDecision {
         try window.decisionNow()
     }
 

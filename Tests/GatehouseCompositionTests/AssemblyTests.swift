@@ -79,7 +79,7 @@ struct AssemblyTests {
         }
         #expect(data == Data(">x".utf8))
         let denied = await #expect(throws: AccessDenied.self) { try await service.load("x") }
-        #expect(denied?.policy == "tenant")
+        #expect(denied?.gatekeeper == "tenant")
         #expect(denied?.reason == "not tenant acme")
         #expect(
             issues(
@@ -90,29 +90,21 @@ struct AssemblyTests {
                 ])
     }
 
-    /// A `name` on a gate, nesting in combinators, and the built-in policies keep a service on
-    /// the proxy's synchronous path: the counting gate below is never asked through `evaluate`.
-    @Test func namedAndNestedSynchronousGatesAreNeverAskedAsynchronously() async throws {
+    /// A `name` on a gatekeeper and nesting in combinators ask every member once per call, and
+    /// the verdict names the renamed gatekeeper.
+    @Test func namedAndNestedGatekeepersAreEachAskedOncePerCall() async throws {
         final class Counter: @unchecked Sendable {
             private let lock = NSLock()
-            private var counts = (synchronous: 0, asynchronous: 0)
-            func count(asynchronously: Bool) {
-                lock.withLock {
-                    if asynchronously { counts.asynchronous += 1 } else { counts.synchronous += 1 }
-                }
-            }
-            var values: (synchronous: Int, asynchronous: Int) { lock.withLock { counts } }
+            private var count = 0
+            func increment() { lock.withLock { count += 1 } }
+            var value: Int { lock.withLock { count } }
         }
         struct CountingSettings: Decodable {}
-        struct CountingPolicy: SynchronousAccessPolicy {
+        struct CountingPolicy: AccessPolicy {
             let name = "counting"
             let counter: Counter
             func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-                counter.count(asynchronously: true)
-                return .allow
-            }
-            func decide(_ request: AccessRequest) throws -> AccessDecision {
-                counter.count(asynchronously: false)
+                counter.increment()
                 return .allow
             }
         }
@@ -135,8 +127,9 @@ struct AssemblyTests {
         let service = try Assembler(registry: registry).assemble(contentsOf: file).service(named: nil)
         _ = try await service.load("x")
         _ = try await service.load("x")
-        #expect(counter.values.synchronous == 6)
-        #expect(counter.values.asynchronous == 0)
+        #expect(counter.value == 6)
+        let verdict = try await service.decide(AccessRequest(subject: "a", resource: "x"))
+        #expect(verdict.steps.map(\.gatekeeper) == ["renamed", "both", "anyOf"])
     }
 
     @Test func registeringATakenNameIsAnError() throws {
@@ -231,8 +224,11 @@ struct AssemblyTests {
         #expect(data == Data("A".utf8))
         let records = observer.records
         #expect(records.count == 2)
-        #expect(records[0].isShadow && records[0].gate == "new-rule" && !records[0].decision.isAllowed)
-        #expect(!records[1].isShadow && records[1].decision == .allow)
+        // The enforced verdict first, then each shadow gatekeeper's answer, under one request id.
+        #expect(!records[0].isShadow && records[0].decision == .allow)
+        #expect(records[1].isShadow && records[1].gatekeeper == "new-rule" && !records[1].decision.isAllowed)
+        #expect(records[0].requestID == records[1].requestID)
+        #expect(records.allSatisfy { $0.service == "s" })
     }
 
     @Test func theAssemblyClockLetsACallerEvaluateAsIfAtAnInstant() async throws {
@@ -304,21 +300,21 @@ struct AssemblyTests {
         #expect(
             services.explanation == """
                 service "avatars": gate → cache → loader
-                  gate 1: allowList: resources avatars/*; subjects alice, bob
-                  gate 2: timeWindow: Mon–Fri 09:00–17:00 Europe/Berlin
-                  gate 3: file: rules in avatars.rules
-                  gate 4: anyOf
+                  gatekeeper 1: allowList: resources avatars/*; subjects alice, bob
+                  gatekeeper 2: timeWindow: Mon–Fri 09:00–17:00 Europe/Berlin
+                  gatekeeper 3: file: rules in avatars.rules
+                  gatekeeper 4: anyOf
                       alwaysDeny: "closed"
                       not
                           alwaysDeny
-                  gate 5: both = allOf
+                  gatekeeper 5: both = allOf
                       alwaysAllow
                   shadow 1 (reported, not enforced): allowList: subjects alice
                   cache: LRU behind the gate, at most 500 entries and 10000000 bytes
                   loader: disk: files under assets
 
                 service "public": gate → loader
-                  gate 1: alwaysAllow
+                  gatekeeper 1: alwaysAllow
                   loader: memory: 1 resources
                 """)
     }
@@ -360,7 +356,7 @@ func outcome(_ body: () async throws -> Data) async -> Outcome {
     do {
         return .data(try await body())
     } catch let denied as AccessDenied {
-        return .denied(denied.policy, denied.reason)
+        return .denied(denied.gatekeeper, denied.reason)
     } catch {
         return .failed(String(describing: error))
     }

@@ -162,7 +162,7 @@ struct FailClosedTests {
                 Issue.record("expected a denial by \(policy), got \(outcome)")
                 return
             }
-            #expect(denied.policy == policy)
+            #expect(denied.gatekeeper == policy)
             #expect(denied.isGateFailure == gateFailure)
             for part in reason {
                 #expect(denied.reason.contains(part), "\(denied.reason)")

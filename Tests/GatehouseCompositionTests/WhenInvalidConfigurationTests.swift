@@ -48,7 +48,7 @@ struct WhenInvalidConfigurationTests {
         #expect(try await service.load("a") == Data("A".utf8))
         let denied = await #expect(throws: AccessDenied.self) { try await service.load("b") }
         #expect(denied?.isGateFailure == false)
-        #expect(denied?.policy == "file")
+        #expect(denied?.gatekeeper == "file")
         #expect(
             denied?.reason.hasPrefix(
                 "docs.rules:2 denies (by the last good version; the current one is invalid: docs.rules:2: ")

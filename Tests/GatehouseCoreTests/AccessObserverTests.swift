@@ -17,11 +17,11 @@ struct AccessObserverTests {
         let records = observer.records
         #expect(records.count == 2)
         #expect(records[0].decision == .allow)
-        #expect(records[0].gate == "second")
+        #expect(records[0].gatekeeper == "second")
         #expect(records[0].request.resource == "a")
         #expect(records[0].instant == instant)
         #expect(records[1].decision == .deny(reason: "closed"))
-        #expect(records[1].gate == "second")
+        #expect(records[1].gatekeeper == "second")
         #expect(records[1].isGateFailure == false)
     }
 
@@ -31,7 +31,7 @@ struct AccessObserverTests {
         _ = try? await proxy.load("a")
         #expect(observer.records.count == 1)
         #expect(observer.records.first?.isGateFailure == true)
-        #expect(observer.records.first?.gate == "throwing")
+        #expect(observer.records.first?.gatekeeper == "throwing")
     }
 
     @Test func observingDoesNotChangeTheOutcome() async throws {

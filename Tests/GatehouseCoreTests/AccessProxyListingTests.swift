@@ -87,7 +87,7 @@ struct AccessProxyListingTests {
         let proxy = AccessProxy(base, gatekeepers: [gate])
         for prefix in ["docs/", "/docs", "../docs", "docs/../other", "docs//x", ".", "do\u{0}cs"] {
             let denied = await #expect(throws: AccessDenied.self) { try await proxy.keys(under: prefix) }
-            #expect(denied?.policy == "(identity)")
+            #expect(denied?.gatekeeper == "(identity)")
         }
         #expect(gate.evaluations == 0)
         #expect(base.calls.isEmpty)

@@ -36,7 +36,7 @@ struct AccessProxyStoringTests {
             try await proxy.store("new", for: "docs/plan.txt")
         }
         #expect(denied?.request.action == "write")
-        #expect(denied?.policy == "actions")
+        #expect(denied?.gatekeeper == "actions")
         #expect(base.calls.isEmpty)
         #expect(base.stored == ["docs/plan.txt": "old"])
         #expect(observer.records.map(\.decision) == [.deny(reason: "write is not allowed")])
@@ -76,9 +76,9 @@ struct AccessProxyStoringTests {
         let proxy = AccessProxy(base, gatekeepers: [AlwaysAllowForTests()])
         for key in ["../secret", "/etc/passwd", "docs/", "cafe\u{301}"] {
             let stored = await #expect(throws: AccessDenied.self) { try await proxy.store("x", for: key) }
-            #expect(stored?.policy == "(identity)")
+            #expect(stored?.gatekeeper == "(identity)")
             let removed = await #expect(throws: AccessDenied.self) { try await proxy.remove(key) }
-            #expect(removed?.policy == "(identity)")
+            #expect(removed?.gatekeeper == "(identity)")
         }
         #expect(base.calls.isEmpty)
     }

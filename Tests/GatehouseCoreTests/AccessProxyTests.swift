@@ -9,7 +9,7 @@ struct AccessProxyTests {
         let proxy = loader.guarded(by: SwitchPolicy("gate", deny("not yours")))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a.png") }
         #expect(loader.calls == 0)
-        #expect(error?.policy == "gate")
+        #expect(error?.gatekeeper == "gate")
         #expect(error?.reason == "not yours")
         #expect(error?.kind == .denied)
         #expect(error?.request.resource == "a.png")
@@ -50,7 +50,7 @@ struct AccessProxyTests {
         #expect(loader.calls == 0)
         #expect(error?.kind == .gateFailure)
         #expect(error?.isGateFailure == true)
-        #expect(error?.policy == "throwing")
+        #expect(error?.gatekeeper == "throwing")
         #expect(error?.reason.contains("the policy store is unreachable") == true)
         #expect(error?.underlyingError as? GateBroke == GateBroke())
     }
@@ -92,7 +92,7 @@ struct AccessProxyTests {
         let loader = SpyLoader()
         let proxy = loader.guarded(by: first, second, third)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
-        #expect(error?.policy == "second")
+        #expect(error?.gatekeeper == "second")
         #expect(first.evaluations == 1)
         #expect(second.evaluations == 1)
         #expect(third.evaluations == 0)

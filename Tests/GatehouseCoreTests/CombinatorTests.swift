@@ -98,6 +98,6 @@ struct CombinatorTests {
                 ))
         let proxy = SpyLoader().guarded(by: policy)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
-        #expect(error?.policy == "team")
+        #expect(error?.gatekeeper == "team")
     }
 }

@@ -27,12 +27,11 @@ struct IdentityAttackTests {
         }
     }
 
-    /// The same, asked synchronously, as the built-in policies are.
-    struct SynchronousDenyPrefix: SynchronousAccessPolicy {
+    /// The same, never suspending, as the built-in policies.
+    struct SynchronousDenyPrefix: AccessPolicy {
         let prefix: String
         var name: String { "deny \(prefix)" }
-        func evaluate(_ request: AccessRequest) async throws -> AccessDecision { try decide(request) }
-        func decide(_ request: AccessRequest) throws -> AccessDecision {
+        func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
             request.resource.utf8.starts(with: prefix.utf8) ? .deny(reason: "blocked") : .allow
         }
     }
@@ -51,7 +50,7 @@ struct IdentityAttackTests {
         let store = SecretStore()
         let proxy = store.guarded(by: DenyPrefix(prefix: "Keys/"), DenyPrefix(prefix: "docs/café/"))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load(key) }
-        #expect(error?.policy == "(identity)")
+        #expect(error?.gatekeeper == "(identity)")
         #expect(error?.reason.hasPrefix("the resource ") == true)
         #expect(store.spy.calls == 0)
     }
@@ -62,7 +61,7 @@ struct IdentityAttackTests {
         let proxy = store.guarded(
             by: SynchronousDenyPrefix(prefix: "Keys/"), SynchronousDenyPrefix(prefix: "docs/café/"))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load(key) }
-        #expect(error?.policy == "(identity)")
+        #expect(error?.gatekeeper == "(identity)")
         #expect(store.spy.calls == 0)
     }
 
@@ -76,7 +75,7 @@ struct IdentityAttackTests {
             error?.reason
                 == "the resource has a \"..\" path component, which would name a resource outside its folder")
         #expect(error?.kind == .denied)
-        #expect(observer.records.map(\.gate) == ["(identity)"])
+        #expect(observer.records.map(\.gatekeeper) == ["(identity)"])
     }
 
     @Test func aSubjectOrActionThatIsNotNFCTextIsRefused() async throws {

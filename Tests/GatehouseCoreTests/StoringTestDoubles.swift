@@ -72,9 +72,8 @@ struct ClosurePolicy: AccessPolicy {
     }
 }
 
-/// The same as ``ClosurePolicy``, deciding synchronously, so a proxy of it takes the
-/// synchronous path.
-struct SynchronousClosurePolicy: SynchronousAccessPolicy {
+/// The same as ``ClosurePolicy``, deciding without ever suspending, as the built-in policies do.
+struct SynchronousClosurePolicy: AccessPolicy {
     let name: String
     let decision: @Sendable (AccessRequest) throws -> AccessDecision
 
@@ -86,13 +85,9 @@ struct SynchronousClosurePolicy: SynchronousAccessPolicy {
     func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         try decision(request)
     }
-
-    func decide(_ request: AccessRequest) throws -> AccessDecision {
-        try decision(request)
-    }
 }
 
-/// Which path a proxy's gates take, for tests that must hold on both.
+/// Whether a proxy's gates suspend (an `await` inside) or not, for tests that must hold for both.
 enum GatePath: String, CaseIterable, CustomTestStringConvertible {
     case synchronous
     case asynchronous

@@ -116,7 +116,7 @@ struct StressTests {
             case .loaded(let data):
                 allowedCalls += 1
                 #expect(gatesAllowed, "\(key) returned data without both gates allowing")
-                #expect(record.decision == .allow && record.gate == "second", "\(key): \(record)")
+                #expect(record.decision == .allow && record.gatekeeper == "second", "\(key): \(record)")
                 #expect(loaded[key]?.count == 1, "\(key) reached the loader \(loaded[key]?.count ?? 0) times")
                 #expect(data == Data("content of \(key)".utf8))
             case .denied(let denied):
@@ -125,8 +125,9 @@ struct StressTests {
                 #expect(loaded[key] == nil, "\(key) was denied but reached the loader")
                 let gate = firstAllowed ? "second" : "first"
                 #expect(
-                    denied.policy == gate && denied.reason == "\(gate) is closed" && !denied.isGateFailure)
-                #expect(record.decision == .deny(reason: "\(gate) is closed") && record.gate == gate)
+                    denied.gatekeeper == gate && denied.reason == "\(gate) is closed" && !denied.isGateFailure
+                )
+                #expect(record.decision == .deny(reason: "\(gate) is closed") && record.gatekeeper == gate)
             }
         }
         #expect(first.repeatedQuestions == 0 && second.repeatedQuestions == 0)
@@ -136,8 +137,8 @@ struct StressTests {
         #expect(records.count - allowRecords == deniedCalls)
         #expect(allowedCalls + deniedCalls == Self.calls)
         // Every arrangement of the gates happened, so the flips really interleaved with the calls.
-        let deniedByFirst = records.filter { $0.gate == "first" }.count
-        let deniedBySecond = records.filter { $0.gate == "second" && !$0.decision.isAllowed }.count
+        let deniedByFirst = records.filter { $0.gatekeeper == "first" }.count
+        let deniedBySecond = records.filter { $0.gatekeeper == "second" && !$0.decision.isAllowed }.count
         #expect(allowedCalls > 0 && deniedByFirst > 0 && deniedBySecond > 0)
         print(
             "stress: \(Self.calls) loads in \(elapsed): \(allowedCalls) allowed, "

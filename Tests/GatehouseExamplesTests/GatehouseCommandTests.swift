@@ -159,7 +159,8 @@ struct GatehouseCommandTests {
         let run = try Examples.gatehouse("explain", Self.config)
         #expect(run.status == 0)
         #expect(
-            run.stdout.hasPrefix("service \"avatars\": gate → cache → loader\n  gate 1: team = allowList"))
+            run.stdout.hasPrefix(
+                "service \"avatars\": gate → cache → loader\n  gatekeeper 1: team = allowList"))
         #expect(run.stdout.contains("  loader: disk: files under assets"))
     }
 

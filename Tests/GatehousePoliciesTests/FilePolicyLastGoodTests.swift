@@ -245,7 +245,7 @@ struct FilePolicyLastGoodTests {
                     try await files.load("public/secret")
                 }
                 #expect(denied?.isGateFailure == false)
-                #expect(denied?.policy == "docs")
+                #expect(denied?.gatekeeper == "docs")
                 let invalid = try #require(policy.invalidCurrentVersion)
                 #expect(invalid.line == 2)
                 #expect(denied?.reason == "docs.rules:2 denies" + Self.lastGoodNote(invalid))

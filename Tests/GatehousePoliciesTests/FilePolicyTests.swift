@@ -114,7 +114,7 @@ struct FilePolicyTests {
                     Issue.record("a missing rules file allowed a call")
                 } catch let denied as AccessDenied {
                     #expect(denied.isGateFailure)
-                    #expect(denied.policy == "file")
+                    #expect(denied.gatekeeper == "file")
                     #expect(denied.reason == "avatars.rules: cannot read: No such file or directory")
                     #expect((denied.underlyingError as? RulesFileError)?.kind == .cannotRead)
                 }

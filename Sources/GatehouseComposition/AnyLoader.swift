@@ -1,0 +1,74 @@
+import Foundation
+import GatehouseCore
+
+/// A loader of `Data` by `String` key behind a type-erased wall, so that an assembled chain of
+/// any loader and cache has one type.
+///
+/// It stores, removes and lists when the wrapped loader does (the built-in `disk` and `memory`
+/// loaders and a cache over them); otherwise those calls throw ``UnsupportedOperation``.
+public struct AnyLoader: ResourceStoring, ResourceListing {
+    /// The wrapped loader.
+    public let base: any ResourceLoading<String, Data>
+
+    /// Wraps `base`.
+    public init(_ base: any ResourceLoading<String, Data>) {
+        self.base = base
+    }
+
+    /// Loads from the wrapped loader.
+    public func load(_ key: String) async throws -> Data {
+        try await base.load(key)
+    }
+
+    /// Stores in the wrapped loader.
+    ///
+    /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
+    public func store(_ resource: Data, for key: String) async throws {
+        guard let storing = base as? any ResourceStoring<String, Data> else {
+            throw UnsupportedOperation(operation: "write", loader: base)
+        }
+        try await storing.store(resource, for: key)
+    }
+
+    /// Removes from the wrapped loader.
+    ///
+    /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
+    public func remove(_ key: String) async throws {
+        guard let storing = base as? any ResourceStoring<String, Data> else {
+            throw UnsupportedOperation(operation: "delete", loader: base)
+        }
+        try await storing.remove(key)
+    }
+
+    /// Lists in the wrapped loader.
+    ///
+    /// - Throws: ``UnsupportedOperation`` when it does not list; otherwise its own error.
+    public func keys(under prefix: String) async throws -> [String] {
+        guard let listing = base as? any ResourceListing<String> else {
+            throw UnsupportedOperation(operation: "list", loader: base)
+        }
+        return try await listing.keys(under: prefix)
+    }
+}
+
+/// Thrown by ``AnyLoader`` when the wrapped loader cannot do what was asked (a plug-in loader
+/// that only loads, asked to write).
+public struct UnsupportedOperation: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The operation asked: `"write"`, `"delete"` or `"list"`.
+    public var operation: String
+    /// The loader's type, as Swift names it.
+    public var loader: String
+
+    /// Creates the error for `operation` on a loader of type `loader`.
+    public init(operation: String, loader: String) {
+        self.operation = operation
+        self.loader = loader
+    }
+
+    init(operation: String, loader: any ResourceLoading<String, Data>) {
+        self.init(operation: operation, loader: String(describing: type(of: loader)))
+    }
+
+    /// Says which loader cannot do which operation.
+    public var description: String { "the loader \(loader) cannot \(operation)" }
+}

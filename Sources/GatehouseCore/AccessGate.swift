@@ -1,0 +1,243 @@
+import Foundation
+
+/// The gatekeepers on their own, without a service behind them: asks them in order about a
+/// request and gives an explained verdict, a thrown ``AccessDenied``, or a filtered batch.
+/// ``AccessProxy`` is a gate plus a service; use a gate directly to guard any operation of a
+/// protocol of your own.
+///
+/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
+///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
+///   component), and its subject and action against ``ResourceIdentity/text``; a request that
+///   breaks it is denied by `(identity)`, with a reason saying what is wrong.
+/// - Gatekeepers are asked in order on every call; the first that does not allow decides.
+///   A grant is never cached.
+/// - A gatekeeper that throws fails the verdict, which denies (fail closed).
+/// - A gate with no gatekeepers denies everything: an empty chain is not an open door.
+/// - Cancellation, whatever the gatekeepers are: a task cancelled before the gate is asked, or
+///   while its gatekeepers were asked and they all allowed, gets `CancellationError` (so a
+///   guarded operation does not start); a gatekeeper that fails while the task is cancelled
+///   gives `CancellationError` too. A denial stays a denial.
+/// - The ``observer`` receives one ``AccessRecord`` per verdict, and one per ``shadow``
+///   gatekeeper, which is asked after the verdict only when there is an observer and never
+///   changes it.
+///
+/// ```swift
+/// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
+/// func share(_ document: String, with user: String) async throws {
+///     try await gate.authorize(AccessRequest(subject: me, action: "share", resource: document))
+///     try await store.share(document, with: user)
+/// }
+/// ```
+public struct AccessGate: Sendable {
+    /// The gatekeepers, asked in order.
+    public let gatekeepers: [any AccessPolicy]
+    /// Gatekeepers asked only to be reported (records with ``AccessRecord/isShadow``), never
+    /// enforced: a way to try a new policy on real traffic.
+    public let shadow: [any AccessPolicy]
+    /// Receives one record per verdict, and one per shadow gatekeeper.
+    public let observer: (any AccessObserver)?
+    /// The rule every request's resource is checked against before any gatekeeper.
+    public let identity: ResourceIdentity
+    /// The name of the service this gate guards, carried by every record; `nil` when not set.
+    public let service: String?
+    /// Stamps records.
+    let clock: @Sendable () -> Date
+
+    /// Creates a gate.
+    ///
+    /// - Parameters:
+    ///   - gatekeepers: The gatekeepers to ask, in order.
+    ///   - shadow: Gatekeepers to ask and report but never enforce.
+    ///   - observer: Receives one record per verdict.
+    ///   - clock: Stamps records.
+    ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
+    ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
+    ///   - service: The service's name, carried by every record.
+    public init(
+        gatekeepers: [any AccessPolicy],
+        shadow: [any AccessPolicy] = [],
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path,
+        service: String? = nil
+    ) {
+        self.gatekeepers = gatekeepers
+        self.shadow = shadow
+        self.observer = observer
+        self.clock = clock
+        self.identity = identity
+        self.service = service
+    }
+
+    /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
+    /// step. Records the verdict with the observer.
+    ///
+    /// - Throws: `CancellationError` only (see the type's cancellation rule); a denial or a
+    ///   failure is a verdict, not an error.
+    public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
+        try await decide(request, identity: identity, steps: true)
+    }
+
+    /// Asks the gatekeepers about `request`; returns when they all allow.
+    ///
+    /// - Throws: ``AccessDenied`` (naming the deciding gatekeeper, the reason and the rule) when
+    ///   the verdict is not an allow; `CancellationError` as the type's cancellation rule says.
+    public func authorize(_ request: AccessRequest) async throws {
+        try await authorize(request, identity: identity)
+    }
+
+    /// The requests the gatekeepers allow, in the order given. Each is decided and recorded as
+    /// ``authorize(_:)`` would; a denied or failed one is left out.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled; no partial result.
+    public func permitted(_ requests: [AccessRequest]) async throws(CancellationError) -> [AccessRequest] {
+        var allowed: [AccessRequest] = []
+        for request in requests {
+            let verdict = try await decide(request, identity: identity, steps: observer != nil)
+            if verdict.isAllowed { allowed.append(request) }
+        }
+        return allowed
+    }
+
+    /// ``authorize(_:)`` with the resource checked against `identity`.
+    func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
+        let decided = try await decided(request, identity: identity, steps: observer != nil)
+        if !decided.verdict.isAllowed {
+            throw AccessDenied(request: request, verdict: decided.verdict, underlyingError: decided.failure)
+        }
+    }
+
+    /// ``decide(_:)`` with the resource checked against `identity`; `steps` says whether the
+    /// verdict lists every gatekeeper's step.
+    func decide(
+        _ request: AccessRequest, identity: ResourceIdentity, steps: Bool
+    ) async throws(CancellationError) -> AccessVerdict {
+        try await decided(request, identity: identity, steps: steps).verdict
+    }
+
+    /// A verdict and, when a gatekeeper failed, the error it threw.
+    struct Decided {
+        var verdict: AccessVerdict
+        var failure: (any Error)?
+    }
+
+    /// The one decision path: the cancellation check, identity, each gatekeeper in order, the
+    /// cancellation check again, the records.
+    private func decided(
+        _ request: AccessRequest, identity: ResourceIdentity, steps: Bool
+    ) async throws(CancellationError) -> Decided {
+        if Task.isCancelled { throw CancellationError() }
+        let decided = try await ask(request, identity: identity, steps: steps)
+        if decided.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
+        if let observer {
+            await report(request, decided.verdict, to: observer)
+        }
+        return decided
+    }
+
+    private func ask(
+        _ request: AccessRequest, identity: ResourceIdentity, steps listSteps: Bool
+    ) async throws(CancellationError) -> Decided {
+        if let problem = Self.identityProblem(request, identity: identity) {
+            return Decided(
+                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
+            )
+        }
+        guard !gatekeepers.isEmpty else {
+            return Decided(
+                verdict: AccessVerdict(
+                    outcome: .denied, gatekeeper: Self.noGatekeeper,
+                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
+        }
+        var steps: [AccessVerdict.Step] = []
+        if listSteps { steps.reserveCapacity(gatekeepers.count) }
+        var last: AccessVerdict.Step?
+        for gatekeeper in gatekeepers {
+            let (step, failure) = try await Self.ask(gatekeeper, request)
+            if listSteps { steps.append(step) }
+            if step.outcome != .allowed {
+                return Decided(verdict: AccessVerdict(step, steps: steps), failure: failure)
+            }
+            last = step
+        }
+        // Not empty, so every gatekeeper allowed and `last` is the last one's step.
+        return Decided(verdict: AccessVerdict(last!, steps: steps))
+    }
+
+    /// One gatekeeper's step, and the error it threw if it failed. A failure while the task is
+    /// cancelled is the cancellation.
+    private static func ask(
+        _ gatekeeper: any AccessPolicy, _ request: AccessRequest
+    ) async throws(CancellationError) -> (AccessVerdict.Step, (any Error)?) {
+        let explanation: AccessExplanation
+        do {
+            explanation = try await gatekeeper.explain(request)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            return (
+                AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error)),
+                error
+            )
+        }
+        switch explanation.decision {
+        case .allow:
+            let step = AccessVerdict.Step(
+                gatekeeper: gatekeeper.name, outcome: .allowed, reason: explanation.note,
+                rule: explanation.rule)
+            return (step, nil)
+        case .deny(let reason):
+            let reason = explanation.note.map { "\(reason) (\($0))" } ?? reason
+            let step = AccessVerdict.Step(
+                gatekeeper: gatekeeper.name, outcome: .denied, reason: reason, rule: explanation.rule)
+            return (step, nil)
+        }
+    }
+
+    /// Records the verdict, then asks each shadow gatekeeper and records its answer, all under
+    /// one request id.
+    private func report(_ request: AccessRequest, _ verdict: AccessVerdict, to observer: any AccessObserver)
+        async
+    {
+        let id = UUID()
+        observer.observe(
+            AccessRecord(
+                request: request, verdict: verdict, instant: clock(), service: service, requestID: id))
+        for gatekeeper in shadow {
+            guard let (step, _) = try? await Self.ask(gatekeeper, request) else { return }
+            observer.observe(
+                AccessRecord(
+                    request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
+                    service: service,
+                    requestID: id, isShadow: true))
+        }
+    }
+
+    /// The reason a request breaks `identity` (its resource), or is not NFC text free of
+    /// control characters (its subject or action); `nil` when it keeps them.
+    private static func identityProblem(_ request: AccessRequest, identity: ResourceIdentity) -> String? {
+        if let violation = identity.violation(in: request.resource) {
+            return "the resource \(violation)"
+        }
+        if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
+            return "the subject \(violation)"
+        }
+        if let violation = ResourceIdentity.text.violation(in: request.action) {
+            return "the action \(violation)"
+        }
+        return nil
+    }
+
+    /// The name that stands for the gate's identity check in verdicts and denials.
+    public static let identityGatekeeper = "(identity)"
+    /// The name that stands for a gate with no gatekeepers in verdicts and denials.
+    public static let noGatekeeper = "(none)"
+}
+
+extension AccessVerdict {
+    /// The verdict a step decides: its outcome, gatekeeper, reason and rule.
+    fileprivate init(_ step: Step, steps: [Step]) {
+        self.init(
+            outcome: step.outcome, gatekeeper: step.gatekeeper, reason: step.reason, rule: step.rule,
+            steps: steps)
+    }
+}

@@ -1,0 +1,89 @@
+/// What an ``AccessGate`` decided about one request, explained: the outcome, the gatekeeper that
+/// decided, why, the deciding rule when one is known, and every gatekeeper's step in order.
+///
+/// ```swift
+/// let verdict = try await gate.decide(request)
+/// print(verdict)   // allowed by rules (documents.rules:4)
+/// ```
+///
+/// In JSON (what `gatehouse check --json` prints):
+/// `{"outcome": "denied", "gatekeeper": "rules", "reason": "documents.rules:9 denies",
+///   "rule": "documents.rules:9", "steps": [...]}`.
+public struct AccessVerdict: Sendable, Hashable, Codable {
+    /// How a request, or one gatekeeper's step, ended.
+    public enum Outcome: String, Sendable, Hashable, Codable {
+        /// Allowed: the call may proceed.
+        case allowed
+        /// Denied by a decision.
+        case denied
+        /// Denied because a gatekeeper failed (threw): it could not decide, and the gate fails
+        /// closed.
+        case failed
+    }
+
+    /// One gatekeeper's answer, in the order the gate asked.
+    public struct Step: Sendable, Hashable, Codable {
+        /// The gatekeeper's name.
+        public var gatekeeper: String
+        /// Its answer.
+        public var outcome: Outcome
+        /// Why, for a denial or a failure; for an allow, the gatekeeper's note if it gave one.
+        public var reason: String?
+        /// The rule that decided, when the gatekeeper knows it.
+        public var rule: RuleReference?
+
+        /// Creates a step.
+        public init(gatekeeper: String, outcome: Outcome, reason: String? = nil, rule: RuleReference? = nil) {
+            self.gatekeeper = gatekeeper
+            self.outcome = outcome
+            self.reason = reason
+            self.rule = rule
+        }
+    }
+
+    /// The outcome of the whole request.
+    public var outcome: Outcome
+    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
+    /// Two names stand for the gate itself: `(identity)` when the request broke the
+    /// ``ResourceIdentity`` rule before any gatekeeper was asked, `(none)` when the gate has no
+    /// gatekeepers.
+    public var gatekeeper: String
+    /// Why, for a denial or a failure; for an allow, the deciding gatekeeper's note if any.
+    public var reason: String?
+    /// The rule that decided, when the deciding gatekeeper knows it (allows too).
+    public var rule: RuleReference?
+    /// Every gatekeeper asked, in order. Gatekeepers after the deciding one were not asked. Empty
+    /// when the gate was asked to decide without steps (a load with no observer).
+    public var steps: [Step]
+
+    /// Creates a verdict.
+    public init(
+        outcome: Outcome, gatekeeper: String, reason: String? = nil, rule: RuleReference? = nil,
+        steps: [Step] = []
+    ) {
+        self.outcome = outcome
+        self.gatekeeper = gatekeeper
+        self.reason = reason
+        self.rule = rule
+        self.steps = steps
+    }
+
+    /// Whether the request may proceed.
+    public var isAllowed: Bool { outcome == .allowed }
+
+    /// The verdict as a plain decision: ``AccessDecision/allow``, or a denial with the reason.
+    public var decision: AccessDecision {
+        isAllowed ? .allow : .deny(reason: reason ?? "denied by \(gatekeeper)")
+    }
+}
+
+extension AccessVerdict: CustomStringConvertible {
+    /// One line such as `allowed by rules (documents.rules:4)` or
+    /// `denied by allowList: subject "bob" is not listed`.
+    public var description: String {
+        var text = outcome == .failed ? "failed at \(gatekeeper)" : "\(outcome.rawValue) by \(gatekeeper)"
+        if let rule { text += " (\(rule))" }
+        if let reason { text += ": \(reason)" }
+        return text
+    }
+}

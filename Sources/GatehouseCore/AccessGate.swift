@@ -75,7 +75,7 @@ public struct AccessGate: Sendable {
     /// - Throws: `CancellationError` only (see the type's cancellation rule); a denial or a
     ///   failure is a verdict, not an error.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
-        try await decide(request, identity: identity, steps: true)
+        try await decide(request, identity: identity, explained: true)
     }
 
     /// Asks the gatekeepers about `request`; returns when they all allow.
@@ -93,7 +93,7 @@ public struct AccessGate: Sendable {
     public func permitted(_ requests: [AccessRequest]) async throws(CancellationError) -> [AccessRequest] {
         var allowed: [AccessRequest] = []
         for request in requests {
-            let verdict = try await decide(request, identity: identity, steps: observer != nil)
+            let verdict = try await decide(request, identity: identity, explained: observer != nil)
             if verdict.isAllowed { allowed.append(request) }
         }
         return allowed
@@ -101,18 +101,18 @@ public struct AccessGate: Sendable {
 
     /// ``authorize(_:)`` with the resource checked against `identity`.
     func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
-        let decided = try await decided(request, identity: identity, steps: observer != nil)
+        let decided = try await decided(request, identity: identity, explained: observer != nil)
         if !decided.verdict.isAllowed {
             throw AccessDenied(request: request, verdict: decided.verdict, underlyingError: decided.failure)
         }
     }
 
-    /// ``decide(_:)`` with the resource checked against `identity`; `steps` says whether the
-    /// verdict lists every gatekeeper's step.
+    /// ``decide(_:)`` with the resource checked against `identity`; `explained` as in
+    /// `decided(_:identity:explained:)`.
     func decide(
-        _ request: AccessRequest, identity: ResourceIdentity, steps: Bool
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool
     ) async throws(CancellationError) -> AccessVerdict {
-        try await decided(request, identity: identity, steps: steps).verdict
+        try await decided(request, identity: identity, explained: explained).verdict
     }
 
     /// A verdict and, when a gatekeeper failed, the error it threw.
@@ -123,11 +123,43 @@ public struct AccessGate: Sendable {
 
     /// The one decision path: the cancellation check, identity, each gatekeeper in order, the
     /// cancellation check again, the records.
+    ///
+    /// Each gatekeeper is asked through ``AccessPolicy/explain(_:)``, so a verdict always names
+    /// the deciding rule when the gatekeeper knows it. `explained` says whether the verdict lists
+    /// every step, as for ``decide(_:)`` and for the observer's records. A failure while the
+    /// task is cancelled is the cancellation.
     private func decided(
-        _ request: AccessRequest, identity: ResourceIdentity, steps: Bool
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool
     ) async throws(CancellationError) -> Decided {
         if Task.isCancelled { throw CancellationError() }
-        let decided = try await ask(request, identity: identity, steps: steps)
+        var decided: Decided
+        if let problem = Self.identityProblem(request, identity: identity) {
+            decided = Decided(
+                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
+            )
+        } else if gatekeepers.isEmpty {
+            decided = Decided(
+                verdict: AccessVerdict(
+                    outcome: .denied, gatekeeper: Self.noGatekeeper,
+                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
+        } else {
+            var steps: [AccessVerdict.Step] = []
+            var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
+            var failure: (any Error)?
+            for gatekeeper in gatekeepers {
+                do {
+                    last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+                } catch {
+                    if Task.isCancelled { throw CancellationError() }
+                    last = AccessVerdict.Step(
+                        gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+                    failure = error
+                }
+                if explained { steps.append(last) }
+                if last.outcome != .allowed { break }
+            }
+            decided = Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
+        }
         if decided.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
         if let observer {
             await report(request, decided.verdict, to: observer)
@@ -135,66 +167,23 @@ public struct AccessGate: Sendable {
         return decided
     }
 
-    private func ask(
-        _ request: AccessRequest, identity: ResourceIdentity, steps listSteps: Bool
-    ) async throws(CancellationError) -> Decided {
-        if let problem = Self.identityProblem(request, identity: identity) {
-            return Decided(
-                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
-            )
-        }
-        guard !gatekeepers.isEmpty else {
-            return Decided(
-                verdict: AccessVerdict(
-                    outcome: .denied, gatekeeper: Self.noGatekeeper,
-                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
-        }
-        var steps: [AccessVerdict.Step] = []
-        if listSteps { steps.reserveCapacity(gatekeepers.count) }
-        var last: AccessVerdict.Step?
-        for gatekeeper in gatekeepers {
-            let (step, failure) = try await Self.ask(gatekeeper, request)
-            if listSteps { steps.append(step) }
-            if step.outcome != .allowed {
-                return Decided(verdict: AccessVerdict(step, steps: steps), failure: failure)
-            }
-            last = step
-        }
-        // Not empty, so every gatekeeper allowed and `last` is the last one's step.
-        return Decided(verdict: AccessVerdict(last!, steps: steps))
-    }
-
-    /// One gatekeeper's step, and the error it threw if it failed. A failure while the task is
-    /// cancelled is the cancellation.
-    private static func ask(
-        _ gatekeeper: any AccessPolicy, _ request: AccessRequest
-    ) async throws(CancellationError) -> (AccessVerdict.Step, (any Error)?) {
-        let explanation: AccessExplanation
-        do {
-            explanation = try await gatekeeper.explain(request)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            return (
-                AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error)),
-                error
-            )
-        }
-        switch explanation.decision {
+    /// The step of a gatekeeper that answered: a note on an allow is its reason, and is added to
+    /// a denial's reason.
+    private static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
+        switch answer.decision {
         case .allow:
-            let step = AccessVerdict.Step(
-                gatekeeper: gatekeeper.name, outcome: .allowed, reason: explanation.note,
-                rule: explanation.rule)
-            return (step, nil)
+            return AccessVerdict.Step(
+                gatekeeper: gatekeeper, outcome: .allowed, reason: answer.note, rule: answer.rule)
         case .deny(let reason):
-            let reason = explanation.note.map { "\(reason) (\($0))" } ?? reason
-            let step = AccessVerdict.Step(
-                gatekeeper: gatekeeper.name, outcome: .denied, reason: reason, rule: explanation.rule)
-            return (step, nil)
+            return AccessVerdict.Step(
+                gatekeeper: gatekeeper, outcome: .denied,
+                reason: answer.note.map { "\(reason) (\($0))" } ?? reason,
+                rule: answer.rule)
         }
     }
 
     /// Records the verdict, then asks each shadow gatekeeper and records its answer, all under
-    /// one request id.
+    /// one request id. A shadow gatekeeper that fails is recorded as failed.
     private func report(_ request: AccessRequest, _ verdict: AccessVerdict, to observer: any AccessObserver)
         async
     {
@@ -203,7 +192,14 @@ public struct AccessGate: Sendable {
             AccessRecord(
                 request: request, verdict: verdict, instant: clock(), service: service, requestID: id))
         for gatekeeper in shadow {
-            guard let (step, _) = try? await Self.ask(gatekeeper, request) else { return }
+            let step: AccessVerdict.Step
+            do {
+                step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+            } catch {
+                if Task.isCancelled { return }
+                step = AccessVerdict.Step(
+                    gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+            }
             observer.observe(
                 AccessRecord(
                     request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),

@@ -33,7 +33,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
                 request(action: action, resource: resource(of: key)), identity: identity,
-                steps: observer != nil)
+                explained: observer != nil)
             if verdict.isAllowed { readable.append(key) }
         }
         return readable

@@ -65,6 +65,15 @@ public struct AllowList: AccessPolicy {
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        decision(for: request)
+    }
+
+    /// ``evaluate(_:)``'s decision, with no rule (a list has no numbered rules).
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        AccessExplanation(decision(for: request))
+    }
+
+    private func decision(for request: AccessRequest) -> AccessDecision {
         let resourceListed = !checksResources || resources.contains(match: request.resource)
         let subjectListed =
             !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed

@@ -15,4 +15,9 @@ public struct AlwaysAllow: AccessPolicy {
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         .allow
     }
+
+    /// Allows, with no rule.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        AccessExplanation(.allow)
+    }
 }

@@ -18,4 +18,9 @@ public struct AlwaysDeny: AccessPolicy {
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         .deny(reason: reason)
     }
+
+    /// Denies with `reason`, with no rule.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        AccessExplanation(.deny(reason: reason))
+    }
 }

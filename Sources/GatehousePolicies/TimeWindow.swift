@@ -109,6 +109,13 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         try window.decisionNow()
     }
 
+    /// ``evaluate(_:)``'s decision, with no rule.
+    ///
+    /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        AccessExplanation(try window.decisionNow())
+    }
+
     /// The decision at `instant`.
     func decision(at instant: Date) throws -> AccessDecision {
         try window.decision(at: instant)

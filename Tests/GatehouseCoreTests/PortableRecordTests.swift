@@ -28,10 +28,10 @@ struct PortableRecordTests {
         AccessRecord(
             request: AccessRequest(
                 subject: "alice", action: "read", resource: "a/b", attributes: ["tenant": "acme"]),
-            decision: .allow, gate: "rules", instant: Date(timeIntervalSince1970: 1_700_000_000)),
+            decision: .allow, gatekeeper: "rules", instant: Date(timeIntervalSince1970: 1_700_000_000)),
         AccessRecord(
             request: AccessRequest(subject: nil, action: "write", resource: "x"),
-            decision: .deny(reason: "rules.rules:3 denies"), gate: "rules",
+            decision: .deny(reason: "rules.rules:3 denies"), gatekeeper: "rules",
             instant: Date(timeIntervalSince1970: 1_700_000_000.25), isGateFailure: true, isShadow: true),
     ])
     func aRecordRoundTripsThroughJSON(record: AccessRecord) throws {
@@ -46,7 +46,7 @@ struct PortableRecordTests {
 
     @Test func aDenialDescribesItselfAsALocalizedError() {
         let denied = AccessDenied(
-            request: AccessRequest(subject: "bob", resource: "a"), policy: "allowList",
+            request: AccessRequest(subject: "bob", resource: "a"), gatekeeper: "allowList",
             reason: "bob is not listed")
         let error: any Error = denied
         #expect(

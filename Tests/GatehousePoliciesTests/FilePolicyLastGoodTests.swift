@@ -52,6 +52,33 @@ struct FilePolicyLastGoodTests {
         }
     }
 
+    /// The allow made by the last good version says so too: in the gate's verdict and in the
+    /// audit record, with the deciding rule and the error of the current version.
+    @Test func anAllowByTheLastGoodVersionSaysSoInTheVerdictAndTheRecord() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("docs.rules")
+            try replaceAtomically(url, with: Self.good)
+            let observer = KeptRecords()
+            let gate = AccessGate(
+                gatekeepers: [FilePolicy(url: url, whenInvalid: .keepLastGood)], observer: observer)
+            let fresh = try await gate.decide(Self.publicFile)
+            #expect(fresh.isAllowed && fresh.reason == nil)
+            #expect(fresh.rule == RuleReference(source: "docs.rules", line: 1))
+
+            try replaceAtomically(url, with: Self.malformed)
+            let verdict = try await gate.decide(Self.publicFile)
+            #expect(verdict.isAllowed)
+            #expect(verdict.rule == RuleReference(source: "docs.rules", line: 1))
+            #expect(
+                verdict.reason
+                    == "by the last good version; the current one is invalid: docs.rules:2: "
+                    + "expected 4 fields (effect subject action resource), found 3")
+            #expect(observer.records.last?.verdict == verdict)
+            let denied = try await gate.decide(Self.secretFile)
+            #expect(denied.reason?.hasPrefix("docs.rules:2 denies (by the last good version; ") == true)
+        }
+    }
+
     @Test func aGoodVersionAfterABadOneDecidesAndClearsTheError() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("docs.rules")
@@ -252,4 +279,12 @@ struct FilePolicyLastGoodTests {
             }
         }
     }
+}
+
+/// An observer that keeps every record.
+private final class KeptRecords: AccessObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [AccessRecord] = []
+    func observe(_ record: AccessRecord) { lock.withLock { stored.append(record) } }
+    var records: [AccessRecord] { lock.withLock { stored } }
 }

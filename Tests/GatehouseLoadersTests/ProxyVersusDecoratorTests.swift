@@ -4,7 +4,8 @@ import GatehouseLoaders
 import Testing
 
 /// The lesson in code: a proxy controls **whether** the real loader is reached; a decorator (the
-/// cache) changes **how** it is reached. docs/proxy-vs-decorator.md walks through these tests.
+/// cache) changes **how** it is reached. The DocC article `ProxyVersusDecorator` (GatehouseCore's
+/// catalog) walks through these tests.
 @Suite("Proxy versus decorator")
 struct ProxyVersusDecoratorTests {
     @Test func aDecoratorAlwaysReachesTheRealLoaderOnAMiss() async throws {

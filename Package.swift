@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseExamplesTests",
             dependencies: [
-                "gatehouse", "avatar-picker", "proxy-vs-decorator", "GatehouseCore", "GatehouseComposition",
+                "gatehouse", "avatar-picker", "proxy-vs-decorator", "GatehouseCore", "GatehousePolicies",
+                "GatehouseComposition",
             ],
             swiftSettings: strictSettings
         ),

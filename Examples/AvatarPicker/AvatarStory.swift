@@ -2,9 +2,12 @@ import Foundation
 import GatehouseCore
 import GatehouseLoaders
 
-/// The avatar story of the article, told call by call: the user's photo access changes between
-/// calls (as if they went to Settings), the view model asks for thumbnails through the proxy, and
-/// every step is checked against the invariants.
+/// The avatar story, told call by call. Gatehouse grew from an article (not part of this
+/// repository) about a permission-aware thumbnail proxy in Swift: a type that conforms to the
+/// thumbnail loader's protocol, checks the current photo-library authorization on every call, and
+/// throws instead of calling the real loader when access is denied. Here the user's photo access
+/// changes between calls (as if they went to Settings), the view model asks for thumbnails through
+/// the proxy, and every step is checked against the invariants.
 @MainActor
 final class AvatarStory {
     /// What a step expects the view to show.
@@ -107,6 +110,27 @@ final class AvatarStory {
         print(text)
     }
 
+    /// `text` broken at spaces into lines of at most 100 columns; the lines after the first are
+    /// indented two columns more than the first.
+    private func wrapped(_ text: String) -> String {
+        let indent = String(text.prefix { $0 == " " }) + "  "
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let start = lines.isEmpty && line.isEmpty ? String(text.prefix { $0 == " " }) : ""
+            if line.isEmpty {
+                line = (lines.isEmpty ? start : indent) + word
+            } else if line.count + 1 + word.count <= 100 {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = indent + word
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
     private func user(
         _ action: String, _ change: (SimulatedPhotoAuthorization) -> Void
     ) {
@@ -135,8 +159,8 @@ final class AvatarStory {
         if records.count == 1, let record = records.first {
             allowed = record.decision.isAllowed
             switch record.decision {
-            case .allow: say("   gate \(record.gatekeeper): allows")
-            case .deny(let reason): say("   gate \(record.gatekeeper): denies: \(reason)")
+            case .allow: say("   gatekeeper \(record.gatekeeper): allows")
+            case .deny(let reason): say(wrapped("   gatekeeper \(record.gatekeeper): denies: \(reason)"))
             }
         } else {
             violate("step \(step): the gate decided \(records.count) times for one call, expected once")
@@ -171,11 +195,19 @@ final class AvatarStory {
         case .needsPermission(let guidance):
             shown = .guidance
             tally.denialsShownAsGuidance += 1
-            say("   view: needs permission: \(guidance)")
+            let deniedReason = records.first.flatMap { record -> String? in
+                if case .deny(let reason) = record.decision { return reason }
+                return nil
+            }
+            // The reason is printed once: on the gate's line when the view shows that same text.
+            say(
+                guidance == deniedReason
+                    ? "   view: needs permission, showing the gate's reason as guidance"
+                    : wrapped("   view: needs permission: \(guidance)"))
         case .failed(let message):
             shown = .failure
             tally.failuresShown += 1
-            say("   view: failed: \(message)")
+            say(wrapped("   view: failed: \(message)"))
         case nil:
             shown = nil
             say("   view: nothing")

@@ -1,7 +1,8 @@
 import GatehouseCore
 
-/// A counting spy around the real loader: forwards every call unchanged and remembers the keys,
-/// so the story can prove which calls reached the loader and which never did.
+/// A decorator around the real loader, a counting spy: conforms to the same protocol, forwards
+/// every call unchanged and remembers the keys, so the story can prove which calls reached the
+/// loader and which never did. It decides nothing; the proxy in front of it does.
 struct LoaderSpy<Base: ResourceLoading>: ResourceLoading {
     /// The real loader.
     let base: Base

@@ -15,11 +15,11 @@ struct StoryTally: Sendable {
     /// The invariants broken, one sentence each.
     var violations: [String] = []
 
-    /// The final line of the story.
+    /// The final two lines of the story.
     var summary: String {
         "loads shown: \(loadsShown), denials shown as guidance: \(denialsShownAsGuidance), "
-            + "failures shown: \(failuresShown), loader calls: \(loaderCalls), "
-            + "loader calls for denied requests: \(loaderCallsForDeniedRequests), "
+            + "failures shown: \(failuresShown),\n"
+            + "loader calls: \(loaderCalls), loader calls for denied requests: \(loaderCallsForDeniedRequests), "
             + "empty images shown: \(emptyImagesShown)"
     }
 }

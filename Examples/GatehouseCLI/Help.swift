@@ -4,13 +4,13 @@ enum Help {
         gatehouse - ask a configured gate whether a request may pass, and load through it
 
         Usage:
-          gatehouse                       run the demo on the bundled example configuration
+          gatehouse                          run the demo on the bundled example configuration
           gatehouse check    --config FILE [options] KEY
           gatehouse load     --config FILE [options] [--output FILE] KEY
-          gatehouse validate FILE         check a configuration and every rules file it names
-          gatehouse explain  FILE
-          gatehouse test     CASES        decide a table of cases and compare with what they expect
-          gatehouse help [COMMAND]        or: gatehouse COMMAND --help
+          gatehouse validate [--json] FILE   check a configuration and every rules file it names
+          gatehouse explain  [--json] FILE   describe each service: its loader, cache and gates
+          gatehouse test     [--json] CASES  decide a table of cases, compare with what they expect
+          gatehouse help [COMMAND]           or: gatehouse COMMAND --help
 
         Exit status: 0 allowed / ok, 1 error, 2 usage, 3 denied (test: 1 when a case fails).
         Results go to standard output; errors and denials (gate and reason) to standard error.

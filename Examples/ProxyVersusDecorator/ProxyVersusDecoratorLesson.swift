@@ -4,195 +4,305 @@ import GatehouseLoaders
 import GatehousePolicies
 
 /// The lesson, told call by call: a proxy controls *whether* the real loader is reached, a
-/// decorator (a cache) changes *how*; and a cache in front of the gate keeps serving after access
-/// is revoked. Every claim is checked; the checks that fail are returned.
+/// decorator changes *how*; two decorators stack in either order and never refuse anything; and
+/// a cache placed in front of the gate keeps serving after access is revoked and serves one
+/// subject's resource to another. Every claim is checked; the broken ones are returned.
 @MainActor
 final class ProxyVersusDecoratorLesson {
-    private var violations: [String] = []
+    private var broken: [String] = []
     private var checks = 0
 
-    /// Tells the lesson and returns the violated invariants (none when the lesson holds).
+    /// Tells the lesson and returns the expectations that did not hold (none when it holds).
     func run() async throws -> [String] {
         say(
             """
             Proxy versus decorator: what the real loader sees, call by call.
-            A proxy decides WHETHER the real loader is reached; a decorator (a cache) changes HOW.
-            Each cell shows the path of one call from the caller inwards, and in brackets the calls
-            the real loader behind that column has seen so far. ANYWAY marks a call served although
-            the gate's rule would deny it.
+
+            A proxy (AccessProxy) decides WHETHER a call reaches the real loader. A decorator (here
+            CachingLoader and CallLog) changes HOW it is reached, and decides nothing. Each line is
+            one call through one arrangement: the path it took from the caller inwards, whether
+            the real loader was reached, and what the caller got. Each part ends with a summary,
+            one row per arrangement: calls made, calls that reached the loader, calls served,
+            calls refused with AccessDenied, and decisions the gate made (or calls logged).
             """)
-        try await sameCallsThroughAProxyAndADecorator()
-        await revokedAccessWithTheCacheBehindOrInFrontOfTheGate()
+        try await proxyBesideDecorator()
+        await twoDecoratorsStacked()
+        await revokedAccess()
+        try await oneSubjectsResourceServedToAnother()
         say("")
         say(
             """
             The lesson:
-              - The proxy's loader saw only the allowed calls, each one: the gate decides whether.
-              - The decorator's loader saw one call per miss, and the decorator served a private
-                file: a cache changes how often the loader is reached and decides nothing.
-              - Both salary caches held the same entry and their loaders saw the same single call;
-                only the order decided whether a revoked caller was served. The safe order is
-                AccessProxy(CachingLoader(loader)): the gate first, on every call.
+              - Part 1: the gate decided whether; the cache only changed how often the loader was
+                reached. It served the private file because deciding is not its job.
+              - Part 2: two decorators stack in either order and the caller gets the same answers;
+                the order changes only what the log sees.
+              - Parts 3 and 4: the same gate and cache, in two orders. With the cache in front,
+                a hit never asks the gate: revoked access is served, and bob gets alice's
+                avatar. The safe order is AccessProxy(CachingLoader(loader)): the gate first.
             """)
-        if violations.isEmpty {
-            say("All \(checks) invariants of the lesson hold.")
+        if broken.isEmpty {
+            say("All \(checks) expectations of the lesson hold.")
         }
-        return violations
+        return broken
     }
 
-    private func sameCallsThroughAProxyAndADecorator() async throws {
+    // MARK: - Part 1
+
+    private func proxyBesideDecorator() async throws {
         let allowList = CountingPolicy(try AllowList(resources: ["public/*"]))
         let proxyLoader = RecordingLoader()
         let proxy = Arrangement(
-            title: "proxy",
+            label: "proxy",
             expression: "AccessProxy(loader, gatekeepers: [AllowList(resources: [\"public/*\"])])",
             layers: [.gate, .loader], service: AccessProxy(proxyLoader, gatekeepers: [allowList]),
             loader: proxyLoader, gate: allowList)
-        let decoratorLoader = RecordingLoader()
+        let cacheLoader = RecordingLoader()
         let decorator = Arrangement(
-            title: "decorator", expression: "CachingLoader(loader, countLimit: 10)",
-            layers: [.cache, .loader],
-            service: CachingLoader(decoratorLoader, countLimit: 10), loader: decoratorLoader, gate: nil)
+            label: "decorator", expression: "CachingLoader(loader, countLimit: 10)",
+            layers: [.cache, .loader], service: CachingLoader(cacheLoader, countLimit: 10),
+            loader: cacheLoader)
 
-        say("")
-        say("Part 1. The same six calls through a proxy and through a caching decorator.")
-        let calls = [
+        part(1, "The same six calls through a proxy and through a decorator (a cache).", [proxy, decorator])
+        let keys = [
             "public/a.png", "public/a.png", "private/salaries.csv", "public/b.png", "public/a.png",
             "public/b.png",
         ]
-        var servedByDecorator: [String] = []
-        var servedByProxy: [String] = []
-        await compare(proxy, decorator, calls: calls.map { .call($0) }) { key in
-            key.hasPrefix("public/")
-        } record: { key, left, right in
-            if left.wasServed { servedByProxy.append(key) }
-            if right.wasServed { servedByDecorator.append(key) }
-        }
+        let traces = await calls(keys.map { .call($0) }, through: [proxy, decorator])
+        summary(traces, of: [proxy, decorator])
 
-        let allowed = calls.filter { $0.hasPrefix("public/") }
-        say("  the proxy's loader saw:     \(list(proxyLoader.receivedKeys))")
-        say("  the decorator's loader saw: \(list(decoratorLoader.receivedKeys))")
-        say("  the gate was asked on \(allowList.count) of \(calls.count) calls; the decorator has no gate.")
-        check(
-            proxyLoader.receivedKeys == allowed,
-            "the proxy's loader did not see exactly the allowed calls, in order, with their keys")
-        check(allowList.count == calls.count, "the proxy's gate was not asked on every call")
-        check(servedByProxy == allowed, "the proxy served something other than the allowed calls")
-        check(
-            decoratorLoader.receivedKeys == ["public/a.png", "private/salaries.csv", "public/b.png"],
-            "the decorator's loader did not see exactly one call per miss")
-        check(
-            servedByDecorator.contains("private/salaries.csv"),
-            "the decorator did not serve the private file, so the lesson shows nothing")
+        let allowed = keys.filter { $0.hasPrefix("public/") }
+        expect(
+            proxyLoader.receivedKeys == allowed, "the proxy's loader saw exactly the allowed calls, in order")
+        expect(allowList.count == keys.count, "the proxy's gate was asked on every call")
+        expect(
+            traces[0].filter(\.wasServed).count == allowed.count, "the proxy served only the allowed calls")
+        expect(
+            cacheLoader.receivedKeys == ["public/a.png", "private/salaries.csv", "public/b.png"],
+            "the cache's loader saw exactly one call per miss")
+        expect(traces[1][2].wasServed, "the cache served the private file: it has no rule to apply")
     }
 
-    private func revokedAccessWithTheCacheBehindOrInFrontOfTheGate() async {
-        let grant = RevocableGrant()
-        let behindGate = CountingPolicy(grant)
-        let behindLoader = RecordingLoader()
-        let behind = Arrangement(
-            title: "cache BEHIND the gate",
-            expression: "AccessProxy(CachingLoader(loader), gatekeepers: [grant])",
-            layers: [.gate, .cache, .loader],
-            service: AccessProxy(CachingLoader(behindLoader, countLimit: 10), gatekeepers: [behindGate]),
-            loader: behindLoader, gate: behindGate)
-        let frontGate = CountingPolicy(grant)
-        let frontLoader = RecordingLoader()
-        let front = Arrangement(
-            title: "cache IN FRONT of the gate",
-            expression: "CachingLoader(AccessProxy(loader, gatekeepers: [grant]))",
-            layers: [.cache, .gate, .loader],
-            service: CachingLoader(AccessProxy(frontLoader, gatekeepers: [frontGate]), countLimit: 10),
-            loader: frontLoader, gate: frontGate)
+    // MARK: - Part 2
 
-        say("")
-        say("Part 2. Revoked access: the same cache behind the gate and in front of it.")
-        var servedAfterRevocation = (behind: 0, front: 0)
-        var callsAfterRevocation = 0
-        await compare(
-            behind, front,
-            calls: [
+    private func twoDecoratorsStacked() async {
+        let logOutsideLoader = RecordingLoader()
+        let logOutside = CallLog(CachingLoader(logOutsideLoader, countLimit: 10))
+        let logFirst = Arrangement(
+            label: "log first", expression: "CallLog(CachingLoader(loader, countLimit: 10))",
+            layers: [.log, .cache, .loader], service: logOutside, loader: logOutsideLoader,
+            loggedCalls: { logOutside.loggedKeys.count })
+        let logInsideLoader = RecordingLoader()
+        let logInside = CallLog(logInsideLoader)
+        let cacheFirst = Arrangement(
+            label: "cache first", expression: "CachingLoader(CallLog(loader), countLimit: 10)",
+            layers: [.cache, .log, .loader], service: CachingLoader(logInside, countLimit: 10),
+            loader: logInsideLoader, loggedCalls: { logInside.loggedKeys.count })
+
+        part(2, "Two decorators stacked, in both orders: a call log and a cache.", [logFirst, cacheFirst])
+        let keys = ["public/a.png", "public/b.png", "public/a.png", "public/a.png"]
+        let traces = await calls(keys.map { .call($0) }, through: [logFirst, cacheFirst])
+        summary(traces, of: [logFirst, cacheFirst], logged: true)
+
+        expect(
+            traces[0].map(\.outcome) == traces[1].map(\.outcome) && traces[0].allSatisfy(\.wasServed),
+            "both stacks served every call, with the same bytes")
+        expect(
+            logOutsideLoader.receivedKeys == ["public/a.png", "public/b.png"]
+                && logInsideLoader.receivedKeys == logOutsideLoader.receivedKeys,
+            "both loaders saw the same two misses")
+        expect(
+            logOutside.loggedKeys == keys && logInside.loggedKeys == ["public/a.png", "public/b.png"],
+            "the log outside the cache saw every call, the log inside it only the misses")
+    }
+
+    // MARK: - Part 3
+
+    private func revokedAccess() async {
+        let grant = RevocableGrant()
+        let (gateFirst, gateFirstGate) = Self.gateFirst(grant, expression: "grant")
+        let (cacheFirst, cacheFirstGate) = Self.cacheFirst(grant, expression: "grant")
+
+        part(
+            3, "Access revoked: the same cache behind the gate and in front of it.", [gateFirst, cacheFirst],
+            where: "grant = a gate of our own that allows until access is revoked")
+        let traces = await calls(
+            [
                 .call("salaries.csv"), .call("salaries.csv"), .event("access revoked", grant.revoke),
                 .call("salaries.csv"), .call("salaries.csv"), .call("bonus.csv"),
-            ]
-        ) { _ in
-            grant.isGranted
-        } record: { _, left, right in
-            guard !grant.isGranted else { return }
-            callsAfterRevocation += 1
-            if left.wasServed { servedAfterRevocation.behind += 1 }
-            if right.wasServed { servedAfterRevocation.front += 1 }
-        }
+            ], through: [gateFirst, cacheFirst])
+        summary(traces, of: [gateFirst, cacheFirst])
 
-        say("  the left loader saw:  \(list(behindLoader.receivedKeys))")
-        say("  the right loader saw: \(list(frontLoader.receivedKeys))")
-        say(
-            "  the gate was asked on \(behindGate.count) of 5 calls on the left, \(frontGate.count) of 5 on the right."
-        )
-        say(
-            "  served after revocation: \(servedAfterRevocation.behind) of \(callsAfterRevocation) on the left, "
-                + "\(servedAfterRevocation.front) of \(callsAfterRevocation) on the right.")
-        check(servedAfterRevocation.behind == 0, "the cache behind the gate served a call after revocation")
-        check(behindGate.count == 5, "the gate in front of the cache was not asked on every call")
-        check(
-            servedAfterRevocation.front == 2,
-            "the cache in front of the gate did not serve the revoked file twice, so the hazard is not shown")
-        check(frontGate.count == 2, "the gate behind the cache was asked on a hit")
-        check(
-            behindLoader.receivedKeys == ["salaries.csv"] && frontLoader.receivedKeys == ["salaries.csv"],
-            "the two loaders did not see the same single call")
-        check(callsAfterRevocation == 3, "the lesson did not make three calls after revocation")
+        let afterRevocation = traces.map { Array($0.dropFirst(2)) }
+        expect(
+            !afterRevocation[0].contains(where: \.wasServed), "gate first: nothing served after revocation")
+        expect(gateFirstGate.count == 5, "gate first: the gate was asked on every call")
+        expect(
+            afterRevocation[1].map(\.wasServed) == [true, true, false],
+            "cache first: the cached file was served twice after revocation, the uncached one refused")
+        expect(cacheFirstGate.count == 2, "cache first: the gate was asked only on the two misses")
+        expect(
+            gateFirst.loader.receivedKeys == ["salaries.csv"]
+                && cacheFirst.loader.receivedKeys == ["salaries.csv"],
+            "both loaders saw the same single call")
     }
 
-    /// A call to make in both arrangements, or something that happens between calls.
+    // MARK: - Part 4
+
+    private func oneSubjectsResourceServedToAnother() async throws {
+        let ownAvatar = try RulesPolicy(text: "allow * read avatars/{subject}\n", name: "ownAvatar")
+        let (gateFirst, _) = Self.gateFirst(ownAvatar, expression: "ownAvatar")
+        let (cacheFirst, _) = Self.cacheFirst(ownAvatar, expression: "ownAvatar")
+
+        part(
+            4, "Two subjects, each allowed to read only their own avatar.", [gateFirst, cacheFirst],
+            where: "ownAvatar = try RulesPolicy(text: \"allow * read avatars/{subject}\")")
+        let traces = await calls(
+            [
+                .call("avatars/alice", as: "alice"), .call("avatars/alice", as: "bob"),
+                .call("avatars/bob", as: "bob"),
+            ], through: [gateFirst, cacheFirst])
+        summary(traces, of: [gateFirst, cacheFirst])
+        say(
+            """
+
+              Call 2 through cache first: bob got the bytes alice loaded. The cache's key is the
+              resource key alone, with no subject in it, so whatever one subject was allowed to
+              load is served to every subject who asks for the same key: a leak between users,
+              not only a late revocation.
+            """)
+
+        let alices = RecordingLoader.contents(of: "avatars/alice")
+        expect(traces[0][1].wasDenied, "gate first: bob was refused alice's avatar")
+        expect(
+            traces[1][1].outcome == .served(alices) && !traces[1][1].loaderReached,
+            "cache first: bob was served alice's avatar from the cache")
+        expect(
+            gateFirst.loader.receivedKeys == ["avatars/alice", "avatars/bob"]
+                && cacheFirst.loader.receivedKeys == gateFirst.loader.receivedKeys,
+            "both loaders saw only alice's and bob's own avatars")
+    }
+
+    // MARK: - Arrangements
+
+    /// `AccessProxy(CachingLoader(loader))`: the safe order.
+    private static func gateFirst(_ policy: any AccessPolicy, expression: String) -> (
+        Arrangement, CountingPolicy
+    ) {
+        let gate = CountingPolicy(policy)
+        let loader = RecordingLoader()
+        let arrangement = Arrangement(
+            label: "gate first",
+            expression: "AccessProxy(CachingLoader(loader, countLimit: 10), gatekeepers: [\(expression)])",
+            layers: [.gate, .cache, .loader],
+            service: AccessProxy(CachingLoader(loader, countLimit: 10), gatekeepers: [gate]), loader: loader,
+            gate: gate)
+        return (arrangement, gate)
+    }
+
+    /// `CachingLoader(AccessProxy(loader))`: the hazard.
+    private static func cacheFirst(_ policy: any AccessPolicy, expression: String) -> (
+        Arrangement, CountingPolicy
+    ) {
+        let gate = CountingPolicy(policy)
+        let loader = RecordingLoader()
+        let arrangement = Arrangement(
+            label: "cache first",
+            expression: "CachingLoader(AccessProxy(loader, gatekeepers: [\(expression)]), countLimit: 10)",
+            layers: [.cache, .gate, .loader],
+            service: CachingLoader(AccessProxy(loader, gatekeepers: [gate]), countLimit: 10), loader: loader,
+            gate: gate)
+        return (arrangement, gate)
+    }
+
+    // MARK: - Telling
+
+    /// A call to make in every arrangement, or something that happens between calls.
     enum Step {
-        case call(String)
+        case call(String, subject: String?)
         case event(String, @Sendable () -> Void)
+
+        static func call(_ key: String, as subject: String? = nil) -> Step {
+            .call(key, subject: subject)
+        }
     }
 
-    private func compare(
-        _ left: Arrangement, _ right: Arrangement, calls steps: [Step],
-        permitted: (String) -> Bool,
-        record: (String, CallTrace, CallTrace) -> Void
-    ) async {
-        say("  left:  \(left.title) = \(left.expression)")
-        say("  right: \(right.title) = \(right.expression)")
+    private func part(
+        _ number: Int, _ title: String, _ arrangements: [Arrangement], where definition: String? = nil
+    ) {
         say("")
-        for line in SideBySideTable.header(left: left.title, right: right.title) { say(line) }
+        say("Part \(number). \(title)")
+        let width = arrangements.map(\.label.count).max() ?? 0
+        for arrangement in arrangements {
+            let label =
+                arrangement.label + ":" + String(repeating: " ", count: width - arrangement.label.count)
+            say("  \(label)  \(arrangement.expression)")
+        }
+        if let definition {
+            say("  where \(definition)")
+        }
+        say("")
+        say(CallTable.header)
+    }
+
+    /// Makes every call through every arrangement, prints a line for each, and returns the
+    /// traces, one list per arrangement.
+    private func calls(_ steps: [Step], through arrangements: [Arrangement]) async -> [[CallTrace]] {
+        var traces = Array(repeating: [CallTrace](), count: arrangements.count)
         var number = 0
         for step in steps {
             switch step {
             case .event(let text, let happen):
                 happen()
-                say(SideBySideTable.event(text))
-            case .call(let key):
+                say(CallTable.event(text))
+            case .call(let key, let subject):
                 number += 1
-                let isPermitted = permitted(key)
-                let leftTrace = await left.call(key)
-                let rightTrace = await right.call(key)
-                say(
-                    SideBySideTable.row(
-                        number, call: key,
-                        left: cell(left, leftTrace, permitted: isPermitted),
-                        right: cell(right, rightTrace, permitted: isPermitted)))
-                record(key, leftTrace, rightTrace)
+                let call = subject.map { "\($0): \(key)" } ?? key
+                for (index, arrangement) in arrangements.enumerated() {
+                    let trace = await arrangement.call(key, as: subject)
+                    traces[index].append(trace)
+                    say(
+                        CallTable.row(
+                            number: index == 0 ? number : nil, call: call, label: arrangement.label,
+                            path: arrangement.path(of: trace), loaderReached: trace.loaderReached,
+                            result: result(trace.outcome)))
+                }
             }
         }
+        return traces
+    }
+
+    private func result(_ outcome: CallTrace.Outcome) -> String {
+        switch outcome {
+        case .served: "served"
+        case .denied: "AccessDenied"
+        case .failed(let error): "error: \(error)"
+        }
+    }
+
+    /// The summary of a part: what each arrangement did over all its calls, in named columns.
+    private func summary(_ traces: [[CallTrace]], of arrangements: [Arrangement], logged: Bool = false) {
+        var titles = ["through", "calls", "loader reached", "served", "AccessDenied"]
+        titles.append(logged ? "logged" : "gate asked")
+        let rows = zip(arrangements, traces).map { arrangement, calls in
+            var row = [
+                arrangement.label, "\(calls.count)", "\(calls.filter(\.loaderReached).count)",
+                "\(calls.filter(\.wasServed).count)", "\(calls.filter(\.wasDenied).count)",
+            ]
+            if logged {
+                row.append("\(calls.filter(\.logReached).count)")
+            } else {
+                row.append(arrangement.gate == nil ? "no gate" : "\(calls.filter(\.gateAsked).count)")
+            }
+            return row
+        }
         say("")
+        for line in CallTable.summary(titles, rows) { say(line) }
     }
 
-    private func cell(_ arrangement: Arrangement, _ trace: CallTrace, permitted: Bool) -> String {
-        let anyway = trace.wasServed && !permitted ? " ANYWAY" : ""
-        return arrangement.path(of: trace) + anyway + " [\(trace.loaderCalls)]"
-    }
-
-    private func list(_ keys: [String]) -> String {
-        "\(keys.joined(separator: ", ")) (\(keys.count) call\(keys.count == 1 ? "" : "s"))"
-    }
-
-    private func check(_ condition: Bool, _ violation: String) {
+    private func expect(_ condition: Bool, _ expectation: String) {
         checks += 1
-        if !condition { violations.append(violation) }
+        if !condition { broken.append(expectation) }
     }
 
     private func say(_ text: String) {

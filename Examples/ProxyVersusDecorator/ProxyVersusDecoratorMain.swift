@@ -1,7 +1,8 @@
 import Foundation
 
-/// `proxy-vs-decorator`: the lesson, see docs/examples.md and docs/proxy-vs-decorator.md.
-/// Exit status 0 when every invariant of the lesson held, 1 otherwise, 2 for a usage error.
+/// `proxy-vs-decorator`: the lesson, see docs/examples.md and the article `ProxyVersusDecorator`
+/// in GatehouseCore's DocC catalog. Exit status 0 when every expectation of the lesson held, 1
+/// otherwise (each broken one on standard error), 2 for a usage error.
 @main
 struct ProxyVersusDecoratorMain {
     @MainActor
@@ -12,9 +13,10 @@ struct ProxyVersusDecoratorMain {
                 """
                 usage: proxy-vs-decorator
 
-                Prints, side by side, what the real loader sees through a proxy and through a caching
-                decorator, and the revoked-access hazard of a cache in front of the gate. Exits 0 when
-                every invariant of the lesson held, 1 otherwise.
+                Shows, call by call, what the real loader sees through a proxy (AccessProxy) and through
+                decorators (CachingLoader, CallLog): a proxy beside a cache, two decorators stacked, and
+                the same gate and cache in both orders, with access revoked and with two subjects. Exits 0
+                when every expectation of the lesson held, 1 otherwise.
                 """)
             exit(0)
         }
@@ -26,7 +28,7 @@ struct ProxyVersusDecoratorMain {
         do {
             let violations = try await ProxyVersusDecoratorLesson().run()
             for violation in violations {
-                FileHandle.standardError.write(Data("invariant broken: \(violation)\n".utf8))
+                FileHandle.standardError.write(Data("expectation broken: \(violation)\n".utf8))
             }
             exit(violations.isEmpty ? 0 : 1)
         } catch {

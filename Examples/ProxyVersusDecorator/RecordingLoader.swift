@@ -9,7 +9,12 @@ struct RecordingLoader: ResourceLoading {
     /// Records `key` and returns its bytes.
     func load(_ key: String) async throws -> Data {
         keys.withLock { $0.append(key) }
-        return Data("contents of \(key)".utf8)
+        return Self.contents(of: key)
+    }
+
+    /// What this loader returns for `key`: the bytes of `contents of <key>`.
+    static func contents(of key: String) -> Data {
+        Data("contents of \(key)".utf8)
     }
 
     /// The keys this loader was asked for, in order.

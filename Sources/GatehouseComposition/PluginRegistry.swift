@@ -6,7 +6,16 @@ import GatehouseCore
 /// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `allOf`, `anyOf`, `not`.
 ///
 /// ```swift
+/// /// Allows requests whose `tenant` attribute is this tenant.
+/// struct TenantPolicy: AccessPolicy {
+///     let name = "tenant"
+///     let tenant: String
+///     func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+///         request.attributes["tenant"] == tenant ? .allow : .deny(reason: "not tenant \(tenant)")
+///     }
+/// }
 /// struct TenantSettings: Decodable { var tenant: String }
+///
 /// var registry = PluginRegistry()
 /// try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, context in
 ///     TenantPolicy(tenant: settings.tenant)

@@ -3,64 +3,136 @@ import Testing
 
 @Suite("proxy-vs-decorator example")
 struct ProxyVersusDecoratorExampleTests {
-    /// The rows of the two side-by-side tables, in order (lines that start with a call number).
-    static func rows(of run: ExampleRun) -> [String] {
-        run.stdout.components(separatedBy: "\n").filter {
-            $0.first == " " && $0.dropFirst().first?.isNumber == true
-        }
+    /// The lines of part `number`, from its title to the line before the next part or the lesson.
+    static func part(_ number: Int, of run: ExampleRun) -> [String] {
+        let lines = run.stdout.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("Part \(number). ") }) else { return [] }
+        let rest = lines[(start + 1)...]
+        let end = rest.firstIndex { $0.hasPrefix("Part ") || $0.hasPrefix("The lesson:") } ?? lines.endIndex
+        return Array(lines[start..<end])
+    }
+
+    /// The call lines of part `number`, the event lines between them included: the lines from
+    /// the column titles (left out) to the first blank line.
+    static func calls(_ number: Int, of run: ExampleRun) -> [String] {
+        let lines = part(number, of: run)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("  #  call") }) else { return [] }
+        return Array(lines[(header + 1)...].prefix { !$0.isEmpty })
+    }
+
+    /// The summary table of part `number`: the lines from its column titles to the next blank line.
+    static func summary(_ number: Int, of run: ExampleRun) -> [String] {
+        let lines = part(number, of: run)
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("  through ") }) else { return [] }
+        return Array(lines[header...].prefix { !$0.isEmpty })
     }
 
     @Test func theLessonHoldsAndExitsZero() throws {
         let run = try Examples.run("proxy-vs-decorator", [])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
-        #expect(run.stdout.hasSuffix("\nAll 11 invariants of the lesson hold.\n"))
+        #expect(run.stdout.hasSuffix("\nAll 16 expectations of the lesson hold.\n"))
+    }
+
+    @Test func everyLineFitsInOneHundredColumns() throws {
+        let run = try Examples.run("proxy-vs-decorator", [])
+        for line in run.stdout.components(separatedBy: "\n") {
+            #expect(line.count <= 100, "\(line.count) columns: \(line)")
+        }
+    }
+
+    @Test func everyCallLineSaysWhetherTheLoaderWasReached() throws {
+        let run = try Examples.run("proxy-vs-decorator", [])
+        let lines = (1...4).flatMap { Self.calls($0, of: run) }.filter { !$0.contains("--") }
+        #expect(lines.count == 2 * (6 + 4 + 5 + 3))
+        for line in lines {
+            #expect(line.contains(" loader reached ") || line.contains(" loader not reached "), "\(line)")
+        }
+    }
+
+    @Test func noCallLineBlamesTheCacheOrCarriesARunningTotal() throws {
+        let run = try Examples.run("proxy-vs-decorator", [])
+        #expect(!run.stdout.contains("ANYWAY"))
+        for line in (1...4).flatMap({ Self.calls($0, of: run) }) {
+            #expect(!line.contains("["), "\(line)")
+        }
     }
 
     @Test func theProxyDecidesWhetherAndTheDecoratorHowCallByCall() throws {
         let run = try Examples.run("proxy-vs-decorator", [])
         #expect(
-            Self.rows(of: run).prefix(6) == [
-                " 1  public/a.png           | gate allows > loader > served [1]          | miss > loader > served [1]",
-                " 2  public/a.png           | gate allows > loader > served [2]          | hit > served [1]",
-                " 3  private/salaries.csv   | gate denies > AccessDenied [2]             | miss > loader > served ANYWAY [2]",
-                " 4  public/b.png           | gate allows > loader > served [3]          | miss > loader > served [3]",
-                " 5  public/a.png           | gate allows > loader > served [4]          | hit > served [3]",
-                " 6  public/b.png           | gate allows > loader > served [5]          | hit > served [3]",
+            Self.calls(1, of: run) == [
+                "  1  public/a.png          proxy        gate allows                loader reached      served",
+                "                           decorator    cache miss                 loader reached      served",
+                "  2  public/a.png          proxy        gate allows                loader reached      served",
+                "                           decorator    cache hit                  loader not reached  served",
+                "  3  private/salaries.csv  proxy        gate denies                loader not reached  AccessDenied",
+                "                           decorator    cache miss                 loader reached      served",
+                "  4  public/b.png          proxy        gate allows                loader reached      served",
+                "                           decorator    cache miss                 loader reached      served",
+                "  5  public/a.png          proxy        gate allows                loader reached      served",
+                "                           decorator    cache hit                  loader not reached  served",
+                "  6  public/b.png          proxy        gate allows                loader reached      served",
+                "                           decorator    cache hit                  loader not reached  served",
             ])
         #expect(
-            run.stdout.contains(
-                "  the proxy's loader saw:     public/a.png, public/a.png, public/b.png, public/a.png, public/b.png (5 calls)\n"
-                    + "  the decorator's loader saw: public/a.png, private/salaries.csv, public/b.png (3 calls)\n"
-            ))
+            Self.summary(1, of: run) == [
+                "  through    calls  loader reached  served  AccessDenied  gate asked",
+                "  proxy          6               5       5             1           6",
+                "  decorator      6               3       6             0     no gate",
+            ])
+    }
+
+    @Test func twoStackedDecoratorsServeTheSameInEitherOrder() throws {
+        let run = try Examples.run("proxy-vs-decorator", [])
+        let part = Self.part(2, of: run)
+        #expect(part.contains("  log first:    CallLog(CachingLoader(loader, countLimit: 10))"))
+        #expect(part.contains("  cache first:  CachingLoader(CallLog(loader), countLimit: 10)"))
+        #expect(
+            Self.calls(2, of: run).suffix(2) == [
+                "  4  public/a.png          log first    logged, cache hit          loader not reached  served",
+                "                           cache first  cache hit                  loader not reached  served",
+            ])
+        #expect(
+            Self.summary(2, of: run) == [
+                "  through      calls  loader reached  served  AccessDenied  logged",
+                "  log first        4               2       4             0       4",
+                "  cache first      4               2       4             0       2",
+            ])
     }
 
     @Test func aCacheInFrontOfTheGateKeepsServingAfterRevocationWhileBehindItDenies() throws {
         let run = try Examples.run("proxy-vs-decorator", [])
         #expect(
-            Array(Self.rows(of: run).dropFirst(6)) == [
-                " 1  salaries.csv           | gate allows > miss > loader > served [1]   | miss > gate allows > loader > served [1]",
-                " 2  salaries.csv           | gate allows > hit > served [1]             | hit > served [1]",
-                " 3  salaries.csv           | gate denies > AccessDenied [1]             | hit > served ANYWAY [1]",
-                " 4  salaries.csv           | gate denies > AccessDenied [1]             | hit > served ANYWAY [1]",
-                " 5  bonus.csv              | gate denies > AccessDenied [1]             | miss > gate denies > AccessDenied [1]",
+            Array(Self.calls(3, of: run).dropFirst(4)) == [
+                "     -- access revoked --",
+                "  3  salaries.csv          gate first   gate denies                loader not reached  AccessDenied",
+                "                           cache first  cache hit, gate not asked  loader not reached  served",
+                "  4  salaries.csv          gate first   gate denies                loader not reached  AccessDenied",
+                "                           cache first  cache hit, gate not asked  loader not reached  served",
+                "  5  bonus.csv             gate first   gate denies                loader not reached  AccessDenied",
+                "                           cache first  cache miss, gate denies    loader not reached  AccessDenied",
             ])
-        #expect(run.stdout.contains("    -- access revoked --   |"))
-        #expect(run.stdout.contains("  served after revocation: 0 of 3 on the left, 2 of 3 on the right.\n"))
         #expect(
-            run.stdout.contains("  the gate was asked on 5 of 5 calls on the left, 2 of 5 on the right.\n"))
+            Self.summary(3, of: run) == [
+                "  through      calls  loader reached  served  AccessDenied  gate asked",
+                "  gate first       5               1       2             3           5",
+                "  cache first      5               1       4             1           2",
+            ])
     }
 
-    @Test func theColumnsHaveAFixedWidth() throws {
+    @Test func aCacheInFrontOfTheGateServesAlicesAvatarToBobWhileBehindItRefusesHim() throws {
         let run = try Examples.run("proxy-vs-decorator", [])
-        let rows = Self.rows(of: run)
-        #expect(rows.count == 11)
-        for row in rows {
-            let separators = row.indices.filter { row[$0...].hasPrefix(" | ") }.map {
-                row.distance(from: row.startIndex, to: $0)
-            }
-            #expect(separators == [26, 71], "\(row)")
-        }
+        #expect(
+            Self.calls(4, of: run) == [
+                "  1  alice: avatars/alice  gate first   gate allows, cache miss    loader reached      served",
+                "                           cache first  cache miss, gate allows    loader reached      served",
+                "  2  bob: avatars/alice    gate first   gate denies                loader not reached  AccessDenied",
+                "                           cache first  cache hit, gate not asked  loader not reached  served",
+                "  3  bob: avatars/bob      gate first   gate allows, cache miss    loader reached      served",
+                "                           cache first  cache miss, gate allows    loader reached      served",
+            ])
+        #expect(Self.part(4, of: run).contains { $0.contains("bob got the bytes alice loaded") })
     }
 
     @Test func theLessonIsTheSameOnEveryRun() throws {

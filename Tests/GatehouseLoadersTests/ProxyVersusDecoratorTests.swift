@@ -4,7 +4,8 @@ import GatehouseLoaders
 import Testing
 
 /// The lesson in code: a proxy controls **whether** the real loader is reached; a decorator (the
-/// cache) changes **how** it is reached. docs/proxy-vs-decorator.md walks through these tests.
+/// cache) changes **how** it is reached. The DocC article `ProxyVersusDecorator` (GatehouseCore's
+/// catalog) walks through these tests.
 @Suite("Proxy versus decorator")
 struct ProxyVersusDecoratorTests {
     @Test func aDecoratorAlwaysReachesTheRealLoaderOnAMiss() async throws {
@@ -78,6 +79,51 @@ struct ProxyVersusDecoratorTests {
         let violations = await gateContractViolations(for: Arrangement.decoratorAsGate.make)
         #expect(violations.contains("a denied call returned a resource"))
         #expect(violations.contains("a denied call reached the loader"))
+        // The granted call was answered from the entry the denied call left in the cache.
+        #expect(violations.contains("a granted call did not reach the loader exactly once with its key"))
+    }
+
+    @Test func aCacheOutsideTheProxyServesOneSubjectsResourceToAnother() async throws {
+        let loader = CountingLoader()
+        // The hazard again, and worse than a stale grant: the cache's key is the resource key
+        // alone, with no subject, so what alice was allowed to load is served to bob.
+        let wrongOrder = CachingLoader(AccessProxy(loader, gatekeepers: [OwnAvatarsOnly()]), countLimit: 10)
+        let alices = try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
+            try await wrongOrder.load("avatars/alice.png")
+        }
+        let servedToBob = try await AccessContext.$current.withValue(AccessContext(subject: "bob")) {
+            try await wrongOrder.load("avatars/alice.png")
+        }
+        #expect(servedToBob == alices, "bob was served the avatar alice loaded")
+        #expect(loader.receivedKeys == ["avatars/alice.png"], "only alice's call reached the loader")
+    }
+
+    @Test func theSameCacheBehindTheProxyRefusesTheOtherSubject() async throws {
+        let loader = CountingLoader()
+        let cache = CachingLoader(loader, countLimit: 10)
+        let rightOrder = AccessProxy(cache, gatekeepers: [OwnAvatarsOnly()])
+        _ = try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
+            try await rightOrder.load("avatars/alice.png")
+        }
+        await #expect(throws: AccessDenied.self) {
+            try await AccessContext.$current.withValue(AccessContext(subject: "bob")) {
+                try await rightOrder.load("avatars/alice.png")
+            }
+        }
+        #expect(cache.count == 1, "alice's avatar is cached, yet bob is refused: the gate comes first")
+        #expect(loader.receivedKeys == ["avatars/alice.png"])
+    }
+}
+
+/// Lets each subject read only their own avatar, `avatars/<subject>.png`.
+private struct OwnAvatarsOnly: AccessPolicy {
+    let name = "ownAvatar"
+
+    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        guard let subject = request.subject, request.resource == "avatars/\(subject).png" else {
+            return .deny(reason: "\(request.subject ?? "no subject") may read only their own avatar")
+        }
+        return .allow
     }
 }
 
@@ -111,7 +157,7 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
 /// Runs the gate's contract against whatever `makeGuarded` puts in front of a loader, and returns
 /// the violations (none for a real gate):
 /// - a denied call neither returns a resource nor reaches the loader, and throws ``AccessDenied``;
-/// - a granted call returns the loader's resource for the exact key;
+/// - a granted call returns the loader's resource and adds exactly one loader call, with the exact key;
 /// - revocation takes effect on the very next call;
 /// - the gate is asked on every call.
 func gateContractViolations(
@@ -132,6 +178,7 @@ func gateContractViolations(
     if loader.calls > 0 { violations.append("a denied call reached the loader") }
 
     policy.grant()
+    let keysBeforeGrantedCall = loader.receivedKeys
     do {
         if try await guarded.load("doc") != Data("doc".utf8) {
             violations.append("a granted call returned something other than the loader's resource")
@@ -139,8 +186,10 @@ func gateContractViolations(
     } catch {
         violations.append("a granted call failed with \(error)")
     }
-    if loader.receivedKeys.last != "doc" {
-        violations.append("a granted call did not reach the loader with its key")
+    // Counted, not just the last key: a granted call answered from a cache filled by the denied
+    // call never reached the loader, although the loader's last key is "doc" either way.
+    if loader.receivedKeys != keysBeforeGrantedCall + ["doc"] {
+        violations.append("a granted call did not reach the loader exactly once with its key")
     }
 
     policy.revoke()

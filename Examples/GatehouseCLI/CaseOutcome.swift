@@ -1,21 +1,20 @@
 /// How one case of a `gatehouse test` table came out: the decision `check` would print for its
 /// request, held against what the case expects.
 ///
-/// A case holds when the decision is the expected one and, when the case names a `gate`, that
-/// gate decided: for a denial the gate that refused, for an allow the last gate asked (as audit
-/// records name it). A gate that fails (a rules file missing or malformed) fails the case
-/// whatever it expects: the request is denied to fail closed, but a table that passed on a
-/// broken rules file would prove nothing.
+/// A case holds when the decision is the expected one and, when the case names a `gatekeeper`,
+/// that gatekeeper decided: for a denial the one that refused, for an allow the last one asked
+/// (as verdicts and audit records name it). A gatekeeper that fails (a rules file missing or
+/// malformed) fails the case whatever it expects: the request is denied to fail closed, but a
+/// table that passed on a broken rules file would prove nothing.
 struct CaseOutcome {
     var testCase: TestTable.Case
-    /// The decision, as `check` reports it; for an allow, `gate` is the last gate asked.
+    /// The decision, as `check` reports it.
     var report: Report
 
-    /// Decides how `testCase` came out from `report`; `lastGate` is the service's last gate.
-    init(_ testCase: TestTable.Case, report: Report, lastGate: String?) {
+    /// Decides how `testCase` came out from `report`.
+    init(_ testCase: TestTable.Case, report: Report) {
         self.testCase = testCase
         self.report = report
-        if report.allowed == true, report.error == nil { self.report.gate = lastGate }
     }
 
     /// Whether the case holds.
@@ -24,22 +23,23 @@ struct CaseOutcome {
             return false
         }
         guard allowed == (testCase.expect == .allow) else { return false }
-        return testCase.gate.map { $0 == report.gate } ?? true
+        return testCase.gatekeeper.map { $0 == report.gatekeeper } ?? true
     }
 
-    /// What the case expects, for people: `allow`, `deny`, or `deny by gate "rules"`.
+    /// What the case expects, for people: `allow`, `deny`, or `deny by gatekeeper "rules"`.
     var expected: String {
-        testCase.expect.rawValue + (testCase.gate.map { " by gate \(Self.quoted($0))" } ?? "")
+        testCase.expect.rawValue + (testCase.gatekeeper.map { " by gatekeeper \(Self.quoted($0))" } ?? "")
     }
 
-    /// What happened, for people: `allow by gate "rules"`, `deny by gate "team": reason`, or
-    /// `a failure of gate "rules": reason`. Echoed text is escaped.
+    /// What happened, for people: `allow by gatekeeper "rules"`, `deny by gatekeeper "team":
+    /// reason`, or `a failure of gatekeeper "rules": reason`. Echoed text is escaped.
     var got: String {
         if let error = report.error { return "an error: \(printable(error))" }
-        let gate = Self.quoted(report.gate ?? "?")
+        let gatekeeper = Self.quoted(report.gatekeeper ?? "?")
         let reason = printable(report.reason ?? "")
-        if report.gateFailure == true { return "a failure of gate \(gate): \(reason)" }
-        return report.allowed == true ? "allow by gate \(gate)" : "deny by gate \(gate): \(reason)"
+        if report.gateFailure == true { return "a failure of gatekeeper \(gatekeeper): \(reason)" }
+        return report.allowed == true
+            ? "allow by gatekeeper \(gatekeeper)" : "deny by gatekeeper \(gatekeeper): \(reason)"
     }
 
     /// The case's line: `pass  NAME`, or `FAIL  NAME: expected ..., got ...`.
@@ -63,7 +63,7 @@ struct CaseOutcome {
             ("passed", .bool(passed)),
             ("expect", .string(testCase.expect.rawValue)),
         ]
-        if let gate = testCase.gate { members.append(("expectGate", .string(gate))) }
+        if let gatekeeper = testCase.gatekeeper { members.append(("expectGatekeeper", .string(gatekeeper))) }
         if let at = testCase.at { members.append(("at", .string(at.text))) }
         members += report.members.filter { $0.0 != "command" }
         return .object(members)

@@ -31,6 +31,7 @@ struct Commands {
         switch command {
         case "check": return await request(rest, command: "check", loading: false)
         case "load": return await request(rest, command: "load", loading: true)
+        case "store", "remove", "list": return await operate(rest, command: command)
         case "validate": return await file(rest, command: "validate")
         case "explain": return await file(rest, command: "explain")
         case "test": return await test(rest)
@@ -42,47 +43,63 @@ struct Commands {
             if let topic = rest.first {
                 guard let text = Help.text(for: topic) else {
                     return usage(
-                        "no command '\(topic)'; commands are check, load, validate, explain, test, demo",
+                        "no command '\(topic)'; commands are check, load, store, remove, list, validate, explain, test, demo",
                         help: Help.overview)
                 }
                 return help(text)
             }
             return help(Help.overview)
         default:
-            let hint = ["check", "load", "validate", "explain", "test", "demo", "help"].first {
+            let hint = ["check", "load", "store", "remove", "list", "validate", "explain", "test", "demo", "help"].first {
                 $0.hasPrefix(command) || command.hasPrefix($0)
             }
             return usage(
-                "unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, validate, explain, test, demo, help",
+                "unknown command '\(command)'\(hint.map { " (did you mean '\($0)'?)" } ?? ""); commands are check, load, store, remove, list, validate, explain, test, demo, help",
                 help: Help.overview)
         }
     }
 
-    // MARK: check and load
+    // MARK: check, load, store, remove, list
 
-    private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
-        let helpText = loading ? Help.load : Help.check
-        var options = Self.requestOptions
-        if loading {
-            options.append(.init(name: "output", valueName: "FILE"))
-        }
+    /// A request command's arguments, parsed and assembled: the service, who asks, what about.
+    struct Prepared {
+        var parsed: CommandLineArguments
+        var service: ConfiguredService
+        var context: AccessContext
+        /// The positional argument: a key, or for `list` a folder.
+        var key: String
+        var json: Bool
+    }
+
+    /// Parsed arguments, or the exit status of a command that ended while parsing them.
+    enum Preparation {
+        case ready(Prepared)
+        case finished(ExitStatus)
+    }
+
+    /// Parses the options every request command takes (and `extra`), assembles the
+    /// configuration and picks the service.
+    private func prepare(
+        _ arguments: [String], command: String, helpText: String, options: [CommandLineArguments.Option],
+        positional: String
+    ) -> Preparation {
         let parsed: CommandLineArguments
         do {
             parsed = try CommandLineArguments(
-                arguments, options: options, positionalNames: ["KEY"], command: command)
+                arguments, options: options, positionalNames: [positional], command: command)
         } catch {
-            if arguments.contains("--help") { return help(helpText) }
-            return usage(error.message, help: helpText)
+            if arguments.contains("--help") { return .finished(help(helpText)) }
+            return .finished(usage(error.message, help: helpText))
         }
-        if parsed.flag("help") { return help(helpText) }
+        if parsed.flag("help") { return .finished(help(helpText)) }
         let json = parsed.flag("json")
         guard let config = parsed.value("config") else {
-            return usage("missing --config FILE: the configuration to ask", help: helpText)
+            return .finished(usage("missing --config FILE: the configuration to ask", help: helpText))
         }
         var attributes: [String: String] = [:]
         for pair in parsed.all("attr") {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                return usage("--attr expects KEY=VALUE, found '\(pair)'", help: helpText)
+                return .finished(usage("--attr expects KEY=VALUE, found '\(pair)'", help: helpText))
             }
             attributes[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
@@ -92,38 +109,49 @@ struct Commands {
             do {
                 instant = try Instant.parse(text)
             } catch {
-                return usage(
-                    "--at expects \(Instant.description), found '\(text)'; \(error.reason)",
-                    help: helpText)
+                return .finished(
+                    usage("--at expects \(Instant.description), found '\(text)'; \(error.reason)", help: helpText))
             }
             clock = { instant }
         }
-        let key = parsed.positionals[0]
-        let action = parsed.value("action") ?? "read"
-        let output = parsed.value("output")
-
         let services: AssembledServices
         do {
             services = try Assembler(clock: clock).assemble(contentsOf: URL(fileURLWithPath: config))
         } catch {
-            return configurationFailed(error, file: config, json: json)
+            return .finished(configurationFailed(error, file: config, json: json))
         }
         let service: ConfiguredService
         do {
             service = try services.service(named: parsed.value("service"))
         } catch {
-            return usage(describe(error), help: nil, json: json)
+            return .finished(usage(describe(error), help: nil, json: json))
         }
-
         let context = AccessContext(subject: parsed.value("subject"), attributes: attributes)
+        return .ready(
+            Prepared(parsed: parsed, service: service, context: context, key: parsed.positionals[0], json: json))
+    }
+
+    private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
+        let helpText = loading ? Help.load : Help.check
+        var options = Self.requestOptions
+        if loading {
+            options.append(.init(name: "output", valueName: "FILE"))
+        }
+        let prepared: Prepared
+        switch prepare(arguments, command: command, helpText: helpText, options: options, positional: "KEY") {
+        case .finished(let status): return status
+        case .ready(let ready): prepared = ready
+        }
+        let (service, key, json) = (prepared.service, prepared.key, prepared.json)
+        let action = prepared.parsed.value("action") ?? "read"
+        let output = prepared.parsed.value("output")
         if !loading {
             let report = await Self.decide(
-                key, action: action, context: context, on: service, command: command)
+                key, action: action, context: prepared.context, on: service, command: command)
             return finish(report, json: json, status: report.status)
         }
-        return await AccessContext.$current.withValue(context) {
-            let request = service.request(for: key, action: action)
-            var report = Report(command: command, service: service.name, request: request)
+        return await AccessContext.$current.withValue(prepared.context) {
+            var report = Report(command: command, service: service.name, request: service.request(for: key, action: action))
             do {
                 let data = try await service.load(key, action: action)
                 report.allowed = true
@@ -146,10 +174,64 @@ struct Commands {
                 }
                 return finish(report, json: json, status: .ok)
             } catch let denied as AccessDenied {
-                report.allowed = false
-                report.gate = denied.gatekeeper
-                report.reason = denied.reason
-                report.gateFailure = denied.isGateFailure
+                report.record(denied)
+                return finish(report, json: json, status: .denied)
+            } catch {
+                report.allowed = true
+                report.error = "the loader failed: \(describe(error))"
+                return finish(report, json: json, status: .error)
+            }
+        }
+    }
+
+    /// `store`, `remove` and `list`: one operation through the service's gate, with the action
+    /// the operation asks (`write`, `delete`, `list` then `read` for each key).
+    private func operate(_ arguments: [String], command: String) async -> ExitStatus {
+        let helpText = Help.text(for: command) ?? Help.overview
+        var options = Self.requestOptions.filter { $0.name != "action" }
+        if command == "store" { options.append(.init(name: "input", valueName: "FILE")) }
+        let prepared: Prepared
+        switch prepare(
+            arguments, command: command, helpText: helpText, options: options,
+            positional: command == "list" ? "PREFIX" : "KEY")
+        {
+        case .finished(let status): return status
+        case .ready(let ready): prepared = ready
+        }
+        let (service, json) = (prepared.service, prepared.json)
+        // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
+        let key = command == "list" && prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
+        var data = Data()
+        if command == "store" {
+            let input = prepared.parsed.value("input")
+            do {
+                data = try input.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                    ?? FileHandle.standardInput.readDataToEndOfFile()
+            } catch {
+                return usage("cannot read \(input ?? "standard input"): \(describe(error))", help: nil, json: json)
+            }
+        }
+        let action = ["store": "write", "remove": "delete", "list": "list"][command] ?? command
+        return await AccessContext.$current.withValue(prepared.context) {
+            var report = Report(command: command, service: service.name, request: service.request(for: key, action: action))
+            do {
+                switch command {
+                case "store":
+                    try await service.store(data, for: key)
+                    report.bytes = data.count
+                case "remove":
+                    try await service.remove(key)
+                default:
+                    report.keys = try await service.keys(under: key)
+                }
+                report.allowed = true
+                if command == "list", !json {
+                    for listed in report.keys ?? [] { console.out(printable(listed)) }
+                    return .ok
+                }
+                return finish(report, json: json, status: .ok)
+            } catch let denied as AccessDenied {
+                report.record(denied)
                 return finish(report, json: json, status: .denied)
             } catch {
                 report.allowed = true
@@ -160,8 +242,8 @@ struct Commands {
     }
 
     /// Decides the request for `key` on `service` in `context` without loading anything, as
-    /// `check` does: the report says whether it was allowed and, for a denial, the gate, its
-    /// reason and whether the gate failed. `gatehouse test` decides each case with it.
+    /// `check` does: the report holds the explained verdict (the deciding gatekeeper, its reason
+    /// and rule, every step). `gatehouse test` decides each case with it.
     static func decide(
         _ key: String, action: String, context: AccessContext, on service: ConfiguredService, command: String
     ) async -> Report {
@@ -169,13 +251,7 @@ struct Commands {
             let request = service.request(for: key, action: action)
             var report = Report(command: command, service: service.name, request: request)
             do {
-                try await service.authorize(request)
-                report.allowed = true
-            } catch let denied as AccessDenied {
-                report.allowed = false
-                report.gate = denied.gatekeeper
-                report.reason = denied.reason
-                report.gateFailure = denied.isGateFailure
+                report.record(try await service.decide(request))
             } catch {
                 report.error = "the decision failed: \(describe(error))"
             }
@@ -192,14 +268,21 @@ struct Commands {
         let service = printable(report.service)
         switch status {
         case .ok:
+            let rule = report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
             if let output = report.output {
                 console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
+            } else if report.command == "store" {
+                console.out("stored \(report.bytes ?? 0) bytes: \(request) (service \(service))")
+            } else if report.command == "remove" {
+                console.out("removed: \(request) (service \(service))")
             } else {
-                console.out("allowed: \(request) (service \(service))")
+                console.out("allowed\(rule): \(request) (service \(service))")
             }
         case .denied:
-            let gate = printable(report.gate ?? "?")
-            let what = report.gateFailure == true ? "denied: gate \(gate) failed" : "denied by \(gate)"
+            // A rules file's reason names its line already ("avatars.rules:5 denies").
+            let gatekeeper = printable(report.gatekeeper ?? "?")
+            let what =
+                report.gateFailure == true ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(printable(report.reason ?? ""))")
             console.err("  request: \(request) (service \(service))")
         default:
@@ -311,25 +394,51 @@ struct Commands {
     }
 }
 
-/// What a `check` or `load` found, as text or as one JSON object.
+/// What a request command found, as text or as one JSON object.
 struct Report {
     var command: String
     var service: String
     var request: AccessRequest
     var allowed: Bool?
-    var gate: String?
+    /// The deciding gatekeeper: for a denial the one that refused, for an allow the last one.
+    var gatekeeper: String?
     var reason: String?
+    /// The deciding rule (`file:line`), when the gatekeeper knows it.
+    var rule: String?
     var gateFailure: Bool?
+    /// The explained verdict, for `check`.
+    var verdict: AccessVerdict?
     var error: String?
     var bytes: Int?
     var output: String?
     var content: String?
     var contentBase64: String?
+    /// The keys `list` may show.
+    var keys: [String]?
 
     /// The exit status of `check` for this report: ok, denied, or error.
     var status: ExitStatus {
         if error != nil { return .error }
         return allowed == true ? .ok : .denied
+    }
+
+    /// Takes the verdict's outcome, deciding gatekeeper, reason and rule.
+    mutating func record(_ verdict: AccessVerdict) {
+        self.verdict = verdict
+        allowed = verdict.isAllowed
+        gatekeeper = verdict.gatekeeper
+        reason = verdict.reason
+        rule = verdict.rule?.description
+        if !verdict.isAllowed { gateFailure = verdict.outcome == .failed }
+    }
+
+    /// Takes the denial's gatekeeper, reason and rule.
+    mutating func record(_ denied: AccessDenied) {
+        allowed = false
+        gatekeeper = denied.gatekeeper
+        reason = denied.reason
+        rule = denied.rule?.description
+        gateFailure = denied.isGateFailure
     }
 
     var json: String { JSONText.render(members) }
@@ -339,29 +448,43 @@ struct Report {
         var members: [(String, JSONText)] = [
             ("command", .string(command)),
             ("service", .string(service)),
-            (
-                "request",
-                .object([
-                    ("subject", request.subject.map { .string($0) } ?? .null),
-                    ("action", .string(request.action)),
-                    ("resource", .string(request.resource)),
-                    (
-                        "attributes",
-                        .object(
-                            request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
-                    ),
-                ])
-            ),
+            ("request", Self.json(request)),
         ]
         if let allowed { members.append(("allowed", .bool(allowed))) }
-        if let gate { members.append(("gate", .string(gate))) }
+        if let gatekeeper { members.append(("gatekeeper", .string(gatekeeper))) }
         if let reason { members.append(("reason", .string(reason))) }
+        if let rule { members.append(("rule", .string(rule))) }
         if let gateFailure { members.append(("gateFailure", .bool(gateFailure))) }
+        if let verdict { members.append(("verdict", Self.json(verdict))) }
         if let error { members.append(("error", .string(error))) }
         if let bytes { members.append(("bytes", .number(bytes))) }
         if let output { members.append(("output", .string(output))) }
         if let content { members.append(("content", .string(content))) }
         if let contentBase64 { members.append(("contentBase64", .string(contentBase64))) }
+        if let keys { members.append(("keys", .array(keys.map { .string($0) }))) }
         return members
+    }
+
+    static func json(_ request: AccessRequest) -> JSONText {
+        .object([
+            ("subject", request.subject.map { .string($0) } ?? .null),
+            ("action", .string(request.action)),
+            ("resource", .string(request.resource)),
+            ("attributes", .object(request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ])
+    }
+
+    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps.
+    static func json(_ verdict: AccessVerdict) -> JSONText {
+        func members(_ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?)
+            -> [(String, JSONText)]
+        {
+            var members: [(String, JSONText)] = [("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper))]
+            if let reason { members.append(("reason", .string(reason))) }
+            if let rule { members.append(("rule", .string(rule.description))) }
+            return members
+        }
+        let steps = verdict.steps.map { JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule)) }
+        return .object(members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [("steps", .array(steps))])
     }
 }

@@ -7,13 +7,16 @@ enum Help {
           gatehouse                          run the demo on the bundled example configuration
           gatehouse check    --config FILE [options] KEY
           gatehouse load     --config FILE [options] [--output FILE] KEY
+          gatehouse store    --config FILE [options] [--input FILE] KEY   (the resource on stdin)
+          gatehouse remove   --config FILE [options] KEY
+          gatehouse list     --config FILE [options] PREFIX
           gatehouse validate [--json] FILE   check a configuration and every rules file it names
-          gatehouse explain  [--json] FILE   describe each service: its loader, cache and gates
+          gatehouse explain  [--json] FILE   describe each service: its loader, cache and gatekeepers
           gatehouse test     [--json] CASES  decide a table of cases, compare with what they expect
           gatehouse help [COMMAND]           or: gatehouse COMMAND --help
 
         Exit status: 0 allowed / ok, 1 error, 2 usage, 3 denied (test: 1 when a case fails).
-        Results go to standard output; errors and denials (gate and reason) to standard error.
+        Results go to standard output; errors and denials (gatekeeper and reason) to standard error.
         With --json, one JSON object is printed to standard output instead.
         """
 
@@ -37,12 +40,16 @@ enum Help {
         Options:
         \(requestOptions)
 
+        Prints whether the request is allowed; the deciding gatekeeper and its rule (file:line) when a
+        rules file decided. With --json: the request, the outcome and the explained verdict, every
+        gatekeeper's step in order.
+
         Exit status: 0 allowed, 3 denied, 1 configuration error, 2 usage error.
         Example: gatehouse check --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.png
         """
 
     static let load = """
-        gatehouse load - load a resource through the gate: the loader is reached only if every gate allows
+        gatehouse load - load a resource through the gate: the loader is reached only if every gatekeeper allows
 
         Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--output FILE] [--json] KEY
 
@@ -53,6 +60,51 @@ enum Help {
         Exit status: 0 loaded, 3 denied, 1 error (configuration, loader, output), 2 usage error.
         Example: gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
         """
+
+    static let store = """
+        gatehouse store - write a resource through the gate (action write): the loader is reached only if allowed
+
+        Usage: gatehouse store --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--input FILE] [--json] KEY
+
+        Reads the resource from standard input, or from --input FILE.
+
+        Options:
+        \(requestOptionsWithoutAction)
+          --input FILE       read the resource from FILE instead of standard input
+
+        Exit status: 0 stored, 3 denied, 1 error (configuration, loader), 2 usage error.
+        """
+
+    static let remove = """
+        gatehouse remove - delete a resource through the gate (action delete): the loader is reached only if allowed
+
+        Usage: gatehouse remove --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--json] KEY
+
+        Options:
+        \(requestOptionsWithoutAction)
+
+        Exit status: 0 removed, 3 denied, 1 error (configuration, loader), 2 usage error.
+        """
+
+    static let list = """
+        gatehouse list - list the keys under a folder that the subject may read, one a line
+
+        Usage: gatehouse list --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--json] PREFIX
+
+        PREFIX names a folder: "docs" or "docs/"; "" or "/" is the root. The listing itself is asked
+        as action list on the folder; then each key is asked as action read, and a key that may not
+        be read is left out, unseen (it is in no output and no error).
+
+        Options:
+        \(requestOptionsWithoutAction)
+
+        Exit status: 0 listed (even when nothing may be read), 3 listing denied, 1 error, 2 usage error.
+        """
+
+    static var requestOptionsWithoutAction: String {
+        requestOptions.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("--action NAME") }.joined(separator: "\n")
+    }
 
     static let validate = """
         gatehouse validate - check a configuration file and report every problem with its place
@@ -68,7 +120,7 @@ enum Help {
         """
 
     static let explain = """
-        gatehouse explain - describe each service of a configuration: its gates in order, the cache, the loader
+        gatehouse explain - describe each service of a configuration: its gatekeepers in order, the cache, the loader
 
         Usage: gatehouse explain [--json] FILE
 
@@ -86,9 +138,10 @@ enum Help {
              "at": "2026-11-30T10:00:00Z", "expect": "allow"}]}
         A case has "name", "resource" and "expect" ("allow" or "deny"), and may have "service"
         (needed when the configuration has several), "subject", "action" (default read),
-        "attributes" (an object of strings), "at" (an ISO-8601 instant, as --at) and "gate" (the
-        gate expected to decide: for a deny the gate that refused, for an allow the last gate).
-        A gate that fails (a rules file missing or malformed) fails the case.
+        "attributes" (an object of strings), "at" (an ISO-8601 instant, as --at) and "gatekeeper"
+        (the one expected to decide: for a deny the one that refused, for an allow the last one;
+        "gate" is read as well, its older spelling).
+        A gatekeeper that fails (a rules file missing or malformed) fails the case.
 
         Prints "pass  NAME" or "FAIL  NAME: expected ..., got ..." per case, then "N passed, M failed".
 
@@ -107,6 +160,9 @@ enum Help {
         switch command {
         case "check": check
         case "load": load
+        case "store": store
+        case "remove": remove
+        case "list": list
         case "validate": validate
         case "explain": explain
         case "test": test

@@ -46,8 +46,7 @@ extension Commands {
             let context = AccessContext(subject: testCase.subject, attributes: testCase.attributes)
             let report = await Self.decide(
                 testCase.resource, action: testCase.action, context: context, on: service, command: "test")
-            outcomes.append(
-                CaseOutcome(testCase, report: report, lastGate: service.proxy.gatekeepers.last?.name))
+            outcomes.append(CaseOutcome(testCase, report: report))
         }
 
         let failed = outcomes.filter { !$0.passed }.count

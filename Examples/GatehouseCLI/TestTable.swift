@@ -34,7 +34,7 @@ struct TestTable {
         var at: (instant: Date, text: String)?
         var expect = Expectation.allow
         /// The gate expected to decide, if the case names one.
-        var gate: String?
+        var gatekeeper: String?
     }
 
     /// Everything wrong with a table, each problem as `place: message`.
@@ -47,7 +47,7 @@ struct TestTable {
     var cases: [Case]
 
     static let caseKeys = [
-        "name", "service", "subject", "action", "resource", "attributes", "at", "expect", "gate",
+        "name", "service", "subject", "action", "resource", "attributes", "at", "expect", "gatekeeper", "gate",
     ]
     static let shape = #"expected a JSON object such as {"config": "gatehouse.json", "cases": [...]}"#
 
@@ -142,7 +142,13 @@ struct TestTable {
             testCase.subject = string(object["subject"], place: "\(place).subject")
             testCase.action = string(object["action"], place: "\(place).action", nonEmpty: true) ?? "read"
             testCase.resource = string(object["resource"], place: "\(place).resource", required: true) ?? ""
-            testCase.gate = string(object["gate"], place: "\(place).gate", nonEmpty: true)
+            // "gate" is the first edition's spelling of "gatekeeper", still read.
+            testCase.gatekeeper =
+                string(object["gatekeeper"], place: "\(place).gatekeeper", nonEmpty: true)
+                ?? string(object["gate"], place: "\(place).gate", nonEmpty: true)
+            if object["gatekeeper"] != nil, object["gate"] != nil {
+                problems.append("\(place): give \"gatekeeper\" or its older spelling \"gate\", not both")
+            }
             testCase.attributes = attributes(object["attributes"], place: "\(place).attributes")
             if let text = string(object["at"], place: "\(place).at") {
                 do {

@@ -42,6 +42,11 @@ public struct AccessGate: Sendable {
     public let service: String?
     /// Stamps records.
     let clock: @Sendable () -> Date
+    /// The gatekeepers, when every one answers without suspending.
+    private let immediate: [any ImmediateAccessPolicy]?
+    /// Whether ``authorize(_:)`` decides with plain calls: every gatekeeper answers without
+    /// suspending and there is no observer (whose shadow gatekeepers may suspend).
+    @usableFromInline let decidesImmediately: Bool
 
     /// Creates a gate.
     ///
@@ -67,6 +72,9 @@ public struct AccessGate: Sendable {
         self.clock = clock
         self.identity = identity
         self.service = service
+        let immediate = gatekeepers.compactMap { $0 as? any ImmediateAccessPolicy }
+        self.immediate = immediate.count == gatekeepers.count ? immediate : nil
+        self.decidesImmediately = self.immediate != nil && observer == nil
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
@@ -82,8 +90,13 @@ public struct AccessGate: Sendable {
     ///
     /// - Throws: ``AccessDenied`` (naming the deciding gatekeeper, the reason and the rule) when
     ///   the verdict is not an allow; `CancellationError` as the type's cancellation rule says.
+    @inlinable
     public func authorize(_ request: AccessRequest) async throws {
-        try await authorize(request, identity: identity)
+        if decidesImmediately {
+            try authorizeImmediately(request)
+        } else {
+            try await authorize(request, identity: identity)
+        }
     }
 
     /// The requests the gatekeepers allow, in the order given. Each is decided and recorded as
@@ -100,6 +113,7 @@ public struct AccessGate: Sendable {
     }
 
     /// ``authorize(_:)`` with the resource checked against `identity`.
+    @usableFromInline
     func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
         let decided = try await decided(request, identity: identity, explained: observer != nil)
         if !decided.verdict.isAllowed {
@@ -122,7 +136,8 @@ public struct AccessGate: Sendable {
     }
 
     /// The one decision path: the cancellation check, identity, each gatekeeper in order, the
-    /// cancellation check again, the records.
+    /// cancellation check again, the records. Gatekeepers that all answer without suspending
+    /// are asked with plain calls (an implementation detail: the same answers).
     ///
     /// Each gatekeeper is asked through ``AccessPolicy/explain(_:)``, so a verdict always names
     /// the deciding rule when the gatekeeper knows it. `explained` says whether the verdict lists
@@ -132,39 +147,101 @@ public struct AccessGate: Sendable {
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool
     ) async throws(CancellationError) -> Decided {
         if Task.isCancelled { throw CancellationError() }
-        var decided: Decided
-        if let problem = Self.identityProblem(request, identity: identity) {
-            decided = Decided(
-                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
-            )
-        } else if gatekeepers.isEmpty {
-            decided = Decided(
-                verdict: AccessVerdict(
-                    outcome: .denied, gatekeeper: Self.noGatekeeper,
-                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
+        let decided: Decided
+        if let refused = refusedBeforeAsking(request, identity: identity) {
+            decided = refused
+        } else if let immediate {
+            decided = try Self.ask(immediate, request, explained: explained)
         } else {
-            var steps: [AccessVerdict.Step] = []
-            var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
-            var failure: (any Error)?
-            for gatekeeper in gatekeepers {
-                do {
-                    last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
-                } catch {
-                    if Task.isCancelled { throw CancellationError() }
-                    last = AccessVerdict.Step(
-                        gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
-                    failure = error
-                }
-                if explained { steps.append(last) }
-                if last.outcome != .allowed { break }
-            }
-            decided = Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
+            decided = try await ask(request, explained: explained)
         }
         if decided.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
         if let observer {
             await report(request, decided.verdict, to: observer)
         }
         return decided
+    }
+
+    /// ``authorize(_:)`` when the gate ``decidesImmediately``: the same checks in the same
+    /// order as `decided(_:identity:explained:)`, with plain calls.
+    @usableFromInline
+    func authorizeImmediately(_ request: AccessRequest) throws {
+        if Task.isCancelled { throw CancellationError() }
+        let decided =
+            try refusedBeforeAsking(request, identity: identity) ?? Self.ask(immediate ?? [], request, explained: false)
+        if decided.verdict.isAllowed {
+            if Task.isCancelled { throw CancellationError() }
+            return
+        }
+        throw AccessDenied(request: request, verdict: decided.verdict, underlyingError: decided.failure)
+    }
+
+    /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
+    /// or the gate has no gatekeepers.
+    private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> Decided? {
+        if let problem = Self.identityProblem(request, identity: identity) {
+            return Decided(
+                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem))
+        }
+        if gatekeepers.isEmpty {
+            return Decided(
+                verdict: AccessVerdict(
+                    outcome: .denied, gatekeeper: Self.noGatekeeper,
+                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
+        }
+        return nil
+    }
+
+    /// Asks each gatekeeper in order until one does not allow.
+    private func ask(_ request: AccessRequest, explained: Bool) async throws(CancellationError) -> Decided {
+        var steps: [AccessVerdict.Step] = []
+        var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
+        var failure: (any Error)?
+        for gatekeeper in gatekeepers {
+            do {
+                last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                (last, failure) = (Self.failed(gatekeeper.name, error), error)
+            }
+            if explained { steps.append(last) }
+            if last.outcome != .allowed { break }
+        }
+        return Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
+    }
+
+    /// The same as `ask(_:explained:)` for gatekeepers that answer without suspending. Builds
+    /// a step only where the verdict needs one: every step when `explained`, otherwise only the
+    /// deciding one.
+    private static func ask(
+        _ gatekeepers: [any ImmediateAccessPolicy], _ request: AccessRequest, explained: Bool
+    ) throws(CancellationError) -> Decided {
+        var steps: [AccessVerdict.Step] = []
+        for gatekeeper in gatekeepers {
+            let answer: AccessExplanation
+            do {
+                answer = try gatekeeper.explainNow(request)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                let failed = failed(gatekeeper.name, error)
+                if explained { steps.append(failed) }
+                return Decided(verdict: AccessVerdict(failed, steps: steps), failure: error)
+            }
+            let denies = answer.decision != .allow
+            if explained || denies {
+                let step = step(gatekeeper.name, answer)
+                if explained { steps.append(step) }
+                if denies { return Decided(verdict: AccessVerdict(step, steps: steps)) }
+            }
+        }
+        // All allowed; the verdict names the last one.
+        if let last = steps.last { return Decided(verdict: AccessVerdict(last, steps: steps)) }
+        return Decided(verdict: AccessVerdict(outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
+    }
+
+    /// The step of a gatekeeper that threw.
+    private static func failed(_ gatekeeper: String, _ error: any Error) -> AccessVerdict.Step {
+        AccessVerdict.Step(gatekeeper: gatekeeper, outcome: .failed, reason: describe(error))
     }
 
     /// The step of a gatekeeper that answered: a note on an allow is its reason, and is added to

@@ -80,11 +80,11 @@ public struct ResourceIdentity: Sendable, Hashable {
 
     /// The first thing wrong with `resource`, or `nil` when it names one resource unambiguously.
     public func violation(in resource: String) -> Violation? {
-        // One pass over the bytes for the common case, printable ASCII (always NFC, free of
-        // controls), checking path components on the way; anything else is looked at scalar by
-        // scalar below. The bytes are read through the string's `Span` where the platform has
+        // One pass over the bytes settles the common case, printable ASCII (always NFC, free of
+        // controls) with no component that could break the path rules; anything else is looked
+        // at again below. The bytes are read through the string's `Span` where the platform has
         // it (several times faster than the `UTF8View` iterator; see docs/performance.md).
-        var scan = ASCIIPathScan(checksPath: checksPath)
+        var scan = ASCIIPathScan()
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             let bytes = resource.utf8.span
             for index in bytes.indices where !scan.read(bytes[index]) { break }
@@ -92,7 +92,8 @@ public struct ResourceIdentity: Sendable, Hashable {
             for byte in resource.utf8 where !scan.read(byte) { break }
         }
         if scan.isPrintableASCII {
-            return scan.violation
+            guard checksPath, scan.mayBreakPathRules || scan.endsWithSlash else { return nil }
+            return Self.pathViolation(in: resource)
         }
         for (offset, scalar) in resource.unicodeScalars.enumerated() where Self.isControl(scalar) {
             return .controlCharacter(scalar, offset: offset)
@@ -141,7 +142,7 @@ public struct ResourceIdentity: Sendable, Hashable {
     }
 
     /// What is wrong with a component of `length` bytes, `dots` of them `.`.
-    fileprivate static func componentViolation(length: Int, dots: Int) -> Violation? {
+    private static func componentViolation(length: Int, dots: Int) -> Violation? {
         switch (length, dots) {
         case (0, _): .emptyComponent
         case (1, 1): .dotComponent
@@ -152,56 +153,32 @@ public struct ResourceIdentity: Sendable, Hashable {
 }
 
 /// `"text"` with control characters written as `\u{…}`, for a message.
-/// The one-pass check of a resource while its bytes are printable ASCII: components are
-/// checked as they end.
+/// The first pass over a resource's bytes: whether they are all printable ASCII (then the text
+/// is NFC and free of controls), and whether the path could break a rule. Nothing can be wrong
+/// with a path of printable ASCII unless two slashes meet, a component starts with a dot, or it
+/// starts or ends with a slash; only then is the exact check needed.
 private struct ASCIIPathScan {
-    let checksPath: Bool
-    /// Whether every byte read so far is printable ASCII.
     private(set) var isPrintableASCII = true
-    /// The first path violation found, if any (meaningful while `isPrintableASCII`).
-    private var found: ResourceIdentity.Violation?
-    private var length = 0
-    private var dots = 0
-    private var seen = 0
+    private(set) var mayBreakPathRules = false
+    /// The byte before the next one; a slash before the first, so that a leading slash or a
+    /// leading dot is noticed like one after a slash.
+    private var previous = UInt8(ascii: "/")
 
-    init(checksPath: Bool) {
-        self.checksPath = checksPath
-    }
-
-    /// Reads the next byte; `false` when the scan is over (a byte that is not printable ASCII,
-    /// or a violation found).
+    /// Reads the next byte; `false` when it is not printable ASCII (the scan is over).
     mutating func read(_ byte: UInt8) -> Bool {
-        guard byte >= 0x20 && byte < 0x7F else {
+        guard byte &- 0x20 < 0x5F else {
             isPrintableASCII = false
             return false
         }
-        seen += 1
-        guard checksPath else { return true }
-        if byte == UInt8(ascii: "/") {
-            if length == 0 {
-                found = seen == 1 ? .leadingSlash : .emptyComponent
-                return false
-            }
-            if let violation = ResourceIdentity.componentViolation(length: length, dots: dots) {
-                found = violation
-                return false
-            }
-            length = 0
-            dots = 0
-        } else {
-            length += 1
-            if byte == UInt8(ascii: ".") { dots += 1 }
+        if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) {
+            mayBreakPathRules = true
         }
+        previous = byte
         return true
     }
 
-    /// The violation of a resource whose bytes were all read and all printable ASCII.
-    var violation: ResourceIdentity.Violation? {
-        if let found { return found }
-        guard checksPath else { return nil }
-        if seen == 0 { return .empty }
-        return ResourceIdentity.componentViolation(length: length, dots: dots)
-    }
+    /// Whether the path is empty or ends with a slash.
+    var endsWithSlash: Bool { previous == UInt8(ascii: "/") }
 }
 
 private func escaped(_ text: String) -> String {

@@ -19,7 +19,7 @@ import GatehouseCore
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
 /// ```
-public struct AllowList: AccessPolicy {
+public struct AllowList: AccessPolicy, ImmediateAccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
@@ -70,6 +70,11 @@ public struct AllowList: AccessPolicy {
 
     /// ``evaluate(_:)``'s decision, with no rule (a list has no numbered rules).
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        explainNow(request)
+    }
+
+    /// The answer of ``explain(_:)``, without suspending.
+    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         AccessExplanation(decision(for: request))
     }
 

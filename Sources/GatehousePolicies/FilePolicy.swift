@@ -34,7 +34,7 @@ import GatehouseCore
 /// `whenInvalid: .keepLastGood`, a version whose *contents* cannot be used (malformed, not
 /// UTF-8, incomplete, too large, changing while read) leaves the last version that parsed in
 /// charge instead, and every decision made with it says so (see ``WhenInvalid``).
-public struct FilePolicy: AccessPolicy {
+public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
         /// Every decision fails (the proxy denies, naming the file and line). The default.
@@ -100,7 +100,7 @@ public struct FilePolicy: AccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        let explanation = try explanation(for: request)
+        let explanation = try explainNow(request)
         guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
             return explanation.decision
         }
@@ -113,10 +113,13 @@ public struct FilePolicy: AccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        try explanation(for: request)
+        try explainNow(request)
     }
 
-    private func explanation(for request: AccessRequest) throws -> AccessExplanation {
+    /// The answer of ``explain(_:)``, without suspending.
+    ///
+    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    package func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
         var explanation = version.rules.explanation(for: request)
         if let invalid = version.invalidCurrent {

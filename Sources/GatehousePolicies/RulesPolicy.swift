@@ -11,7 +11,7 @@ import GatehouseCore
 ///     """, name: "documents")
 /// ```
 /// The text is parsed once, when the policy is made; a decision never fails.
-public struct RulesPolicy: AccessPolicy {
+public struct RulesPolicy: AccessPolicy, ImmediateAccessPolicy {
     /// The name shown in denials and audit records, and in place of a file name in reasons
     /// (`"documents:3 denies"`) and errors.
     public let name: String
@@ -39,6 +39,11 @@ public struct RulesPolicy: AccessPolicy {
 
     /// ``evaluate(_:)``'s decision with the deciding rule (`name:line`), for allows too.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        explainNow(request)
+    }
+
+    /// The answer of ``explain(_:)``, without suspending.
+    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         rules.explanation(for: request)
     }
 }

@@ -18,7 +18,7 @@ import GatehouseCore
 /// instant the window cannot place (not finite, or outside ``supportedInstants``) is a fault,
 /// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
 /// A decision does not use `Calendar`: the zone's offset is cached until its next transition.
-public struct TimeWindow: AccessPolicy, CustomStringConvertible {
+public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
     /// The days on which the window opens.
@@ -113,6 +113,11 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     ///
     /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        try explainNow(request)
+    }
+
+    /// The answer of ``explain(_:)``, without suspending.
+    package func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
         AccessExplanation(try window.decisionNow())
     }
 

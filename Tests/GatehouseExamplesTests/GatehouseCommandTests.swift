@@ -16,7 +16,7 @@ struct GatehouseCommandTests {
             "avatar of alice: a fox in a red scarf",
             "denied by team: subject \"mallory\" is not in the allow-list",
             "denied by office-hours: outside Mon–Fri 08:00–20:00 Europe/Berlin; it is Sat 11:00 there",
-            "allowed: bob read \"avatars/alice.txt\" (service avatars)",
+            "allowed by rules (avatars.rules:3): bob read \"avatars/alice.txt\" (service avatars)",
             "denied by rules: no rule in avatars.rules allows",
             "denied by (identity): the resource has a \"..\" path component",
             "Every step behaved as told.",
@@ -37,7 +37,7 @@ struct GatehouseCommandTests {
         let run = try Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
-        #expect(run.stdout == "allowed: alice read \"avatars/alice.txt\" (service avatars)\n")
+        #expect(run.stdout == "allowed by rules (avatars.rules:2): alice read \"avatars/alice.txt\" (service avatars)\n")
         #expect(run.stderr.isEmpty)
     }
 
@@ -75,7 +75,7 @@ struct GatehouseCommandTests {
         #expect(run.status == 3)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["allowed"] as? Bool == false)
-        #expect(object?["gate"] as? String == "team")
+        #expect(object?["gatekeeper"] as? String == "team")
         #expect(object?["gateFailure"] as? Bool == false)
         let request = object?["request"] as? [String: Any]
         #expect(request?["subject"] as? String == "mallory")

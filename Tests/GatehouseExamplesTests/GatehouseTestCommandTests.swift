@@ -56,7 +56,7 @@ struct GatehouseTestCommandTests {
         let cases = table?["cases"] as? [[String: Any]] ?? []
         #expect(cases.contains { $0["expect"] as? String == "allow" })
         let denyingGates = Set(
-            cases.filter { $0["expect"] as? String == "deny" }.compactMap { $0["gate"] as? String })
+            cases.filter { $0["expect"] as? String == "deny" }.compactMap { $0["gatekeeper"] as? String })
         #expect(denyingGates.isSuperset(of: ["team", "office-hours", "rules", "(identity)"]))
         #expect(
             cases.allSatisfy { $0["at"] != nil }, "every case pins its instant: the demo has a time window")
@@ -73,7 +73,7 @@ struct GatehouseTestCommandTests {
         let cases = object?["cases"] as? [[String: Any]]
         #expect(cases?.count == 12)
         #expect(cases?.first?["name"] as? String == "alice reads her avatar")
-        #expect(cases?.first?["gate"] as? String == "rules")
+        #expect(cases?.first?["gatekeeper"] as? String == "rules")
     }
 
     // MARK: failing cases
@@ -91,7 +91,7 @@ struct GatehouseTestCommandTests {
         #expect(
             run.stdout == """
                 pass  alice reads her avatar
-                FAIL  bob reads alice's avatar: expected deny, got allow by gate "rules"
+                FAIL  bob reads alice's avatar: expected deny, got allow by gatekeeper "rules"
                       request: bob read "avatars/alice.txt" (service avatars, at 2026-11-30T10:00:00Z)
                 1 passed, 1 failed
 
@@ -109,7 +109,7 @@ struct GatehouseTestCommandTests {
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
-                #"FAIL  mallory is refused by the rules: expected deny by gate "rules", got deny by gate "team": subject "mallory" is not in the allow-list"#
+                #"FAIL  mallory is refused by the rules: expected deny by gatekeeper "rules", got deny by gatekeeper "team": subject "mallory" is not in the allow-list"#
             ))
         #expect(run.stdout.hasSuffix("0 passed, 1 failed\n"))
     }
@@ -126,7 +126,7 @@ struct GatehouseTestCommandTests {
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
-                #"FAIL  bob is denied: expected deny, got a failure of gate "rules": avatars.rules:1: "#))
+                #"FAIL  bob is denied: expected deny, got a failure of gatekeeper "rules": avatars.rules:1: "#))
     }
 
     @Test func eachCaseIsDecidedAtItsOwnInstant() throws {

@@ -1,0 +1,11 @@
+/// A gatekeeper that answers without suspending, as the built-in policies do.
+///
+/// When every gatekeeper of an ``AccessGate`` adopts it and nothing observes the gate, the gate
+/// decides with plain calls instead of async ones. That is an implementation detail: the
+/// checks, their order, the cancellation rule and the answers are the same either way.
+/// Package-internal; the built-in policies' `explain` returns exactly what ``explainNow(_:)``
+/// returns.
+package protocol ImmediateAccessPolicy: AccessPolicy {
+    /// The answer of `explain(_:)`, given without suspending.
+    func explainNow(_ request: AccessRequest) throws -> AccessExplanation
+}

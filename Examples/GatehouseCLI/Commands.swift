@@ -50,7 +50,9 @@ struct Commands {
             }
             return help(Help.overview)
         default:
-            let hint = ["check", "load", "store", "remove", "list", "validate", "explain", "test", "demo", "help"].first {
+            let hint = [
+                "check", "load", "store", "remove", "list", "validate", "explain", "test", "demo", "help",
+            ].first {
                 $0.hasPrefix(command) || command.hasPrefix($0)
             }
             return usage(
@@ -110,7 +112,9 @@ struct Commands {
                 instant = try Instant.parse(text)
             } catch {
                 return .finished(
-                    usage("--at expects \(Instant.description), found '\(text)'; \(error.reason)", help: helpText))
+                    usage(
+                        "--at expects \(Instant.description), found '\(text)'; \(error.reason)",
+                        help: helpText))
             }
             clock = { instant }
         }
@@ -128,7 +132,8 @@ struct Commands {
         }
         let context = AccessContext(subject: parsed.value("subject"), attributes: attributes)
         return .ready(
-            Prepared(parsed: parsed, service: service, context: context, key: parsed.positionals[0], json: json))
+            Prepared(
+                parsed: parsed, service: service, context: context, key: parsed.positionals[0], json: json))
     }
 
     private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
@@ -151,7 +156,8 @@ struct Commands {
             return finish(report, json: json, status: report.status)
         }
         return await AccessContext.$current.withValue(prepared.context) {
-            var report = Report(command: command, service: service.name, request: service.request(for: key, action: action))
+            var report = Report(
+                command: command, service: service.name, request: service.request(for: key, action: action))
             do {
                 let data = try await service.load(key, action: action)
                 report.allowed = true
@@ -200,20 +206,24 @@ struct Commands {
         }
         let (service, json) = (prepared.service, prepared.json)
         // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
-        let key = command == "list" && prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
+        let key =
+            command == "list" && prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
         var data = Data()
         if command == "store" {
             let input = prepared.parsed.value("input")
             do {
-                data = try input.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+                data =
+                    try input.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
                     ?? FileHandle.standardInput.readDataToEndOfFile()
             } catch {
-                return usage("cannot read \(input ?? "standard input"): \(describe(error))", help: nil, json: json)
+                return usage(
+                    "cannot read \(input ?? "standard input"): \(describe(error))", help: nil, json: json)
             }
         }
         let action = ["store": "write", "remove": "delete", "list": "list"][command] ?? command
         return await AccessContext.$current.withValue(prepared.context) {
-            var report = Report(command: command, service: service.name, request: service.request(for: key, action: action))
+            var report = Report(
+                command: command, service: service.name, request: service.request(for: key, action: action))
             do {
                 switch command {
                 case "store":
@@ -268,7 +278,8 @@ struct Commands {
         let service = printable(report.service)
         switch status {
         case .ok:
-            let rule = report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
+            let rule =
+                report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
             if let output = report.output {
                 console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
             } else if report.command == "store" {
@@ -282,7 +293,8 @@ struct Commands {
             // A rules file's reason names its line already ("avatars.rules:5 denies").
             let gatekeeper = printable(report.gatekeeper ?? "?")
             let what =
-                report.gateFailure == true ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
+                report.gateFailure == true
+                ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(printable(report.reason ?? ""))")
             console.err("  request: \(request) (service \(service))")
         default:
@@ -470,21 +482,33 @@ struct Report {
             ("subject", request.subject.map { .string($0) } ?? .null),
             ("action", .string(request.action)),
             ("resource", .string(request.resource)),
-            ("attributes", .object(request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            (
+                "attributes",
+                .object(request.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+            ),
         ])
     }
 
     /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps.
     static func json(_ verdict: AccessVerdict) -> JSONText {
-        func members(_ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?)
+        func members(
+            _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
+        )
             -> [(String, JSONText)]
         {
-            var members: [(String, JSONText)] = [("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper))]
+            var members: [(String, JSONText)] = [
+                ("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper)),
+            ]
             if let reason { members.append(("reason", .string(reason))) }
             if let rule { members.append(("rule", .string(rule.description))) }
             return members
         }
-        let steps = verdict.steps.map { JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule)) }
-        return .object(members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [("steps", .array(steps))])
+        let steps = verdict.steps.map {
+            JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
+        }
+        return .object(
+            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [
+                ("steps", .array(steps))
+            ])
     }
 }

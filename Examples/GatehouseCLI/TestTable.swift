@@ -47,7 +47,8 @@ struct TestTable {
     var cases: [Case]
 
     static let caseKeys = [
-        "name", "service", "subject", "action", "resource", "attributes", "at", "expect", "gatekeeper", "gate",
+        "name", "service", "subject", "action", "resource", "attributes", "at", "expect", "gatekeeper",
+        "gate",
     ]
     static let shape = #"expected a JSON object such as {"config": "gatehouse.json", "cases": [...]}"#
 

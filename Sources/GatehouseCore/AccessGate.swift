@@ -168,7 +168,8 @@ public struct AccessGate: Sendable {
     func authorizeImmediately(_ request: AccessRequest) throws {
         if Task.isCancelled { throw CancellationError() }
         let decided =
-            try refusedBeforeAsking(request, identity: identity) ?? Self.ask(immediate ?? [], request, explained: false)
+            try refusedBeforeAsking(request, identity: identity)
+            ?? Self.ask(immediate ?? [], request, explained: false)
         if decided.verdict.isAllowed {
             if Task.isCancelled { throw CancellationError() }
             return
@@ -181,7 +182,8 @@ public struct AccessGate: Sendable {
     private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> Decided? {
         if let problem = Self.identityProblem(request, identity: identity) {
             return Decided(
-                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem))
+                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
+            )
         }
         if gatekeepers.isEmpty {
             return Decided(
@@ -236,7 +238,8 @@ public struct AccessGate: Sendable {
         }
         // All allowed; the verdict names the last one.
         if let last = steps.last { return Decided(verdict: AccessVerdict(last, steps: steps)) }
-        return Decided(verdict: AccessVerdict(outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
+        return Decided(
+            verdict: AccessVerdict(outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
     }
 
     /// The step of a gatekeeper that threw.

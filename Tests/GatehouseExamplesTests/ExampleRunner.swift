@@ -24,8 +24,8 @@ enum Examples {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `executable` with `arguments` in `directory` (the package root by default).
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws
-        -> ExampleRun
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil)
+        throws -> ExampleRun
     {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(executable)
@@ -35,8 +35,13 @@ enum Examples {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(input)
+            try inputPipe.fileHandleForWriting.close()
+        }
         // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
@@ -52,7 +57,9 @@ enum Examples {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func gatehouse(_ arguments: String..., in directory: URL? = nil) throws -> ExampleRun {
-        try run("gatehouse", arguments, in: directory)
+    static func gatehouse(_ arguments: String..., in directory: URL? = nil, input: Data? = nil) throws
+        -> ExampleRun
+    {
+        try run("gatehouse", arguments, in: directory, input: input)
     }
 }

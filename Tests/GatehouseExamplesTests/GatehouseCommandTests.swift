@@ -37,7 +37,9 @@ struct GatehouseCommandTests {
         let run = try Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
-        #expect(run.stdout == "allowed by rules (avatars.rules:2): alice read \"avatars/alice.txt\" (service avatars)\n")
+        #expect(
+            run.stdout
+                == "allowed by rules (avatars.rules:2): alice read \"avatars/alice.txt\" (service avatars)\n")
         #expect(run.stderr.isEmpty)
     }
 

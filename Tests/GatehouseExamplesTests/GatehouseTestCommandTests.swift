@@ -126,7 +126,8 @@ struct GatehouseTestCommandTests {
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
-                #"FAIL  bob is denied: expected deny, got a failure of gatekeeper "rules": avatars.rules:1: "#))
+                #"FAIL  bob is denied: expected deny, got a failure of gatekeeper "rules": avatars.rules:1: "#
+            ))
     }
 
     @Test func eachCaseIsDecidedAtItsOwnInstant() throws {

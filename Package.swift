@@ -47,6 +47,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "documents",
+            dependencies: ["GatehouseCore", "GatehousePolicies"],
+            path: "Examples/Documents",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "proxy-vs-decorator",
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
             path: "Examples/ProxyVersusDecorator",

@@ -151,7 +151,11 @@ public struct AccessGate: Sendable {
         if let refused = refusedBeforeAsking(request, identity: identity) {
             decided = refused
         } else if let immediate {
-            decided = try Self.ask(immediate, request, explained: explained)
+            decided =
+                try Self.ask(immediate, request, explained: explained)
+                ?? Decided(
+                    verdict: AccessVerdict(
+                        outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
         } else {
             decided = try await ask(request, explained: explained)
         }
@@ -167,14 +171,14 @@ public struct AccessGate: Sendable {
     @usableFromInline
     func authorizeImmediately(_ request: AccessRequest) throws {
         if Task.isCancelled { throw CancellationError() }
-        let decided =
+        if let refused =
             try refusedBeforeAsking(request, identity: identity)
-            ?? Self.ask(immediate ?? [], request, explained: false)
-        if decided.verdict.isAllowed {
-            if Task.isCancelled { throw CancellationError() }
-            return
+            ?? Self.ask(immediate ?? [], request, explained: false),
+            !refused.verdict.isAllowed
+        {
+            throw AccessDenied(request: request, verdict: refused.verdict, underlyingError: refused.failure)
         }
-        throw AccessDenied(request: request, verdict: decided.verdict, underlyingError: decided.failure)
+        if Task.isCancelled { throw CancellationError() }
     }
 
     /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
@@ -212,34 +216,32 @@ public struct AccessGate: Sendable {
         return Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
     }
 
-    /// The same as `ask(_:explained:)` for gatekeepers that answer without suspending. Builds
-    /// a step only where the verdict needs one: every step when `explained`, otherwise only the
-    /// deciding one.
+    /// The same as `ask(_:explained:)` for gatekeepers that answer without suspending; `nil`
+    /// when every one allowed and the verdict need not be explained. Builds a step only where
+    /// the verdict needs one: every step when `explained`, otherwise only the deciding one.
     private static func ask(
         _ gatekeepers: [any ImmediateAccessPolicy], _ request: AccessRequest, explained: Bool
-    ) throws(CancellationError) -> Decided {
+    ) throws(CancellationError) -> Decided? {
         var steps: [AccessVerdict.Step] = []
-        for gatekeeper in gatekeepers {
+        // By index: the gatekeeper is asked where it is, not copied out of the array first.
+        for index in gatekeepers.indices {
             let answer: AccessExplanation
             do {
-                answer = try gatekeeper.explainNow(request)
+                answer = try gatekeepers[index].explainNow(request)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
-                let failed = failed(gatekeeper.name, error)
+                let failed = failed(gatekeepers[index].name, error)
                 if explained { steps.append(failed) }
                 return Decided(verdict: AccessVerdict(failed, steps: steps), failure: error)
             }
             let denies = answer.decision != .allow
             if explained || denies {
-                let step = step(gatekeeper.name, answer)
+                let step = step(gatekeepers[index].name, answer)
                 if explained { steps.append(step) }
                 if denies { return Decided(verdict: AccessVerdict(step, steps: steps)) }
             }
         }
-        // All allowed; the verdict names the last one.
-        if let last = steps.last { return Decided(verdict: AccessVerdict(last, steps: steps)) }
-        return Decided(
-            verdict: AccessVerdict(outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
+        return steps.last.map { Decided(verdict: AccessVerdict($0, steps: steps)) }
     }
 
     /// The step of a gatekeeper that threw.

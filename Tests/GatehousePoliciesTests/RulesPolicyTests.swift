@@ -85,7 +85,7 @@ struct RulesPolicyTests {
             let denied = await #expect(throws: AccessDenied.self) {
                 try await avatars.load("avatars/alice/private-a")
             }
-            #expect(denied?.policy == "avatars")
+            #expect(denied?.gatekeeper == "avatars")
             #expect(denied?.reason == "avatars:4 denies")
             #expect(denied?.isGateFailure == false)
         }

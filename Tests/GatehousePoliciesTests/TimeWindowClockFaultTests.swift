@@ -74,7 +74,7 @@ struct TimeWindowClockFaultTests {
             try await proxy.load("report")
         }
         #expect(denied?.isGateFailure == true)
-        #expect(denied?.policy == "not(timeWindow)")
+        #expect(denied?.gatekeeper == "not(timeWindow)")
         #expect((denied?.underlyingError as? TimeWindowError)?.message == message)
         #expect(loader.calls == 0)
     }

@@ -30,7 +30,7 @@ struct LocalTimeTests {
     ])
     func rejectsAnythingButHHmm(text: String, message: String) {
         let error = #expect(throws: PolicyConfigurationError.self) { try LocalTime(text) }
-        #expect(error?.gatekeeper == "localTime")
+        #expect(error?.policy == "localTime")
         #expect(error?.message == message)
         #expect(error?.errorDescription == "localTime: \(message)")
     }

@@ -16,7 +16,7 @@ struct TimeWindowZoneTests {
         let error = #expect(throws: PolicyConfigurationError.self) {
             try TimeWindow(days: [.mon], from: LocalTime("09:00"), to: LocalTime("17:00"), timeZone: zone)
         }
-        #expect(error?.gatekeeper == "timeWindow")
+        #expect(error?.policy == "timeWindow")
         return error?.message
     }
 

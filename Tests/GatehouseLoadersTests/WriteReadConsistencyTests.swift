@@ -22,8 +22,8 @@ struct WriteReadConsistencyTests {
             CachingLoader(DiskLoader(root: directory.url), countLimit: 16, byteLimit: 1 << 20),
             gatekeepers: [RevocablePolicy(allowed: true)])
         let completed = Completed()
-        let writesPerKey = 125  // 500 writes
-        let readsPerReader = 125  // 4 readers: 500 reads
+        let writesPerKey = 250  // 1,000 writes
+        let readsPerReader = 250  // 4 readers: 1,000 reads
         let stale = try await withThrowingTaskGroup(of: Int.self) { group in
             for key in keys {
                 group.addTask {

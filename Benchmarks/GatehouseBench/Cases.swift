@@ -110,6 +110,10 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
     let proxy4 = memory.guarded(
         by: try AllowList(resources: ["avatars/*"]), f.window, f.policy100, AlwaysAllow())
     let context = AccessContext(subject: "user-7")
+    // The same four gates over a base that reads an immutable dictionary, without a lock: what
+    // two tasks contend on is then only what the gate shares.
+    let proxy4Frozen = FrozenLoader(Keys.all).guarded(
+        by: try AllowList(resources: ["avatars/*"]), f.window, f.policy100, AlwaysAllow())
     let window = f.window
     let windowRequest = AccessRequest(subject: "user-7", resource: keys[7])
     let cache = f.cache
@@ -274,6 +278,13 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
         BenchCase("concurrent-2-tasks", "proxy-1-gate loads, two tasks at once", iterations: 400_000) { n in
             try await concurrentLoads(proxy1, tasks: 2, total: n)
         },
+        BenchCase("concurrent-4-gates-1-task", "proxy-4-gates loads over a lock-free base, one task", iterations: 100_000) {
+            n in try await concurrentLoads(proxy4Frozen, tasks: 1, total: n, context: context)
+        },
+        BenchCase(
+            "concurrent-4-gates-2-tasks", "proxy-4-gates loads over a lock-free base, two tasks at once",
+            iterations: 100_000
+        ) { n in try await concurrentLoads(proxy4Frozen, tasks: 2, total: n, context: context) },
     ]
     return cases
 }
@@ -323,9 +334,9 @@ func touch(_ path: UnsafePointer<CChar>) {
     precondition(utimensat(AT_FDCWD, path, &times, 0) == 0, "cannot touch the rules file")
 }
 
-/// `total` loads split over `tasks` concurrent tasks.
-func concurrentLoads(
-    _ proxy: AccessProxy<MemoryLoader<String, Data>>, tasks: Int, total: Int
+/// `total` loads split over `tasks` concurrent tasks, each in `context`.
+func concurrentLoads<Base: ResourceLoading<String, Data>>(
+    _ proxy: AccessProxy<Base>, tasks: Int, total: Int, context: AccessContext = AccessContext()
 ) async throws -> Int {
     let keys = Keys.all
     let mask = Keys.mask
@@ -333,13 +344,34 @@ func concurrentLoads(
         for task in 0..<tasks {
             let share = total / tasks + (task < total % tasks ? 1 : 0)
             group.addTask {
-                var sum = 0
-                for i in 0..<share { sum &+= try await proxy.load(keys[(i &+ task &* 509) & mask]).count }
-                return sum
+                try await AccessContext.$current.withValue(context) {
+                    var sum = 0
+                    for i in 0..<share { sum &+= try await proxy.load(keys[(i &+ task &* 509) & mask]).count }
+                    return sum
+                }
             }
         }
         var sum = 0
         for try await part in group { sum &+= part }
         return sum
+    }
+}
+
+/// A loader over an immutable dictionary: reads share nothing writable, so concurrent loads
+/// contend on nothing in it.
+struct FrozenLoader: ResourceLoading {
+    let resources: [String: Data]
+
+    init(_ keys: [String]) {
+        var resources: [String: Data] = [:]
+        for (index, key) in keys.enumerated() {
+            resources[key] = Data(repeating: UInt8(truncatingIfNeeded: index), count: 64)
+        }
+        self.resources = resources
+    }
+
+    func load(_ key: String) async throws -> Data {
+        guard let data = resources[key] else { throw CocoaError(.fileNoSuchFile) }
+        return data
     }
 }

@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// Keeps the proxy's audit records, so the story can show what the gate decided on each call.
 final class AuditTrail: AccessObserver {
-    private let records = LockedState<[AccessRecord]>([])
+    private let records = Locked<[AccessRecord]>([])
 
     /// Keeps `record`.
     func observe(_ record: AccessRecord) {

@@ -6,7 +6,7 @@ import GatehouseCore
 struct LoaderSpy<Base: ResourceLoading>: ResourceLoading {
     /// The real loader.
     let base: Base
-    private let keys = LockedState<[Base.Key]>([])
+    private let keys = Locked<[Base.Key]>([])
 
     /// Spies on `base`.
     init(_ base: Base) {

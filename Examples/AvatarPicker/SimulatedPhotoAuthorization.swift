@@ -14,11 +14,11 @@ final class SimulatedPhotoAuthorization: Sendable {
         var selection: Set<String>
     }
 
-    private let state: LockedState<Snapshot>
+    private let state: Locked<Snapshot>
 
     /// Creates the authorization of an app that has never asked.
     init() {
-        state = LockedState(Snapshot(status: .notDetermined, selection: []))
+        state = Locked(Snapshot(status: .notDetermined, selection: []))
     }
 
     /// The current status and selection, read afresh on every call.

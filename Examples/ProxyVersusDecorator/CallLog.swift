@@ -6,7 +6,7 @@ import GatehouseCore
 struct CallLog<Base: ResourceLoading>: ResourceLoading {
     /// The wrapped loader (or the next decorator).
     let base: Base
-    private let entries = LockedState<[Base.Key]>([])
+    private let entries = Locked<[Base.Key]>([])
 
     /// Logs the calls made to `base`.
     init(_ base: Base) {

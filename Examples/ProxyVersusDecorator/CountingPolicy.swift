@@ -5,7 +5,7 @@ import GatehouseCore
 struct CountingPolicy: AccessPolicy {
     /// The counted gate.
     let base: any AccessPolicy
-    private let evaluations = LockedState(0)
+    private let evaluations = Locked(0)
 
     /// Counts the decisions of `base`.
     init(_ base: any AccessPolicy) {

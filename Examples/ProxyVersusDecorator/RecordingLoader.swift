@@ -4,7 +4,7 @@ import GatehouseCore
 /// The real loader of the lesson: returns the bytes of the key's name for any key and records
 /// every key it is asked for, so the lesson can print exactly what it saw.
 struct RecordingLoader: ResourceLoading {
-    private let keys = LockedState<[String]>([])
+    private let keys = Locked<[String]>([])
 
     /// Records `key` and returns its bytes.
     func load(_ key: String) async throws -> Data {

@@ -4,7 +4,7 @@ import GatehouseCore
 struct RevocableGrant: AccessPolicy {
     /// The gate's name in denials.
     let name = "grant"
-    private let granted = LockedState(true)
+    private let granted = Locked(true)
 
     /// Whether access is granted now.
     var isGranted: Bool {

@@ -13,6 +13,7 @@ struct Commands {
         .init(name: "action", valueName: "NAME"),
         .init(name: "attr", valueName: "KEY=VALUE", repeatable: true),
         .init(name: "at", valueName: "INSTANT"),
+        .init(name: "decision-log", valueName: "FILE"),
         .init(name: "json"),
         .init(name: "help"),
     ]
@@ -104,7 +105,9 @@ struct Commands {
 
         let services: AssembledServices
         do {
-            services = try Assembler(clock: clock).assemble(contentsOf: URL(fileURLWithPath: config))
+            services = try Assembler(
+                clock: clock, decisionLogFile: parsed.value("decision-log").map { URL(fileURLWithPath: $0) }
+            ).assemble(contentsOf: URL(fileURLWithPath: config))
         } catch {
             return configurationFailed(error, file: config, json: json)
         }
@@ -119,9 +122,10 @@ struct Commands {
         if !loading {
             let report = await Self.decide(
                 key, action: action, context: context, on: service, command: command)
+            await closeDecisionLog(of: services)
             return finish(report, json: json, status: report.status)
         }
-        return await AccessContext.$current.withValue(context) {
+        let status = await AccessContext.$current.withValue(context) {
             let request = service.request(for: key, action: action)
             var report = Report(command: command, service: service.name, request: request)
             do {
@@ -156,6 +160,18 @@ struct Commands {
                 report.error = "the loader failed: \(describe(error))"
                 return finish(report, json: json, status: .error)
             }
+        }
+        await closeDecisionLog(of: services)
+        return status
+    }
+
+    /// Closes the decision log, if any, so that every decision is written before the process
+    /// exits; a write error is a warning on standard error (the decision stands).
+    private func closeDecisionLog(of services: AssembledServices) async {
+        guard let log = services.decisionLog else { return }
+        await log.close()
+        if let error = log.lastError {
+            console.err("warning: decision log: \(printable(error.message)) (\(log.lostCount) lost)")
         }
     }
 

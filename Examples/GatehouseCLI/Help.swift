@@ -25,6 +25,9 @@ enum Help {
           --attr KEY=VALUE   a request attribute; repeat for more
           --at INSTANT       decide as if the clock read this ISO-8601 instant (2026-11-30T10:00:00Z,
                              2026-11-30T11:00:00.5+01:00); it must exist: no Feb 30, no hour 24
+          --decision-log FILE
+                             append one JSON line per decision to FILE (replaces the configuration's
+                             decisionLog path, keeping its mask; or adds a log)
           --json             print one JSON object instead of text
           --help             show this help
         """
@@ -32,7 +35,7 @@ enum Help {
     static let check = """
         gatehouse check - decide whether a request would be allowed, without loading anything
 
-        Usage: gatehouse check --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--json] KEY
+        Usage: gatehouse check --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--json] KEY
 
         Options:
         \(requestOptions)
@@ -44,7 +47,7 @@ enum Help {
     static let load = """
         gatehouse load - load a resource through the gate: the loader is reached only if every gate allows
 
-        Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--output FILE] [--json] KEY
+        Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--output FILE] [--json] KEY
 
         Options:
         \(requestOptions)

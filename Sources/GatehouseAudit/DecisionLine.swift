@@ -58,7 +58,12 @@ struct DecisionLine {
         }
         if let rule = verdict.rule {
             Self.raw(#","rule":"#, to: &bytes)
-            Self.string(rule.description, to: &bytes)
+            // `"source:line"`: the source's string, reopened before its closing quote.
+            Self.string(rule.source, to: &bytes)
+            bytes.removeLast()
+            bytes.append(UInt8(ascii: ":"))
+            Self.raw(String(rule.line), to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
         Self.raw(#","shadow":"#, to: &bytes)
         Self.raw(record.isShadow ? "true" : "false", to: &bytes)
@@ -90,7 +95,18 @@ struct DecisionLine {
 
     /// A JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
     static func pointerToken(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return key
+        }
+        var token = ""
+        for character in key.unicodeScalars {
+            switch character {
+            case "~": token += "~0"
+            case "/": token += "~1"
+            default: token.unicodeScalars.append(character)
+            }
+        }
+        return token
     }
 
     /// Appends text that needs no escaping.
@@ -106,23 +122,38 @@ struct DecisionLine {
 
     /// Appends `text` as a JSON string: quotes, `\"`, `\\`, and every control character
     /// (U+0000–U+001F, U+007F) escaped, so no line break or terminal escape gets through raw.
+    /// Runs of bytes that need no escape are copied whole.
     static func string(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw(#"\""#, to: &bytes)
-            case UInt8(ascii: "\\"): raw(#"\\"#, to: &bytes)
-            case UInt8(ascii: "\n"): raw(#"\n"#, to: &bytes)
-            case UInt8(ascii: "\r"): raw(#"\r"#, to: &bytes)
-            case UInt8(ascii: "\t"): raw(#"\t"#, to: &bytes)
-            case 0..<0x20, 0x7F:
-                raw(#"\u00"#, to: &bytes)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                else { continue }
+                bytes.append(contentsOf: utf8[start..<index])
+                escape(byte, to: &bytes)
+                start = index + 1
             }
+            bytes.append(contentsOf: utf8[start...])
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON escape of one byte that may not appear raw in a string.
+    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): raw(#"\""#, to: &bytes)
+        case UInt8(ascii: "\\"): raw(#"\\"#, to: &bytes)
+        case UInt8(ascii: "\n"): raw(#"\n"#, to: &bytes)
+        case UInt8(ascii: "\r"): raw(#"\r"#, to: &bytes)
+        case UInt8(ascii: "\t"): raw(#"\t"#, to: &bytes)
+        default:
+            raw(#"\u00"#, to: &bytes)
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0x0F)])
+        }
     }
 
     /// Appends a UUID in its canonical lowercase form, `8-4-4-4-12` hex digits.

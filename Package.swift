@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
         .library(name: "GatehousePolicies", targets: ["GatehousePolicies"]),
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
+        .library(name: "GatehouseAudit", targets: ["GatehouseAudit"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
@@ -27,9 +28,11 @@ let package = Package(
             swiftSettings: strictSettings),
         // System calls the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
+        // Decision logs: observers that write records somewhere useful.
+        .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         .target(
             name: "GatehouseComposition",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit"],
             swiftSettings: strictSettings
         ),
 
@@ -62,7 +65,10 @@ let package = Package(
         // Benchmarks.
         .executableTarget(
             name: "gatehouse-bench",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
+            dependencies: [
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
+                "GatehouseComposition",
+            ],
             path: "Benchmarks/GatehouseBench",
             swiftSettings: strictSettings
         ),
@@ -81,8 +87,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GatehouseAuditTests", dependencies: ["GatehouseCore", "GatehouseAudit"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "GatehouseCompositionTests",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
+            dependencies: [
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
+                "GatehouseComposition",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -278,7 +278,10 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
         BenchCase("concurrent-2-tasks", "proxy-1-gate loads, two tasks at once", iterations: 400_000) { n in
             try await concurrentLoads(proxy1, tasks: 2, total: n)
         },
-        BenchCase("concurrent-4-gates-1-task", "proxy-4-gates loads over a lock-free base, one task", iterations: 100_000) {
+        BenchCase(
+            "concurrent-4-gates-1-task", "proxy-4-gates loads over a lock-free base, one task",
+            iterations: 100_000
+        ) {
             n in try await concurrentLoads(proxy4Frozen, tasks: 1, total: n, context: context)
         },
         BenchCase(

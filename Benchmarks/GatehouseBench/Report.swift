@@ -33,6 +33,9 @@ enum Report {
             if result.name.hasPrefix("concurrent-") {
                 summary += String(format: " (%.2f M loads/s)", 1_000 / result.nanosecondsPerOperation)
             }
+            if result.name.hasPrefix("decision-log-") {
+                summary += String(format: " (%.0f lines/s)", 1e9 / result.nanosecondsPerOperation)
+            }
             lines.append(
                 padded(result.name, 30) + leftPadded(duration(result.nanosecondsPerOperation), 12)
                     + leftPadded(duration(result.spread.low), 11)

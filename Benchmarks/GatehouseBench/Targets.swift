@@ -70,4 +70,5 @@ let allCaseNames: Set<String> = [
     "concurrent-1-task", "concurrent-2-tasks", "concurrent-4-gates-1-task",
     "concurrent-4-gates-2-tasks", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
+    "decision-log-100k",
 ]

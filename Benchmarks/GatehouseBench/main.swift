@@ -58,6 +58,7 @@ do {
         }
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
+        cases.append(decisionLogCase(fixtures))
         if !settings.quick || settings.filter != nil {
             cases += try await scalingCases(fixtures, wanted: wanted)
         }

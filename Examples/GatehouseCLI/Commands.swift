@@ -13,6 +13,7 @@ struct Commands {
         .init(name: "action", valueName: "NAME"),
         .init(name: "attr", valueName: "KEY=VALUE", repeatable: true),
         .init(name: "at", valueName: "INSTANT"),
+        .init(name: "decision-log", valueName: "FILE"),
         .init(name: "json"),
         .init(name: "help"),
     ]
@@ -66,6 +67,8 @@ struct Commands {
     /// A request command's arguments, parsed and assembled: the service, who asks, what about.
     struct Prepared {
         var parsed: CommandLineArguments
+        /// Every service of the configuration (and its decision log, if any).
+        var services: AssembledServices
         var service: ConfiguredService
         var context: AccessContext
         /// The positional argument: a key, or for `list` a folder.
@@ -120,7 +123,9 @@ struct Commands {
         }
         let services: AssembledServices
         do {
-            services = try Assembler(clock: clock).assemble(contentsOf: URL(fileURLWithPath: config))
+            services = try Assembler(
+                clock: clock, decisionLogFile: parsed.value("decision-log").map { URL(fileURLWithPath: $0) }
+            ).assemble(contentsOf: URL(fileURLWithPath: config))
         } catch {
             return .finished(configurationFailed(error, file: config, json: json))
         }
@@ -133,7 +138,9 @@ struct Commands {
         let context = AccessContext(subject: parsed.value("subject"), attributes: attributes)
         return .ready(
             Prepared(
-                parsed: parsed, service: service, context: context, key: parsed.positionals[0], json: json))
+                parsed: parsed, services: services, service: service, context: context,
+                key: parsed.positionals[0],
+                json: json))
     }
 
     private func request(_ arguments: [String], command: String, loading: Bool) async -> ExitStatus {
@@ -147,6 +154,13 @@ struct Commands {
         case .finished(let status): return status
         case .ready(let ready): prepared = ready
         }
+        let status = await request(prepared, command: command, loading: loading)
+        await closeDecisionLog(of: prepared.services)
+        return status
+    }
+
+    /// `check` or `load` of a prepared request.
+    private func request(_ prepared: Prepared, command: String, loading: Bool) async -> ExitStatus {
         let (service, key, json) = (prepared.service, prepared.key, prepared.json)
         let action = prepared.parsed.value("action") ?? "read"
         let output = prepared.parsed.value("output")
@@ -204,6 +218,13 @@ struct Commands {
         case .finished(let status): return status
         case .ready(let ready): prepared = ready
         }
+        let status = await operate(prepared, command: command)
+        await closeDecisionLog(of: prepared.services)
+        return status
+    }
+
+    /// `store`, `remove` or `list` of a prepared request.
+    private func operate(_ prepared: Prepared, command: String) async -> ExitStatus {
         let (service, json) = (prepared.service, prepared.json)
         // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
         let key =
@@ -248,6 +269,16 @@ struct Commands {
                 report.error = "the loader failed: \(describe(error))"
                 return finish(report, json: json, status: .error)
             }
+        }
+    }
+
+    /// Closes the decision log, if any, so that every decision is written before the process
+    /// exits; a write error is a warning on standard error (the decision stands).
+    private func closeDecisionLog(of services: AssembledServices) async {
+        guard let log = services.decisionLog else { return }
+        await log.close()
+        if let error = log.lastError {
+            console.err("warning: decision log: \(printable(error.message)) (\(log.lostCount) lost)")
         }
     }
 

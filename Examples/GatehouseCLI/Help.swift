@@ -28,6 +28,9 @@ enum Help {
           --attr KEY=VALUE   a request attribute; repeat for more
           --at INSTANT       decide as if the clock read this ISO-8601 instant (2026-11-30T10:00:00Z,
                              2026-11-30T11:00:00.5+01:00); it must exist: no Feb 30, no hour 24
+          --decision-log FILE
+                             append one JSON line per decision to FILE (replaces the configuration's
+                             decisionLog path, keeping its mask; or adds a log)
           --json             print one JSON object instead of text
           --help             show this help
         """
@@ -35,7 +38,7 @@ enum Help {
     static let check = """
         gatehouse check - decide whether a request would be allowed, without loading anything
 
-        Usage: gatehouse check --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--json] KEY
+        Usage: gatehouse check --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--json] KEY
 
         Options:
         \(requestOptions)
@@ -51,7 +54,7 @@ enum Help {
     static let load = """
         gatehouse load - load a resource through the gate: the loader is reached only if every gatekeeper allows
 
-        Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--output FILE] [--json] KEY
+        Usage: gatehouse load --config FILE [--service S] [--subject U] [--action A] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--output FILE] [--json] KEY
 
         Options:
         \(requestOptions)
@@ -64,7 +67,7 @@ enum Help {
     static let store = """
         gatehouse store - write a resource through the gate (action write): the loader is reached only if allowed
 
-        Usage: gatehouse store --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--input FILE] [--json] KEY
+        Usage: gatehouse store --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--input FILE] [--json] KEY
 
         Reads the resource from standard input, or from --input FILE.
 
@@ -78,7 +81,7 @@ enum Help {
     static let remove = """
         gatehouse remove - delete a resource through the gate (action delete): the loader is reached only if allowed
 
-        Usage: gatehouse remove --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--json] KEY
+        Usage: gatehouse remove --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--json] KEY
 
         Options:
         \(requestOptionsWithoutAction)
@@ -89,7 +92,7 @@ enum Help {
     static let list = """
         gatehouse list - list the keys under a folder that the subject may read, one a line
 
-        Usage: gatehouse list --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--json] PREFIX
+        Usage: gatehouse list --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--json] PREFIX
 
         PREFIX names a folder: "docs" or "docs/"; "" or "/" is the root. The listing itself is asked
         as action list on the folder; then each key is asked as action read, and a key that may not

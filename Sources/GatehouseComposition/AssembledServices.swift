@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAudit
 
 /// The services of one configuration, in file order, ready to use.
 public struct AssembledServices: Sendable {
@@ -6,6 +7,17 @@ public struct AssembledServices: Sendable {
     public let services: [ConfiguredService]
     /// The configuration file, when assembled from one.
     public let file: URL?
+    /// The decision log every service writes to, when the configuration has a `"decisionLog"`
+    /// or the assembler was given ``Assembler/decisionLogFile``. Close it (`await
+    /// services.decisionLog?.close()`) before the process exits, so that every decision it
+    /// accepted is written.
+    public let decisionLog: DecisionLog?
+
+    init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil) {
+        self.services = services
+        self.file = file
+        self.decisionLog = decisionLog
+    }
 
     /// The service named `name`, or `nil`.
     public subscript(name: String) -> ConfiguredService? {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseAudit
 import GatehouseCore
 import GatehouseLoaders
 
@@ -19,18 +20,25 @@ public struct Assembler: Sendable {
     public var registry: PluginRegistry
     /// The clock given to time-dependent policies and audit records.
     public var clock: @Sendable () -> Date
-    /// Receives one record per decision of every assembled service (and shadow records).
+    /// Receives one record per decision of every assembled service (and shadow records). With
+    /// a decision log, both receive every record.
     public var observer: (any AccessObserver)?
+    /// A decision log file that replaces the configuration's `decisionLog.path` (its `mask`,
+    /// `capacity` and `overflow` are kept), or adds a decision log with the default settings
+    /// when the configuration has none; `gatehouse check --decision-log FILE` sets it.
+    public var decisionLogFile: URL?
 
     /// Creates an assembler.
     public init(
         registry: PluginRegistry = PluginRegistry(),
         clock: @escaping @Sendable () -> Date = { Date() },
-        observer: (any AccessObserver)? = nil
+        observer: (any AccessObserver)? = nil,
+        decisionLogFile: URL? = nil
     ) {
         self.registry = registry
         self.clock = clock
         self.observer = observer
+        self.decisionLogFile = decisionLogFile
     }
 
     /// Reads and assembles a configuration file; relative paths resolve against its folder.
@@ -51,18 +59,58 @@ public struct Assembler: Sendable {
 
     /// Assembles a configuration; relative paths resolve against `baseDirectory`.
     ///
+    /// A decision log (the configuration's `"decisionLog"`, or ``decisionLogFile``) is opened
+    /// here, creating its file, and receives every record of every service, as ``observer``
+    /// does.
+    ///
     /// - Throws: ``ConfigurationError`` listing every problem found.
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {
+        let issues = IssueCollector()
+        let decisionLog = openDecisionLog(
+            configuration.decisionLog, baseDirectory: baseDirectory, issues: issues)
+        var observer = self.observer
+        if let decisionLog {
+            observer = observer.map { ObserverPair(first: $0, second: decisionLog) } ?? decisionLog
+        }
         let run = AssemblyRun(
             registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
+        for issue in issues.issues { run.issues.add(issue.path, issue.message) }
         var services: [ConfiguredService] = []
         for service in configuration.services {
             if let built = assemble(service, run: run) { services.append(built) }
         }
         guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
-        return AssembledServices(services: services, file: file)
+        return AssembledServices(services: services, file: file, decisionLog: decisionLog)
+    }
+
+    /// The decision log the configuration and ``decisionLogFile`` ask for, opened; `nil` when
+    /// none is asked for or it cannot be opened (an issue says why).
+    private func openDecisionLog(
+        _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector
+    ) -> DecisionLog? {
+        let url: URL
+        let settings: DecisionLogConfiguration
+        let place: String
+        if let decisionLogFile {
+            url = decisionLogFile.standardizedFileURL
+            settings = configured ?? DecisionLogConfiguration(path: decisionLogFile.path)
+            place = ""
+        } else if let configured {
+            url = PluginContext.resolve(configured.path, against: baseDirectory)
+            settings = configured
+            place = "decisionLog.path"
+        } else {
+            return nil
+        }
+        do {
+            return try DecisionLog(
+                url: url, mask: Set(settings.mask), capacity: settings.capacity, overflow: settings.overflow)
+        } catch {
+            issues.add(place, place.isEmpty ? "the decision log: \(error.message)" : error.message)
+            return nil
+        }
     }
 
     private func assemble(_ service: ServiceConfiguration, run: AssemblyRun) -> ConfiguredService? {
@@ -113,8 +161,19 @@ public struct Assembler: Sendable {
 
         let gate = AccessGate(
             gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
-            observer: observer, clock: clock, service: service.name)
+            observer: run.observer, clock: clock, service: service.name)
         return ConfiguredService(
             name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
+    }
+}
+
+/// Two observers that both receive every record: the caller's, then the decision log.
+struct ObserverPair: AccessObserver {
+    let first: any AccessObserver
+    let second: any AccessObserver
+
+    func observe(_ record: AccessRecord) {
+        first.observe(record)
+        second.observe(record)
     }
 }

@@ -80,30 +80,38 @@ final class AssemblyRun: @unchecked Sendable {
     }
 
     private func make<T>(
-        path: String, depth: Int, _ body: (PluginContext, inout [[any CodingKey]]) throws -> T
+        path: String, depth: Int, _ body: (PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> T
     ) -> T? {
         let context = PluginContext(
             baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
             depth: depth)
-        var unread: [[any CodingKey]] = []
+        var unknown: [SettingsDecoder.UnknownKey] = []
         var result: T?
+        var failure: (any Error)?
         do {
-            result = try body(context, &unread)
-        } catch is NestedComponentFailed {
-            result = nil
-        } catch let error as DecodingError {
-            report(error, at: path)
-        } catch let error as SettingsError {
-            issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+            result = try body(context, &unknown)
         } catch {
+            failure = error
+        }
+        // Unknown keys first, found even when the settings could not be decoded: a typo in a
+        // required key is reported as the typo, then as the missing key.
+        for key in unknown {
+            issues.add(
+                ConfigurationPath.appending(path, key.path),
+                key.suggestion.map { "unknown key (did you mean \"\($0)\"?)" }
+                    ?? "unknown key; check its spelling against the documentation of this type")
+        }
+        switch failure {
+        case nil, is NestedComponentFailed:
+            break
+        case let error as DecodingError:
+            report(error, at: path)
+        case let error as SettingsError:
+            issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+        case let error?:
             issues.add(path, describe(error))
         }
-        for key in unread {
-            issues.add(
-                ConfigurationPath.appending(path, key),
-                "unknown key; check its spelling against the documentation of this type")
-        }
-        return unread.isEmpty ? result : nil
+        return unknown.isEmpty ? result : nil
     }
 
     private func report(_ error: DecodingError, at path: String) {

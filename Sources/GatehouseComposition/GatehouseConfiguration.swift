@@ -1,7 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// A configuration file: named services, each a loader, an optional cache and gatekeepers.
+/// A configuration file: named services, each a loader, an optional cache and gatekeepers, and
+/// optionally a decision log that receives every service's decisions.
 ///
 /// ```json
 /// { "services": { "avatars": {
@@ -19,20 +20,26 @@ import GatehouseCore
 public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     /// The services, in file order.
     public var services: [ServiceConfiguration]
+    /// The top-level `"decisionLog"`, if any: one JSON line per decision of every service.
+    public var decisionLog: DecisionLogConfiguration?
 
-    /// Whether both have the same services (compared by name; order does not matter).
+    /// Whether both have the same services (compared by name; order does not matter) and the
+    /// same decision log.
     public static func == (lhs: GatehouseConfiguration, rhs: GatehouseConfiguration) -> Bool {
         lhs.services.sorted { $0.name < $1.name } == rhs.services.sorted { $0.name < $1.name }
+            && lhs.decisionLog == rhs.decisionLog
     }
 
-    /// Hashes the services regardless of their order.
+    /// Hashes the services regardless of their order, and the decision log.
     public func hash(into hasher: inout Hasher) {
         for service in services.sorted(by: { $0.name < $1.name }) { hasher.combine(service) }
+        hasher.combine(decisionLog)
     }
 
-    /// Creates a configuration from services.
-    public init(services: [ServiceConfiguration]) {
+    /// Creates a configuration from services and, optionally, a decision log.
+    public init(services: [ServiceConfiguration], decisionLog: DecisionLogConfiguration? = nil) {
         self.services = services
+        self.decisionLog = decisionLog
     }
 
     /// Reads a configuration from JSON text, reporting every shape problem with its location.
@@ -65,9 +72,9 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
                 ])
         }
         let issues = IssueCollector()
-        let services = Self.services(from: value, issues: issues)
+        let (services, decisionLog) = Self.parts(of: value, issues: issues)
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues.issues) }
-        self.services = services
+        self.init(services: services, decisionLog: decisionLog)
     }
 
     /// Reads a configuration file.
@@ -90,38 +97,58 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     /// What a configuration must be, for messages about one that is not.
     static let expected = #"expected a JSON object such as {"services": {...}}"#
 
-    /// Decodes `{"services": {...}}`.
+    /// Decodes `{"services": {...}, "decisionLog": {...}}`.
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(JSONValue.self)
         let issues = IssueCollector()
-        let services = Self.services(from: value, issues: issues)
+        let (services, decisionLog) = Self.parts(of: value, issues: issues)
         if let first = issues.issues.first {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: first.description))
         }
-        self.services = services
+        self.init(services: services, decisionLog: decisionLog)
     }
 
-    /// Encodes `{"services": {...}}` in service order.
+    /// Encodes `{"services": {...}}` in service order, then the decision log if any.
     public func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
     }
 
-    /// The configuration as JSON, services in order.
+    /// The configuration as JSON, services in order, then the decision log if any.
     public var json: JSONValue {
-        .object(JSONObject([("services", .object(JSONObject(services.map { ($0.name, $0.json) })))]))
+        var object = JSONObject([("services", .object(JSONObject(services.map { ($0.name, $0.json) })))])
+        if let decisionLog { object["decisionLog"] = decisionLog.json }
+        return .object(object)
     }
 
-    private static func services(from value: JSONValue, issues: IssueCollector) -> [ServiceConfiguration] {
+    /// The keys of the top level, `$schema` aside.
+    static let topLevelKeys = ["services", "decisionLog"]
+
+    /// The services and the decision log of a configuration's top level.
+    private static func parts(of value: JSONValue, issues: IssueCollector) -> (
+        [ServiceConfiguration], DecisionLogConfiguration?
+    ) {
         guard case .object(let root) = value else {
             issues.add("", "the configuration is \(value.kindDescription); \(expected)")
-            return []
+            return ([], nil)
         }
-        for key in root.keys where key != "services" && key != "$schema" {
+        for key in root.keys where !topLevelKeys.contains(key) && key != "$schema" {
+            let hint =
+                ConfigurationPath.suggestion(for: key, among: topLevelKeys).map {
+                    " (did you mean \"\($0)\"?)"
+                }
+                ?? ""
             issues.add(
                 ConfigurationPath.member("", key),
-                "unknown key; the top level has \"services\" (and \"$schema\")")
+                "unknown key\(hint); the top level has \"services\", \"decisionLog\" (and \"$schema\")")
         }
+        let decisionLog = root["decisionLog"].flatMap {
+            $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
+        }
+        return (services(in: root, issues: issues), decisionLog)
+    }
+
+    private static func services(in root: JSONObject, issues: IssueCollector) -> [ServiceConfiguration] {
         guard let servicesValue = root["services"] else {
             issues.add("services", "missing; name at least one service")
             return []

@@ -21,6 +21,11 @@ public struct PluginContext: Sendable {
     /// Resolves a path from the configuration: absolute paths stay, relative ones are taken
     /// from `baseDirectory`.
     public func resolve(_ path: String) -> URL {
+        Self.resolve(path, against: baseDirectory)
+    }
+
+    /// `path` if absolute, else `path` under `baseDirectory`, standardized.
+    static func resolve(_ path: String, against baseDirectory: URL) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL
     }

@@ -24,16 +24,19 @@ import GatehouseCore
 public struct PluginRegistry: Sendable {
     /// Builds a policy from a component's settings: decodes, then calls the factory.
     struct PolicyPlugin: Sendable {
-        let build: @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any AccessPolicy
+        let build:
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
+                any AccessPolicy
         let describe: @Sendable (JSONValue) -> String?
     }
 
     /// Builds a loader from a component's settings: decodes, then calls the factory.
     struct LoaderPlugin: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any ResourceLoading<
-                String, Data
-            >
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
+                any ResourceLoading<
+                    String, Data
+                >
         let describe: @Sendable (JSONValue) -> String?
     }
 
@@ -76,8 +79,8 @@ public struct PluginRegistry: Sendable {
         policies[type] = PolicyPlugin(
             build: { value, context, unread in
                 let decoder = SettingsDecoder()
+                defer { unread = decoder.unknownKeys }
                 let settings = try decoder.decode(Settings.self, from: value, ignoring: ["name"])
-                unread = decoder.unreadKeys
                 return try factory(settings, context)
             },
             describe: { value in
@@ -102,8 +105,8 @@ public struct PluginRegistry: Sendable {
         loaders[type] = LoaderPlugin(
             build: { value, context, unread in
                 let decoder = SettingsDecoder()
+                defer { unread = decoder.unknownKeys }
                 let settings = try decoder.decode(Settings.self, from: value, ignoring: [])
-                unread = decoder.unreadKeys
                 return try factory(settings, context)
             },
             describe: { value in

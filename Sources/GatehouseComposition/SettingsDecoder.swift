@@ -1,30 +1,61 @@
 /// Decodes a plugin's `Decodable` settings from a ``JSONValue`` and notes every key the settings
 /// type looked at, so that keys it never asked for are reported as unknown: a typo such as
 /// `"subjcts"` must never pass silently.
+///
+/// When decoding fails (a required key is missing, a value has the wrong type), the keys the
+/// type never got to are not known to be wrong; those its `CodingKey` type cannot even
+/// represent are, and are reported too: `{"type": "file", "pth": "x.rules"}` gives both
+/// `pth: unknown key (did you mean "path"?)` and `path: missing`.
 final class SettingsDecoder {
-    /// Keys a settings type did not read, as paths relative to the settings object.
-    private(set) var unreadKeys: [[any CodingKey]] = []
+    /// A key that the settings type does not have, with the key it probably meant.
+    struct UnknownKey {
+        /// Where, relative to the settings object.
+        var path: [any CodingKey]
+        /// A key of the same object that the type asked for and that is close in spelling.
+        var suggestion: String?
+    }
+
+    /// Keys the settings type did not read (all of them after a successful decoding; after a
+    /// failed one, those its coding keys cannot represent), in file order.
+    private(set) var unknownKeys: [UnknownKey] = []
     private var readKeys: [String: Set<String>] = [:]
-    private var objects: [(path: [any CodingKey], object: JSONObject)] = []
+    private var objects: [(path: [any CodingKey], object: JSONObject, unrepresentable: Set<String>)] = []
 
     /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, ignoring: Set<String>) throws -> T {
-        readKeys[""] = ignoring
-        let result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
-        unreadKeys = []
-        for (path, object) in objects {
-            let read = readKeys[Self.pathText(path)] ?? []
-            for key in object.keys where !read.contains(key) {
-                unreadKeys.append(path + [AnyCodingKey(key)])
-            }
+        readKeys = ["": ignoring]
+        objects = []
+        do {
+            let result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
+            unknownKeys = collectUnknownKeys(failed: false)
+            return result
+        } catch {
+            unknownKeys = collectUnknownKeys(failed: true)
+            throw error
         }
-        return result
     }
 
-    fileprivate func noteObject(_ object: JSONObject, at path: [any CodingKey]) {
+    private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
+        var unknown: [UnknownKey] = []
+        for (path, object, unrepresentable) in objects {
+            let read = readKeys[Self.pathText(path)] ?? []
+            for key in object.keys where !read.contains(key) && (!failed || unrepresentable.contains(key)) {
+                let candidates = read.filter { object[$0] == nil }.sorted()
+                unknown.append(
+                    UnknownKey(
+                        path: path + [AnyCodingKey(key)],
+                        suggestion: ConfigurationPath.suggestion(for: key, among: candidates)))
+            }
+        }
+        return unknown
+    }
+
+    fileprivate func noteObject<Key: CodingKey>(
+        _ object: JSONObject, at path: [any CodingKey], keyedBy: Key.Type
+    ) {
         let text = Self.pathText(path)
         if !objects.contains(where: { Self.pathText($0.path) == text }) {
-            objects.append((path, object))
+            objects.append((path, object, Set(object.keys.filter { Key(stringValue: $0) == nil })))
         }
     }
 
@@ -51,7 +82,7 @@ private struct ValueDecoder: Decoder {
                     codingPath: codingPath,
                     debugDescription: "expected an object, found \(value.kindDescription)"))
         }
-        owner.noteObject(object, at: codingPath)
+        owner.noteObject(object, at: codingPath, keyedBy: Key.self)
         return KeyedDecodingContainer(
             KeyedContainer<Key>(object: object, codingPath: codingPath, owner: owner))
     }

@@ -35,7 +35,7 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "allowList", "resources": ["a/*"], "subjcts": ["alice"] }]"#,
-            #"services.s.gatekeepers[0].subjcts: unknown key; check its spelling against the documentation of this type"#
+            #"services.s.gatekeepers[0].subjcts: unknown key (did you mean "subjects"?)"#
         ),
         (
             #"[{ "type": "allowList", "resources": [] }]"#,
@@ -75,7 +75,7 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "not", "policy": { "type": "anyOf", "policies": [{ "type": "alwaysDeny", "reson": "x" }] } }]"#,
-            #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key; check its spelling against the documentation of this type"#
+            #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key (did you mean "reason"?)"#
         ),
         (#"[{ "type": "not" }]"#, #"services.s.gatekeepers[0].policy: missing"#),
         (#"[{ "type": "file", "path": "" }]"#, #"services.s.gatekeepers[0].path: must not be empty"#),
@@ -127,7 +127,7 @@ struct ConfigurationErrorTests {
         (
             #"{ "service": {} }"#,
             [
-                #"service: unknown key; the top level has "services" (and "$schema")"#,
+                #"service: unknown key (did you mean "services"?); the top level has "services", "decisionLog" (and "$schema")"#,
                 "services: missing; name at least one service",
             ]
         ),

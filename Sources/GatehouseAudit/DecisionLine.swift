@@ -1,0 +1,169 @@
+import Foundation
+import GatehouseCore
+
+/// Writes one ``AccessRecord`` as one line of JSON with OPA decision-log field names, and the
+/// line that reports dropped decisions. See ``DecisionLog`` for the fields.
+///
+/// Hand-written rather than `JSONEncoder`: the writer thread encodes every line, keys come out
+/// in a fixed order, and a string can never hold a raw line break (every control character is
+/// escaped), so one record is always exactly one line.
+struct DecisionLine {
+    /// Attribute keys removed from `input.attributes` and listed under `erased`.
+    let mask: Set<String>
+
+    /// Appends the record's line, newline included.
+    func append(_ record: AccessRecord, to bytes: inout [UInt8]) {
+        let request = record.request
+        let verdict = record.verdict
+        Self.raw(#"{"decision_id":""#, to: &bytes)
+        Self.appendUUID(record.requestID, to: &bytes)
+        Self.raw(#"","timestamp":""#, to: &bytes)
+        Timestamp.append(record.instant, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        if let service = record.service {
+            Self.raw(#","service":"#, to: &bytes)
+            Self.string(service, to: &bytes)
+        }
+        Self.raw(#","input":{"#, to: &bytes)
+        if let subject = request.subject {
+            Self.raw(#""subject":"#, to: &bytes)
+            Self.string(subject, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        Self.raw(#""action":"#, to: &bytes)
+        Self.string(request.action, to: &bytes)
+        Self.raw(#","resource":"#, to: &bytes)
+        Self.string(request.resource, to: &bytes)
+        Self.raw(#","attributes":{"#, to: &bytes)
+        var erased: [String] = []
+        var first = true
+        for key in request.attributes.keys.sorted() {
+            if mask.contains(key) {
+                erased.append(key)
+                continue
+            }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            Self.string(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            Self.string(request.attributes[key] ?? "", to: &bytes)
+        }
+        Self.raw(#"}},"result":"#, to: &bytes)
+        Self.raw(verdict.isAllowed ? "true" : "false", to: &bytes)
+        Self.raw(#","gatekeeper":"#, to: &bytes)
+        Self.string(verdict.gatekeeper, to: &bytes)
+        if let reason = verdict.reason {
+            Self.raw(#","reason":"#, to: &bytes)
+            Self.string(reason, to: &bytes)
+        }
+        if let rule = verdict.rule {
+            Self.raw(#","rule":"#, to: &bytes)
+            // `"source:line"`: the source's string, reopened before its closing quote.
+            Self.string(rule.source, to: &bytes)
+            bytes.removeLast()
+            bytes.append(UInt8(ascii: ":"))
+            Self.raw(String(rule.line), to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        }
+        Self.raw(#","shadow":"#, to: &bytes)
+        Self.raw(record.isShadow ? "true" : "false", to: &bytes)
+        Self.raw(#","failed":"#, to: &bytes)
+        Self.raw(verdict.outcome == .failed ? "true" : "false", to: &bytes)
+        if !erased.isEmpty {
+            Self.raw(#","erased":["#, to: &bytes)
+            for (index, key) in erased.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.string("/input/attributes/" + Self.pointerToken(key), to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        Self.raw("}\n", to: &bytes)
+    }
+
+    /// Appends the line that reports `count` decisions dropped because the queue was full.
+    static func appendDropReport(count: Int, capacity: Int, at instant: Date, to bytes: inout [UInt8]) {
+        raw(#"{"dropped":"#, to: &bytes)
+        raw(String(count), to: &bytes)
+        raw(#","timestamp":""#, to: &bytes)
+        Timestamp.append(instant, to: &bytes)
+        raw(#"","message":"#, to: &bytes)
+        string(
+            "\(count) decision\(count == 1 ? " was" : "s were") not logged: the queue (capacity \(capacity)) was full",
+            to: &bytes)
+        raw("}\n", to: &bytes)
+    }
+
+    /// A JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
+    static func pointerToken(_ key: String) -> String {
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return key
+        }
+        var token = ""
+        for character in key.unicodeScalars {
+            switch character {
+            case "~": token += "~0"
+            case "/": token += "~1"
+            default: token.unicodeScalars.append(character)
+            }
+        }
+        return token
+    }
+
+    /// Appends text that needs no escaping.
+    private static func raw(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private static func raw(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string: quotes, `\"`, `\\`, and every control character
+    /// (U+0000–U+001F, U+007F) escaped, so no line break or terminal escape gets through raw.
+    /// Runs of bytes that need no escape are copied whole.
+    static func string(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+                else { continue }
+                bytes.append(contentsOf: utf8[start..<index])
+                escape(byte, to: &bytes)
+                start = index + 1
+            }
+            bytes.append(contentsOf: utf8[start...])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the JSON escape of one byte that may not appear raw in a string.
+    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): raw(#"\""#, to: &bytes)
+        case UInt8(ascii: "\\"): raw(#"\\"#, to: &bytes)
+        case UInt8(ascii: "\n"): raw(#"\n"#, to: &bytes)
+        case UInt8(ascii: "\r"): raw(#"\r"#, to: &bytes)
+        case UInt8(ascii: "\t"): raw(#"\t"#, to: &bytes)
+        default:
+            raw(#"\u00"#, to: &bytes)
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0x0F)])
+        }
+    }
+
+    /// Appends a UUID in its canonical lowercase form, `8-4-4-4-12` hex digits.
+    static func appendUUID(_ id: UUID, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+    }
+}

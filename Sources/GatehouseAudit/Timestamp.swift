@@ -1,0 +1,90 @@
+import Foundation
+
+/// RFC 3339 timestamps in UTC with microseconds, such as `2026-12-01T13:45:00.123456Z`, written
+/// from a `Date`'s own number of seconds: no formatter, no shared state, no time zone database.
+enum Timestamp {
+    /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01 (both UTC).
+    private static let referenceDateOffset: Int64 = 978_307_200
+
+    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds rounded to nearest).
+    ///
+    /// Years before 1 or after 9999 cannot be written in RFC 3339; they are clamped to
+    /// 0001-01-01T00:00:00.000000Z and 9999-12-31T23:59:59.999999Z.
+    static func append(_ date: Date, to bytes: inout [UInt8]) {
+        // The reference-date interval keeps more precision than the 1970 one for current dates.
+        let interval = date.timeIntervalSinceReferenceDate
+        let minimum = -62_135_596_800 - Double(referenceDateOffset)  // 0001-01-01T00:00:00Z
+        let maximum = 253_402_300_799.999999 - Double(referenceDateOffset)  // 9999-12-31T23:59:59.999999Z
+        let clamped = interval.isNaN ? 0 : min(max(interval, minimum), maximum)
+        var microseconds = Int64((clamped * 1_000_000).rounded())
+        microseconds = min(microseconds, Int64(maximum * 1_000_000))
+        var seconds = microseconds / 1_000_000
+        var fraction = microseconds % 1_000_000
+        if fraction < 0 {
+            fraction += 1_000_000
+            seconds -= 1
+        }
+        seconds += referenceDateOffset
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        appendDigits(year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(secondOfDay % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(fraction, width: 6, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The text of `date`, as ``append(_:to:)`` writes it.
+    static func string(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// Appends `value` (not negative) in decimal, padded with zeros to `width` digits.
+    static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var count = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
+        var rest = value
+        var index = bytes.count - 1
+        while rest > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        }
+    }
+}

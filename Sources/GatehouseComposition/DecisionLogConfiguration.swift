@@ -1,0 +1,126 @@
+import GatehouseAudit
+
+/// The top-level `"decisionLog"` of a configuration: a file that receives one JSON line per
+/// decision of every service (a `DecisionLog` from GatehouseAudit).
+///
+/// ```json
+/// "decisionLog": { "path": "decisions.jsonl", "mask": ["token"], "capacity": 10000, "overflow": "drop" }
+/// ```
+///
+/// `path` is required and, when relative, taken from the configuration file's folder; `mask`
+/// lists attribute keys never written (default none); `capacity` is the most records queued
+/// (default 10000); `overflow` says what a full queue does: `"drop"` (the default: count, and
+/// report the count in the log) or `"wait"` (the deciding caller waits for room).
+public struct DecisionLogConfiguration: Sendable, Hashable {
+    /// The log file, relative to the configuration file's folder unless absolute.
+    public var path: String
+    /// Attribute keys removed from every line.
+    public var mask: [String]
+    /// The most records queued and not yet written.
+    public var capacity: Int
+    /// What a full queue does: drop and count, or make the caller wait.
+    public var overflow: DecisionLog.Overflow
+
+    /// Creates a decision-log configuration.
+    public init(
+        path: String, mask: [String] = [], capacity: Int = DecisionLog.defaultCapacity,
+        overflow: DecisionLog.Overflow = .drop
+    ) {
+        self.path = path
+        self.mask = mask
+        self.capacity = capacity
+        self.overflow = overflow
+    }
+
+    static let keys = ["path", "mask", "capacity", "overflow"]
+
+    /// Reads `{"path": ..., "mask": [...], "capacity": N, "overflow": "drop" | "wait"}`,
+    /// reporting every problem at its place.
+    init?(value: JSONValue, path: String, issues: IssueCollector) {
+        guard case .object(let object) = value else {
+            issues.add(path, "expected an object with \"path\", found \(value.kindDescription)")
+            return nil
+        }
+        let before = issues.issues.count
+        for key in object.keys where !Self.keys.contains(key) {
+            let hint =
+                ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" }
+                ?? ""
+            issues.add(
+                ConfigurationPath.member(path, key),
+                "unknown key\(hint); a decision log has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))"
+            )
+        }
+        var file = ""
+        switch object["path"] {
+        case .string(let text)? where !text.isEmpty:
+            file = text
+        case nil:
+            issues.add(ConfigurationPath.member(path, "path"), "missing; name the file to write decisions to")
+        case let other?:
+            issues.add(
+                ConfigurationPath.member(path, "path"),
+                "expected a non-empty string, found \(CacheConfiguration.show(other))")
+        }
+        var mask: [String] = []
+        if let maskValue = object["mask"] {
+            let maskPath = ConfigurationPath.member(path, "mask")
+            if case .array(let values) = maskValue {
+                for (index, value) in values.enumerated() {
+                    guard case .string(let key) = value, !key.isEmpty else {
+                        issues.add(
+                            ConfigurationPath.element(maskPath, index),
+                            "expected an attribute key (a non-empty string), found \(CacheConfiguration.show(value))"
+                        )
+                        continue
+                    }
+                    mask.append(key)
+                }
+            } else {
+                issues.add(
+                    maskPath, "expected an array of attribute keys, found \(maskValue.kindDescription)")
+            }
+        }
+        var capacity = DecisionLog.defaultCapacity
+        if let capacityValue = object["capacity"] {
+            if case .number(let text) = capacityValue, let number = Int(text), number > 0 {
+                capacity = number
+            } else {
+                issues.add(
+                    ConfigurationPath.member(path, "capacity"),
+                    "expected a positive whole number of records, found \(CacheConfiguration.show(capacityValue))"
+                )
+            }
+        }
+        var overflow = DecisionLog.Overflow.drop
+        if let overflowValue = object["overflow"] {
+            let names = DecisionLog.Overflow.allCases.map(\.rawValue)
+            if case .string(let text) = overflowValue, let chosen = DecisionLog.Overflow(rawValue: text) {
+                overflow = chosen
+            } else {
+                var hint = ""
+                if case .string(let text) = overflowValue,
+                    let close = ConfigurationPath.suggestion(for: text, among: names)
+                {
+                    hint = " (did you mean \"\(close)\"?)"
+                }
+                issues.add(
+                    ConfigurationPath.member(path, "overflow"),
+                    "expected \"drop\" or \"wait\", found \(CacheConfiguration.show(overflowValue))\(hint)")
+            }
+        }
+        guard issues.issues.count == before else { return nil }
+        self.init(path: file, mask: mask, capacity: capacity, overflow: overflow)
+    }
+
+    /// The configuration as JSON, every key written.
+    var json: JSONValue {
+        .object(
+            JSONObject([
+                ("path", .string(path)),
+                ("mask", .array(mask.map { .string($0) })),
+                ("capacity", .number(String(capacity))),
+                ("overflow", .string(overflow.rawValue)),
+            ]))
+    }
+}

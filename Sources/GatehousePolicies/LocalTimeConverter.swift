@@ -2,14 +2,14 @@ import Foundation
 import GatehouseCore
 
 /// Turns an instant into the weekday and minute on the wall clock of one time zone, without
-/// `Calendar` on the hot path.
+/// `Calendar` on the hot path and without shared mutable state.
 ///
-/// It caches the zone's UTC offset together with the span of instants for which it holds: from
-/// the instant it was looked up until the zone's next transition (at most one day, so a zone
-/// without transitions is looked up again daily). Inside the span the local time is the instant
-/// plus the offset, split into days and minutes with integer arithmetic. An instant outside the
-/// span (past the transition, or earlier than the lookup because the clock went back) looks the
-/// offset up again. Copies share one cache.
+/// When made, it asks the zone once for every offset change between 1900 and 2200 (the range
+/// ``TimeWindow/supportedInstants`` allows; a few hundred for a zone with daylight saving time,
+/// about a quarter of a millisecond) and keeps them in a sorted, immutable table. A reading finds
+/// the offset in force by binary search, adds it to the instant and splits the result into days
+/// and minutes with integer arithmetic. Concurrent decisions only read the table: nothing is
+/// locked and nothing is written, so they scale with cores.
 struct LocalTimeConverter: Sendable {
     /// The weekday and minute the wall clock shows.
     struct Reading: Hashable {
@@ -19,59 +19,49 @@ struct LocalTimeConverter: Sendable {
         var minuteOfDay: Int
     }
 
-    /// An offset and the instants, in seconds since 1970, for which it holds: `start..<end`.
-    private struct Span {
-        var start: Double
-        var end: Double
-        var offset: Int
-    }
-
-    /// The longest a looked-up offset is trusted without asking the zone again.
-    private static let longestSpan: Double = 86_400
-
     let timeZone: TimeZone
-    private let span: LockedState<Span>
+    /// The instants, in seconds since 1970, at which an offset starts, ascending; the first is
+    /// the start of the supported range.
+    private let starts: [Double]
+    /// The offset in seconds that starts at the same index of `starts`.
+    private let offsets: [Int]
 
-    init(timeZone: TimeZone) {
+    /// Reads the offsets of `timeZone` for the instants `first..<end`, in seconds since 1970.
+    init(timeZone: TimeZone, from first: Double, to end: Double) {
         self.timeZone = timeZone
-        span = LockedState(Span(start: .infinity, end: -.infinity, offset: 0))
+        var starts = [first]
+        var offsets = [timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: first))]
+        var instant = Date(timeIntervalSince1970: first)
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: instant),
+            next.timeIntervalSince1970 < end, next > instant
+        {
+            starts.append(next.timeIntervalSince1970)
+            offsets.append(timeZone.secondsFromGMT(for: next))
+            instant = next
+        }
+        self.starts = starts
+        self.offsets = offsets
     }
 
     /// The wall-clock reading at `seconds` since 1970, which must lie within
     /// ``TimeWindow/supportedInstants`` (the caller checks).
     func reading(atSecondsSince1970 seconds: Double) -> Reading {
-        let offset = offset(at: seconds)
-        let local = Int(seconds.rounded(.down)) + offset
+        let local = Int(seconds.rounded(.down)) + offset(at: seconds)
         let (days, secondOfDay) = Self.floorDivision(local, by: 86_400)
         // 1970-01-01, day 0, was a Thursday: index 3.
         let weekday = Self.floorDivision(days + 3, by: 7).remainder
         return Reading(weekdayIndex: weekday, minuteOfDay: secondOfDay / 60)
     }
 
+    /// The offset in force at `seconds`: that of the last start at or before it.
     private func offset(at seconds: Double) -> Int {
-        let cached = span.withLock { $0 }
-        if seconds >= cached.start && seconds < cached.end {
-            return cached.offset
+        var low = 0
+        var high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= seconds { low = middle } else { high = middle }
         }
-        let fresh = lookUp(at: seconds)
-        span.withLock { stored in
-            // Keep the widest span when racing lookups found the same offset and transition.
-            if stored.offset == fresh.offset && stored.end == fresh.end {
-                stored.start = min(stored.start, fresh.start)
-            } else {
-                stored = fresh
-            }
-        }
-        return fresh.offset
-    }
-
-    private func lookUp(at seconds: Double) -> Span {
-        let instant = Date(timeIntervalSince1970: seconds)
-        var end = seconds + Self.longestSpan
-        if let transition = timeZone.nextDaylightSavingTimeTransition(after: instant) {
-            end = min(end, transition.timeIntervalSince1970)
-        }
-        return Span(start: seconds, end: end, offset: timeZone.secondsFromGMT(for: instant))
+        return offsets[low]
     }
 
     /// Quotient rounded toward negative infinity, and the matching non-negative remainder.

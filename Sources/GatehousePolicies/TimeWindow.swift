@@ -17,7 +17,8 @@ import GatehouseCore
 /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A clock that reads an
 /// instant the window cannot place (not finite, or outside ``supportedInstants``) is a fault,
 /// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
-/// A decision does not use `Calendar`: the zone's offset is cached until its next transition.
+/// A decision does not use `Calendar` and takes no lock: the zone's offsets from 1900 to 2200
+/// are read once, when the policy is made, into an immutable table.
 public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
@@ -92,7 +93,7 @@ public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConve
         let summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
         self.summary = summary
         window = Window(
-            now: now, converter: LocalTimeConverter(timeZone: zone),
+            now: now, converter: LocalTimeConverter(timeZone: zone, from: Window.earliestSecond, to: Window.endSecond),
             dayMask: days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) },
             fromMinute: from.minutesSinceMidnight, toMinute: to.minutesSinceMidnight,
             reasonPrefix: "outside \(summary); it is ")

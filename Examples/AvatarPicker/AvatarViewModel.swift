@@ -29,7 +29,7 @@ final class AvatarViewModel {
         } catch let denial as AccessDenied {
             state = .needsPermission(denial.reason)
         } catch {
-            state = .failed("the thumbnail of \(assetID) could not be loaded: \(describe(error))")
+            state = .failed("the thumbnail of \(assetID) could not be loaded: \(error.localizedDescription)")
         }
     }
 }

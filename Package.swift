@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
         .library(name: "GatehouseAudit", targets: ["GatehouseAudit"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
+        .library(name: "GatehouseCommandLine", targets: ["GatehouseCommandLine"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
     targets: [
@@ -35,11 +36,17 @@ let package = Package(
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit"],
             swiftSettings: strictSettings
         ),
+        // The `gatehouse` command as a library: an app runs it with its own plugin registry.
+        .target(
+            name: "GatehouseCommandLine",
+            dependencies: ["GatehouseCore", "GatehouseComposition"],
+            swiftSettings: strictSettings
+        ),
 
         // Examples.
         .executableTarget(
             name: "gatehouse",
-            dependencies: ["GatehouseCore", "GatehouseComposition"],
+            dependencies: ["GatehouseCommandLine", "GatehouseComposition"],
             path: "Examples/GatehouseCLI",
             swiftSettings: strictSettings
         ),
@@ -95,6 +102,11 @@ let package = Package(
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
                 "GatehouseComposition",
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GatehouseCommandLineTests",
+            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,10 +1,10 @@
-import Foundation
+import GatehouseCommandLine
+import GatehouseComposition
 
-/// The `gatehouse` command: see `gatehouse help` and docs/cli.md.
+/// The `gatehouse` command with the built-in plugin types: see `gatehouse help` and docs/cli.md.
 @main
 struct GatehouseMain {
     static func main() async {
-        let status = await Commands(console: .standard).run(Array(CommandLine.arguments.dropFirst()))
-        exit(status.rawValue)
+        await GatehouseCommand.main(registry: PluginRegistry())
     }
 }

@@ -5,6 +5,8 @@ import GatehouseCore
 /// The subcommands of `gatehouse`. Each returns its exit status and writes through a ``Console``.
 struct Commands {
     let console: Console
+    /// The component types every configuration may name; every `Assembler` here is given it.
+    let registry: PluginRegistry
 
     static let requestOptions: [CommandLineArguments.Option] = [
         .init(name: "config", valueName: "FILE"),
@@ -26,7 +28,7 @@ struct Commands {
     /// Runs `arguments` (without the program name).
     func run(_ arguments: [String]) async -> ExitStatus {
         guard let command = arguments.first else {
-            return await Demo(console: console).run()
+            return await Demo(console: console, registry: registry).run()
         }
         let rest = Array(arguments.dropFirst())
         switch command {
@@ -39,7 +41,7 @@ struct Commands {
         case "demo":
             if rest == ["--help"] { return help(Help.demo) }
             guard rest.isEmpty else { return usage("'demo' takes no arguments", help: Help.demo) }
-            return await Demo(console: console).run()
+            return await Demo(console: console, registry: registry).run()
         case "help", "--help", "-h":
             if let topic = rest.first {
                 guard let text = Help.text(for: topic) else {
@@ -124,7 +126,8 @@ struct Commands {
         let services: AssembledServices
         do {
             services = try Assembler(
-                clock: clock, decisionLogFile: parsed.value("decision-log").map { URL(fileURLWithPath: $0) }
+                registry: registry, clock: clock,
+                decisionLogFile: parsed.value("decision-log").map { URL(fileURLWithPath: $0) }
             ).assemble(contentsOf: URL(fileURLWithPath: config))
         } catch {
             return .finished(configurationFailed(error, file: config, json: json))
@@ -352,7 +355,7 @@ struct Commands {
         let path = parsed.positionals[0]
         let services: AssembledServices
         do {
-            services = try Assembler().assemble(contentsOf: URL(fileURLWithPath: path))
+            services = try Assembler(registry: registry).assemble(contentsOf: URL(fileURLWithPath: path))
         } catch {
             return configurationFailed(error, file: path, json: json)
         }

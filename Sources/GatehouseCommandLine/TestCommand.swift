@@ -32,7 +32,8 @@ extension Commands {
         let clock = CaseClock()
         let services: AssembledServices
         do {
-            services = try Assembler(clock: { clock.now }).assemble(contentsOf: URL(fileURLWithPath: config))
+            services = try Assembler(registry: registry, clock: { clock.now }).assemble(
+                contentsOf: URL(fileURLWithPath: config))
         } catch {
             return configurationFailed(error, file: config, json: json)
         }

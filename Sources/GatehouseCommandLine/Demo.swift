@@ -1,19 +1,23 @@
 import Foundation
+import GatehouseComposition
 import GatehouseCore
 
 /// `gatehouse` with no arguments: a short story on the bundled configuration, each step showing
 /// the command a person would type to see the same thing.
 struct Demo {
     let console: Console
+    /// The component types the demo's commands assemble configurations with.
+    let registry: PluginRegistry
 
     /// The bundled configuration: `Examples/demo/gatehouse.json` under the working directory
-    /// (the package root, as with `swift run gatehouse`), else beside this source file.
+    /// (the package root, as with `swift run gatehouse`), else in the package this source file
+    /// was built from (`Sources/GatehouseCommandLine/Demo.swift`, two folders below its root).
     static func bundledConfiguration() -> URL? {
         let fromWorkingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent("Examples/demo/gatehouse.json")
         let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("demo/gatehouse.json")
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/demo/gatehouse.json")
         return [fromWorkingDirectory, fromSource].first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
@@ -128,7 +132,7 @@ struct Demo {
             out: lines, err: lines,
             outData: { data in lines(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
             })
-        return await Commands(console: captured).run(arguments)
+        return await Commands(console: captured, registry: registry).run(arguments)
     }
 
     static func quote(_ argument: String) -> String {

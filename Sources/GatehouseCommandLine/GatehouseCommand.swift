@@ -1,0 +1,60 @@
+import Foundation
+import GatehouseComposition
+
+/// The `gatehouse` command — `check`, `load`, `store`, `remove`, `list`, `validate`, `explain`,
+/// `test` and the demo — as a value an app's own executable runs, with the app's plugin types.
+///
+/// Every configuration the command reads is assembled with ``registry``, so a configuration
+/// that names a policy or loader type the app registered validates, explains and decides as
+/// the built-in types do:
+///
+/// ```swift
+/// import GatehouseCommandLine
+/// import GatehouseComposition
+///
+/// @main
+/// struct MyGatehouse {
+///     static func main() async throws {
+///         var registry = PluginRegistry()
+///         try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, _ in
+///             TenantPolicy(tenant: settings.tenant)
+///         }
+///         await GatehouseCommand.main(registry: registry)
+///     }
+/// }
+/// ```
+///
+/// The command's options, output and exit statuses are those of `gatehouse` (docs/cli.md).
+public struct GatehouseCommand: Sendable {
+    /// The component types every configuration the command reads may name.
+    public var registry: PluginRegistry
+
+    /// Where the command writes: the process's standard output and error, or a test's capture.
+    let console: Console
+
+    /// A command whose configurations may name the types of `registry` (by default the
+    /// built-in types only), writing to standard output and standard error.
+    public init(registry: PluginRegistry = PluginRegistry()) {
+        self.init(registry: registry, console: .standard)
+    }
+
+    /// A command writing through `console`; tests capture its output this way.
+    init(registry: PluginRegistry, console: Console) {
+        self.registry = registry
+        self.console = console
+    }
+
+    /// Runs the command on `arguments`, which do not include the program name (an empty list
+    /// runs the demo), and returns its exit status: 0 allowed or done, 1 error, 2 usage,
+    /// 3 denied.
+    public func run(_ arguments: [String]) async -> Int32 {
+        await Commands(console: console, registry: registry).run(arguments).rawValue
+    }
+
+    /// Runs the command on the process's arguments (`CommandLine.arguments` without the program
+    /// name) and exits the process with its exit status.
+    public static func main(registry: PluginRegistry = PluginRegistry()) async -> Never {
+        let status = await GatehouseCommand(registry: registry).run(Array(CommandLine.arguments.dropFirst()))
+        exit(status)
+    }
+}

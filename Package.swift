@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "GatehouseCore", targets: ["GatehouseCore"]),
         .library(name: "GatehousePolicies", targets: ["GatehousePolicies"]),
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
+        .library(name: "GatehouseRemote", targets: ["GatehouseRemote"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
@@ -25,11 +26,14 @@ let package = Package(
         .target(
             name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"],
             swiftSettings: strictSettings),
+        // The remote gatekeeper (OPA, AuthZEN over HTTP): its own module, so that an app that
+        // does not ask a decision service does not link networking.
+        .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         // System calls the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
         .target(
             name: "GatehouseComposition",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseRemote"],
             swiftSettings: strictSettings
         ),
 
@@ -56,7 +60,9 @@ let package = Package(
         // Benchmarks.
         .executableTarget(
             name: "gatehouse-bench",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition"],
+            dependencies: [
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseRemote", "GatehouseComposition",
+            ],
             path: "Benchmarks/GatehouseBench",
             swiftSettings: strictSettings
         ),
@@ -72,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "GatehouseLoadersTests",
             dependencies: ["GatehouseCore", "GatehouseLoaders"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GatehouseRemoteTests",
+            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A decision service's answer, parsed as plain JSON values so that its shape can be checked
+/// strictly: a boolean is only `true` or `false` (never the number 1), a string only a string.
+enum AnswerJSON: Sendable, Hashable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([AnswerJSON])
+    case object([String: AnswerJSON])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let values = try? container.decode([AnswerJSON].self) {
+            self = .array(values)
+        } else {
+            self = .object(try container.decode([String: AnswerJSON].self))
+        }
+    }
+
+    /// Parses a whole body.
+    static func parse(_ body: Data) throws -> AnswerJSON {
+        guard !body.isEmpty else { throw AnswerShapeError("the body is empty; expected a JSON object") }
+        do {
+            return try JSONDecoder().decode(AnswerJSON.self, from: body)
+        } catch {
+            throw AnswerShapeError("the body is not JSON (\(Excerpt.of(body)))")
+        }
+    }
+
+    /// The members of an object, or `nil` for any other value.
+    var members: [String: AnswerJSON]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    /// What this value is, for messages: `a string`, `an object`, `the number 1`.
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): String(flag)
+        case .number(let number):
+            "the number \(number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A body that is JSON, but not of the shape the protocol defines.
+struct AnswerShapeError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The start of a body, for a message: at most `limit` characters, control characters escaped,
+/// so that a hostile service cannot forge a log line.
+enum Excerpt {
+    static func of(_ body: Data, limit: Int = 120) -> String {
+        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if shown.unicodeScalars.count >= limit {
+                shown += "…"
+                break
+            }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+}

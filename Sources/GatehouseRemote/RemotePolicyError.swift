@@ -51,7 +51,8 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
         case .timedOut(let timeout):
             return "\(service) did not answer within \(Self.show(timeout))"
         case .status(let status, let body):
-            let shown = body.isEmpty ? "" : " (\(body))"
+            var shown = body.isEmpty ? "" : " (\(body))"
+            if (300..<400).contains(status) { shown += ", a redirect, which is not followed" }
             return "\(service) answered HTTP \(status)\(shown); a decision needs a 2xx status"
         case .tooLarge(let limit):
             return "\(service) sent an answer larger than \(limit) bytes (maxResponseBytes)"

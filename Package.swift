@@ -61,7 +61,8 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
-                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseRemote", "GatehouseComposition",
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseRemote",
+                "GatehouseComposition",
             ],
             path: "Benchmarks/GatehouseBench",
             swiftSettings: strictSettings

@@ -28,7 +28,10 @@ enum RemoteLoopback {
             AccessRequest(subject: "zoe", action: "read", resource: "docs/plan.md"),
         ]
         return .success(
-            BenchCase(name, "one RemotePolicy decision: OPA data API on loopback, served by regopy", iterations: 1_000, quick: 20) {
+            BenchCase(
+                name, "one RemotePolicy decision: OPA data API on loopback, served by regopy",
+                iterations: 1_000, quick: 20
+            ) {
                 n in
                 var sum = 0
                 for i in 0..<n {
@@ -65,7 +68,9 @@ struct SkippedCase: Error {
 }
 
 /// opa_data_server.py, running until this value goes away (its standard input then closes).
-final class RegoServer: @unchecked Sendable {  // Process and Pipe are not Sendable; all lets
+///
+/// `@unchecked Sendable`: `Process` and `Pipe` are not `Sendable`; every property is a `let`.
+final class RegoServer: @unchecked Sendable {
     let port: Int
     private let process: Process
     private let input: Pipe
@@ -88,7 +93,9 @@ final class RegoServer: @unchecked Sendable {  // Process and Pipe are not Senda
             if chunk.isEmpty { break }
             bytes.append(chunk)
         }
-        guard let port = Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard
+            let port = Int(
+                String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
             throw SkippedCase(name: RemoteLoopback.name, reason: "the OPA data server did not start")

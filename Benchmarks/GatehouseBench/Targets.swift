@@ -65,6 +65,7 @@ let allCaseNames: Set<String> = [
     "file-policy-100", "file-policy-100k", "file-policy-reload-100k", "file-policy-groups-100k",
     "file-policy-placeholders-100k", "time-window", "disk-load-32k",
     "raw-read-32k", "memory-load", "cache-hit", "lru-insert-100k", "nscache-insert-100k",
-    "concurrent-1-task", "concurrent-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
+    "concurrent-1-task", "concurrent-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2",
+    "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
 ]

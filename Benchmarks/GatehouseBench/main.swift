@@ -76,7 +76,9 @@ do {
     }
     if settings.json {
         print(Report.json(results))
-        for reason in skipped { FileHandle.standardError.write(Data("\(reason.name): \(reason.reason)\n".utf8)) }
+        for reason in skipped {
+            FileHandle.standardError.write(Data("\(reason.name): \(reason.reason)\n".utf8))
+        }
     } else {
         print(Report.text(results, quick: settings.quick, skipped: skipped))
     }

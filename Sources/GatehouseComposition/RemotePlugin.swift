@@ -70,7 +70,8 @@ extension BuiltInPlugins {
         case .authzen?: api = "AuthZEN evaluation"
         case nil: api = settings.protocol
         }
-        let timeout = settings.timeout ?? ConfigurationDuration.text(RemotePolicy.defaultTimeout) + " (default)"
+        let timeout =
+            settings.timeout ?? ConfigurationDuration.text(RemotePolicy.defaultTimeout) + " (default)"
         var text = "remote: asks the \(api) at \(settings.url), timeout \(timeout)"
         if let limit = settings.maxResponseBytes { text += ", answers up to \(limit) bytes" }
         return text + "; no answer fails the gate, a grant is never cached"

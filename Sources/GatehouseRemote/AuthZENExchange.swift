@@ -43,7 +43,8 @@ enum AuthZENExchange {
 
     static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {
         guard let members = answer.members else {
-            throw AnswerShapeError("expected a JSON object with \"decision\", found \(answer.kindDescription)")
+            throw AnswerShapeError(
+                "expected a JSON object with \"decision\", found \(answer.kindDescription)")
         }
         guard case .bool(let decision)? = members["decision"] else {
             let found = members["decision"].map(\.kindDescription) ?? "no \"decision\""

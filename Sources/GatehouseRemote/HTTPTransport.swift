@@ -124,7 +124,9 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     /// Attaches the waiting caller and starts the task; ends at once when the calling task is
     /// already cancelled or the task has already ended.
-    func begin(_ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPTransport.Response, any Error>) {
+    func begin(
+        _ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPTransport.Response, any Error>
+    ) {
         let cancelled = Task.isCancelled
         let early = exchanges.withLock { exchanges -> Outcome? in
             guard var exchange = exchanges[task.taskIdentifier] else { return .cancelled }
@@ -162,7 +164,9 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let withinLimit = exchanges.withLock { exchanges -> Bool in
-            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
+            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+                return false
+            }
             guard exchange.body.count + data.count <= exchange.limit else {
                 exchange.failure = .tooLarge
                 exchange.body = Data()
@@ -225,7 +229,8 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         case .cancelled: return .cancelled
         case .timedOut: return .failed(.timedOut)
         default:
-            return .failed(.transport("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"))
+            return .failed(
+                .transport("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"))
         }
     }
 }

@@ -35,7 +35,8 @@ enum OPAExchange {
             // OPA answers {} when the document asked for is undefined: no rule produced a value.
             return .deny(
                 reason:
-                    "the OPA decision at \(service.absoluteString) is undefined (no rule gave a result), which denies")
+                    "the OPA decision at \(service.absoluteString) is undefined (no rule gave a result), which denies"
+            )
         }
         switch result {
         case .bool(true):

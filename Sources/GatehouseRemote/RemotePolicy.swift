@@ -98,7 +98,8 @@ public struct RemotePolicy: AccessPolicy {
             guard let made = try AuthZENExchange.requestBody(request) else {
                 throw RemotePolicyError(
                     url: url,
-                    kind: .unaskable("an AuthZEN evaluation needs a subject id, and the request has no subject"))
+                    kind: .unaskable(
+                        "an AuthZEN evaluation needs a subject id, and the request has no subject"))
             }
             body = made
         }

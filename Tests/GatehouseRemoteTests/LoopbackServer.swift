@@ -94,7 +94,8 @@ final class LoopbackServer: Sendable {
     }
 
     /// Waits (polling, at most `limit`) until `condition` holds; whether it did.
-    func waitUntil(within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool) async
+    func waitUntil(within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool)
+        async
         -> Bool
     {
         let clock = ContinuousClock()
@@ -114,7 +115,9 @@ final class LoopbackServer: Sendable {
     /// The status line and headers alone; `contentLength` nil leaves the length out (the body
     /// then ends when the connection closes).
     static func head(status: Int, contentLength: Int?, headers: [String] = []) -> Data {
-        var lines = ["HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")", "Content-Type: application/json"]
+        var lines = [
+            "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")", "Content-Type: application/json",
+        ]
         if let contentLength { lines.append("Content-Length: \(contentLength)") }
         lines.append("Connection: close")
         lines += headers
@@ -186,7 +189,8 @@ final class LoopbackServer: Sendable {
                 }
             case .reset:
                 var linger = linger(l_onoff: 1, l_linger: 0)
-                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout.size(ofValue: linger)))
+                setsockopt(
+                    connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout.size(ofValue: linger)))
                 close(connection)
                 resetInstead = true
                 return
@@ -272,7 +276,8 @@ final class LoopbackServer: Sendable {
     private static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10
+        {
             return index + 4
         }
         return nil

@@ -43,7 +43,9 @@ enum RegoInterpreter {
 
 /// Tests/Interop/opa_data_server.py running on a loopback port: OPA's data API answered by
 /// regopy from Rego files. Stopped by `stop()` (its standard input closes, then SIGTERM).
-final class RegoDataServer: @unchecked Sendable {  // Process and Pipe are not Sendable; all lets, stop() once per use
+///
+/// `@unchecked Sendable`: `Process` and `Pipe` are not `Sendable`; every property is a `let`.
+final class RegoDataServer: @unchecked Sendable {
     let port: Int
     private let process: Process
     private let input: Pipe
@@ -86,7 +88,8 @@ final class RegoDataServer: @unchecked Sendable {  // Process and Pipe are not S
             }
             line.set(String(decoding: bytes, as: UTF8.self))
         }.start()
-        guard let text = line.wait(seconds: 30), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let text = line.wait(seconds: 30),
+            let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
             throw Failure.noPort(line.wait(seconds: 0) ?? "nothing within 30 s")

@@ -18,8 +18,12 @@ struct RemoteInteropTests {
         var allowed: Bool
         var testDescription: String { "\(request) → \(allowed ? "allow" : "deny")" }
 
-        init(_ subject: String?, _ action: String, _ resource: String, _ attributes: [String: String], _ allowed: Bool) {
-            request = AccessRequest(subject: subject, action: action, resource: resource, attributes: attributes)
+        init(
+            _ subject: String?, _ action: String, _ resource: String, _ attributes: [String: String],
+            _ allowed: Bool
+        ) {
+            request = AccessRequest(
+                subject: subject, action: action, resource: resource, attributes: attributes)
             self.allowed = allowed
         }
 
@@ -59,11 +63,14 @@ struct RemoteInteropTests {
         let server = try RegoDataServer(policies: ["Tests/Interop/gatehouse.rego"])
         defer { server.stop() }
         let remote = try RemotePolicy(url: server.url("gatehouse"), protocol: .opa, timeout: .seconds(5))
-        let file = FilePolicy(url: RegoInterpreter.packageRoot.appendingPathComponent("Tests/Interop/gatehouse.rules"))
+        let file = FilePolicy(
+            url: RegoInterpreter.packageRoot.appendingPathComponent("Tests/Interop/gatehouse.rules"))
         for testCase in Self.cases {
             let byRego = try await remote.evaluate(testCase.request)
             let byRules = try await file.evaluate(testCase.request)
-            #expect(byRego.isAllowed == byRules.isAllowed, "\(testCase.testDescription): Rego \(byRego), rules \(byRules)")
+            #expect(
+                byRego.isAllowed == byRules.isAllowed,
+                "\(testCase.testDescription): Rego \(byRego), rules \(byRules)")
             #expect(byRego.isAllowed == testCase.allowed, "\(testCase.testDescription): Rego \(byRego)")
         }
     }
@@ -79,7 +86,8 @@ struct RemoteInteropTests {
     @Test func aDocumentTheEngineDoesNotDefineDenies() async throws {
         let server = try RegoDataServer(policies: ["Tests/Interop/gatehouse.rego"])
         defer { server.stop() }
-        let remote = try RemotePolicy(url: server.url("gatehouse/nothing"), protocol: .opa, timeout: .seconds(5))
+        let remote = try RemotePolicy(
+            url: server.url("gatehouse/nothing"), protocol: .opa, timeout: .seconds(5))
         let decision = try await remote.evaluate(AccessRequest(subject: "dana", resource: "docs/plan.md"))
         #expect(decision.isAllowed == false)
         #expect(decision.reason?.contains("is undefined") == true)

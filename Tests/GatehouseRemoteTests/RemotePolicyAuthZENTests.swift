@@ -45,7 +45,9 @@ struct RemotePolicyAuthZENTests {
 
     @Test func readsAUserReasonPlacedDirectlyInTheContextAsTheSpecificationShows() async throws {
         let server = try LoopbackServer(
-            json: #"{"decision": false, "context": {"id": "0", "reason_user": {"en": "location restriction"}}}"#)
+            json:
+                #"{"decision": false, "context": {"id": "0", "reason_user": {"en": "location restriction"}}}"#
+        )
         let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
         #expect(try await policy.evaluate(aliceReads) == .deny(reason: "location restriction"))
     }

@@ -28,7 +28,10 @@ struct RemotePolicyFaultTests {
 
     @Test func aServiceSlowToAnswerFailsAtTheTimeout() async throws {
         let server = try LoopbackServer { _, _ in
-            [.pause(.seconds(5)), .send(LoopbackServer.response(status: 200, body: Data(#"{"result":true}"#.utf8)))]
+            [
+                .pause(.seconds(5)),
+                .send(LoopbackServer.response(status: 200, body: Data(#"{"result":true}"#.utf8))),
+            ]
         }
         let policy = try policy(server)
         expectTimedOut(await timed { try await policy.evaluate(aliceReads) })
@@ -61,7 +64,8 @@ struct RemotePolicyFaultTests {
     @Test func aConnectionResetMidBodyFails() async throws {
         let server = try LoopbackServer { _, _ in
             [
-                .send(LoopbackServer.head(status: 200, contentLength: 200)), .send(Data(#"{"result": tr"#.utf8)),
+                .send(LoopbackServer.head(status: 200, contentLength: 200)),
+                .send(Data(#"{"result": tr"#.utf8)),
                 .pause(.milliseconds(50)), .reset,
             ]
         }
@@ -96,12 +100,21 @@ struct RemotePolicyFaultTests {
 
     @Test(
         arguments: [
-            (#"{"result": "allow"}"#, #""result" must be true, false or an object with "allow", found a string"#),
-            (#"{"result": 1}"#, #""result" must be true, false or an object with "allow", found the number 1"#),
+            (
+                #"{"result": "allow"}"#,
+                #""result" must be true, false or an object with "allow", found a string"#
+            ),
+            (
+                #"{"result": 1}"#,
+                #""result" must be true, false or an object with "allow", found the number 1"#
+            ),
             (#"{"result": null}"#, #""result" must be true, false or an object with "allow", found null"#),
             (#"{"result": {"reason": "x"}}"#, #""result.allow" must be true or false, found no "allow""#),
             (#"{"result": {"allow": "true"}}"#, #""result.allow" must be true or false, found a string"#),
-            (#"{"result": {"allow": false, "reason": 7}}"#, #""result.reason" must be a string, found the number 7"#),
+            (
+                #"{"result": {"allow": false, "reason": 7}}"#,
+                #""result.reason" must be a string, found the number 7"#
+            ),
             (#"[true]"#, #"expected a JSON object with "result", found an array"#),
         ])
     func aBodyOfTheWrongShapeFails(body: String, message: String) async throws {
@@ -113,7 +126,10 @@ struct RemotePolicyFaultTests {
     @Test func aTenMegabyteBodyFailsBeforeItIsRead() async throws {
         let size = 10 << 20
         let server = try LoopbackServer { _, _ in
-            [.send(LoopbackServer.head(status: 200, contentLength: size)), .send(Data(repeating: 0x20, count: size))]
+            [
+                .send(LoopbackServer.head(status: 200, contentLength: size)),
+                .send(Data(repeating: 0x20, count: size)),
+            ]
         }
         let policy = try RemotePolicy(url: server.url(), protocol: .opa, timeout: .seconds(10))
         let outcome = await timed { try await policy.evaluate(aliceReads) }
@@ -124,7 +140,10 @@ struct RemotePolicyFaultTests {
     @Test func aTenMegabyteBodyWithoutALengthIsCutOffAtTheLimit() async throws {
         let size = 10 << 20
         let server = try LoopbackServer { _, _ in
-            [.send(LoopbackServer.head(status: 200, contentLength: nil)), .send(Data(repeating: 0x20, count: size))]
+            [
+                .send(LoopbackServer.head(status: 200, contentLength: nil)),
+                .send(Data(repeating: 0x20, count: size)),
+            ]
         }
         let policy = try RemotePolicy(
             url: server.url(), protocol: .opa, timeout: .seconds(10), maxResponseBytes: 64 << 10)
@@ -138,7 +157,9 @@ struct RemotePolicyFaultTests {
             guard index == 0 else {
                 return [.send(LoopbackServer.response(status: 200, body: Data(#"{"result": true}"#.utf8)))]
             }
-            return [.send(LoopbackServer.response(status: 307, body: Data(), headers: ["Location: /elsewhere"]))]
+            return [
+                .send(LoopbackServer.response(status: 307, body: Data(), headers: ["Location: /elsewhere"]))
+            ]
         }
         let outcome = await timed { try await policy(server).evaluate(aliceReads) }
         guard case .status(307, _)? = remoteKind(outcome.error) else {
@@ -155,7 +176,10 @@ struct RemotePolicyFaultTests {
 struct RemotePolicyCancellationTests {
     @Test func cancellingTheCallerCancelsTheRequestAndClosesTheConnection() async throws {
         let server = try LoopbackServer { _, _ in
-            [.pause(.seconds(10)), .send(LoopbackServer.response(status: 200, body: Data(#"{"result":true}"#.utf8)))]
+            [
+                .pause(.seconds(10)),
+                .send(LoopbackServer.response(status: 200, body: Data(#"{"result":true}"#.utf8))),
+            ]
         }
         let policy = try RemotePolicy(url: server.url(), protocol: .opa, timeout: .seconds(30))
         let call = Task { try await policy.evaluate(aliceReads) }
@@ -169,7 +193,8 @@ struct RemotePolicyCancellationTests {
         case .success(let decision): Issue.record("a cancelled call decided: \(decision)")
         case .failure(let error): #expect(error is CancellationError, "\(error)")
         }
-        #expect(await server.waitUntil { $0.closedByClient == 1 }, "the server never saw the connection closed")
+        #expect(
+            await server.waitUntil { $0.closedByClient == 1 }, "the server never saw the connection closed")
     }
 
     @Test func aCallerCancelledBeforehandSendsNothing() async throws {

@@ -32,11 +32,13 @@ struct RemotePolicyOPATests {
         let server = try LoopbackServer(json: #"{"result": false}"#)
         let policy = try RemotePolicy(url: server.url(), protocol: .opa)
         let decision = try await policy.evaluate(aliceReads)
-        #expect(decision == .deny(reason: "the OPA policy at \(server.url().absoluteString) does not allow it"))
+        #expect(
+            decision == .deny(reason: "the OPA policy at \(server.url().absoluteString) does not allow it"))
     }
 
     @Test func allowsWhenTheResultObjectAllows() async throws {
-        let server = try LoopbackServer(json: #"{"decision_id": "d-1", "result": {"allow": true, "reason": "owner"}}"#)
+        let server = try LoopbackServer(
+            json: #"{"decision_id": "d-1", "result": {"allow": true, "reason": "owner"}}"#)
         let policy = try RemotePolicy(url: server.url(), protocol: .opa)
         #expect(try await policy.evaluate(aliceReads) == .allow)
     }

@@ -88,11 +88,11 @@ final class RegoDataServer: @unchecked Sendable {
             }
             line.set(String(decoding: bytes, as: UTF8.self))
         }.start()
-        guard let text = line.wait(seconds: 30),
+        guard let text = line.wait(seconds: 60),
             let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else {
             process.terminate()
-            throw Failure.noPort(line.wait(seconds: 0) ?? "nothing within 30 s")
+            throw Failure.noPort(line.wait(seconds: 0) ?? "nothing within 60 s")
         }
         self.port = port
         self.process = process

@@ -62,7 +62,7 @@ struct RemoteInteropTests {
     @Test func opaServedByRegoDecidesAsFilePolicyOnTheSameRules() async throws {
         let server = try RegoDataServer(policies: ["Tests/Interop/gatehouse.rego"])
         defer { server.stop() }
-        let remote = try RemotePolicy(url: server.url("gatehouse"), protocol: .opa, timeout: .seconds(5))
+        let remote = try RemotePolicy(url: server.url("gatehouse"), protocol: .opa, timeout: .seconds(30))
         let file = FilePolicy(
             url: RegoInterpreter.packageRoot.appendingPathComponent("Tests/Interop/gatehouse.rules"))
         for testCase in Self.cases {
@@ -78,7 +78,7 @@ struct RemoteInteropTests {
     @Test func aDenialCarriesTheReasonTheRegoPolicyGives() async throws {
         let server = try RegoDataServer(policies: ["Tests/Interop/gatehouse.rego"])
         defer { server.stop() }
-        let remote = try RemotePolicy(url: server.url("gatehouse"), protocol: .opa, timeout: .seconds(5))
+        let remote = try RemotePolicy(url: server.url("gatehouse"), protocol: .opa, timeout: .seconds(30))
         let request = AccessRequest(subject: "erin", resource: "docs/q3/private-notes.md")
         #expect(try await remote.evaluate(request) == .deny(reason: "a deny rule matches"))
     }
@@ -87,7 +87,7 @@ struct RemoteInteropTests {
         let server = try RegoDataServer(policies: ["Tests/Interop/gatehouse.rego"])
         defer { server.stop() }
         let remote = try RemotePolicy(
-            url: server.url("gatehouse/nothing"), protocol: .opa, timeout: .seconds(5))
+            url: server.url("gatehouse/nothing"), protocol: .opa, timeout: .seconds(30))
         let decision = try await remote.evaluate(AccessRequest(subject: "dana", resource: "docs/plan.md"))
         #expect(decision.isAllowed == false)
         #expect(decision.reason?.contains("is undefined") == true)

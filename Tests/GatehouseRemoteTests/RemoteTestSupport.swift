@@ -24,9 +24,6 @@ func remoteKind(_ error: (any Error)?) -> RemotePolicyError.Kind? {
     (error as? RemotePolicyError)?.kind
 }
 
-/// Generous slack for a loaded two-core machine running tests in parallel.
-let slack = Duration.seconds(2)
-
 /// A loader of one text, counting its loads.
 struct CountingLoader: ResourceLoading {
     let loads = LockedState(0)

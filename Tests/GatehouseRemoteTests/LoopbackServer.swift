@@ -60,7 +60,11 @@ final class LoopbackServer: Sendable {
         guard named == 0 else { throw POSIXFailure("getsockname") }
         port = UInt16(bigEndian: address.sin_port)
         if accepting {
-            Thread { [self] in acceptLoop() }.start()
+            // The thread holds the server only while it accepts, so a server the test drops
+            // goes away (deinit stops it) and the thread ends.
+            Thread { [weak self] in
+                while let server = self, server.acceptOne() {}
+            }.start()
         }
     }
 
@@ -71,6 +75,9 @@ final class LoopbackServer: Sendable {
 
     deinit {
         stop()
+        // Closed only here: the accepting thread holds the server while it uses the descriptor,
+        // so no thread can be polling it now, nor accept on a number reused by another socket.
+        close(listener)
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -81,16 +88,14 @@ final class LoopbackServer: Sendable {
     var requests: [ReceivedRequest] { state.withLock { $0.requests } }
     var closedByClient: Int { state.withLock { $0.closedByClient } }
 
-    /// Stops accepting; connections in progress end on their own (every wait is bounded).
+    /// Stops accepting (a connection attempt is then refused); connections in progress end on
+    /// their own (every wait is bounded).
     func stop() {
         let first = state.withLock { state -> Bool in
             defer { state.stopped = true }
             return !state.stopped
         }
-        if first {
-            shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-        }
+        if first { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     /// Waits (polling, at most `limit`) until `condition` holds; whether it did.
@@ -151,21 +156,23 @@ final class LoopbackServer: Sendable {
         return descriptor
     }
 
-    private func acceptLoop() {
-        while !state.withLock({ $0.stopped }) {
-            guard Self.wait(listener, milliseconds: 50) else { continue }
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
-            #if canImport(Darwin)
-                var yes: Int32 = 1
-                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            let index = state.withLock { state -> Int in
-                defer { state.connections += 1 }
-                return state.connections
-            }
-            Thread { [self] in serve(connection, index: index) }.start()
+    /// Waits up to 50 ms for a connection and serves it on a thread of its own; `false` once
+    /// the server is stopped.
+    private func acceptOne() -> Bool {
+        guard !state.withLock({ $0.stopped }) else { return false }
+        guard Self.wait(listener, milliseconds: 50) else { return true }
+        let connection = accept(listener, nil, nil)
+        guard connection >= 0 else { return true }
+        #if canImport(Darwin)
+            var yes: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        let index = state.withLock { state -> Int in
+            defer { state.connections += 1 }
+            return state.connections
         }
+        Thread { [self] in serve(connection, index: index) }.start()
+        return true
     }
 
     private func serve(_ connection: Int32, index: Int) {

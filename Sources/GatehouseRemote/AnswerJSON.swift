@@ -63,14 +63,23 @@ struct AnswerShapeError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// The start of a body, for a message: at most `limit` characters, control characters escaped,
-/// so that a hostile service cannot forge a log line.
+/// Text from a decision service made safe to show: at most `limit` characters, control and
+/// format characters escaped, so that a hostile service cannot forge a log or output line.
 enum Excerpt {
+    /// The start of a body, for an error message.
     static func of(_ body: Data, limit: Int = 120) -> String {
-        let text = String(decoding: body.prefix(limit * 4), as: UTF8.self)
+        text(String(decoding: body.prefix(limit * 4), as: UTF8.self), limit: limit)
+    }
+
+    /// A reason the service gave, for a denial.
+    static func reason(_ text: String) -> String {
+        Self.text(text, limit: 500)
+    }
+
+    static func text(_ text: String, limit: Int) -> String {
         var shown = ""
-        for scalar in text.unicodeScalars {
-            if shown.unicodeScalars.count >= limit {
+        for (count, scalar) in text.unicodeScalars.enumerated() {
+            if count >= limit {
                 shown += "…"
                 break
             }

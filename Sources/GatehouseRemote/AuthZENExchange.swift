@@ -52,7 +52,7 @@ enum AuthZENExchange {
         }
         if decision { return .allow }
         return .deny(
-            reason: reason(in: members["context"])
+            reason: reason(in: members["context"]).map(Excerpt.reason)
                 ?? "the AuthZEN service at \(service.absoluteString) denied it")
     }
 

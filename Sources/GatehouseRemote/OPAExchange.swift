@@ -51,7 +51,7 @@ enum OPAExchange {
             var reason: String?
             switch fields["reason"] {
             case nil, .null?: reason = nil
-            case .string(let text)?: reason = text.isEmpty ? nil : text
+            case .string(let text)?: reason = text.isEmpty ? nil : Excerpt.reason(text)
             case let other?:
                 throw AnswerShapeError("\"result.reason\" must be a string, found \(other.kindDescription)")
             }

@@ -49,6 +49,13 @@ struct RemotePolicyOPATests {
         #expect(try await policy.evaluate(aliceReads) == .deny(reason: "alice is on leave"))
     }
 
+    @Test func aReasonHasItsControlCharactersEscapedSoItCannotForgeALine() async throws {
+        let server = try LoopbackServer(
+            json: #"{"result": {"allow": false, "reason": "no\nallowed: yes\u001b[0m"}}"#)
+        let policy = try RemotePolicy(url: server.url(), protocol: .opa)
+        #expect(try await policy.evaluate(aliceReads) == .deny(reason: #"no\u{a}allowed: yes\u{1b}[0m"#))
+    }
+
     @Test func anUndefinedDecisionDenies() async throws {
         let server = try LoopbackServer(json: "{}")
         let policy = try RemotePolicy(url: server.url(), protocol: .opa)

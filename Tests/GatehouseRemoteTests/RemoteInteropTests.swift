@@ -54,8 +54,8 @@ struct RemoteInteropTests {
         Case("gina", "read", "tenants/acme/team/a.txt", ["tenant": "acme/team"], false),  // `/` in a value
         Case("zoe", "read", "tenants/acme/plan.txt", ["tenant": "acme"], false),  // not a viewer
         Case("dana", "read", "exports/q3.csv", ["device": "managed"], true),
-        Case("dana", "read", "exports/q3.csv", ["device": "unmanaged"], false),
-        Case("dana", "read", "exports/q3.csv", false),  // no device attribute
+        Case("dana", "read", "exports/q3.csv", ["device": "unmanaged"], false),  // the deny wins
+        Case("dana", "read", "exports/q3.csv", true),  // no device attribute: the deny does not hold
         Case("erin", "read", "exports/q3.csv", ["device": "managed"], false),  // not an owner
     ]
 

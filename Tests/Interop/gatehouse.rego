@@ -73,12 +73,11 @@ allows if {
 	startswith(input.resource, concat("", ["tenants/", input.attributes.tenant, "/"]))
 }
 
-# allow @owners read exports/* if device=managed
+# allow @owners read exports/*
 allows if {
 	input.subject in owners
 	input.action == "read"
 	startswith(input.resource, "exports/")
-	input.attributes.device == "managed"
 }
 
 # deny * * exports/* if device=unmanaged

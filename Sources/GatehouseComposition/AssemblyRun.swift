@@ -80,12 +80,12 @@ final class AssemblyRun: @unchecked Sendable {
     }
 
     private func make<T>(
-        path: String, depth: Int, _ body: (PluginContext, inout [[any CodingKey]]) throws -> T
+        path: String, depth: Int, _ body: (PluginContext, inout [UnreadKey]) throws -> T
     ) -> T? {
         let context = PluginContext(
             baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
             depth: depth)
-        var unread: [[any CodingKey]] = []
+        var unread: [UnreadKey] = []
         var result: T?
         do {
             result = try body(context, &unread)
@@ -99,9 +99,10 @@ final class AssemblyRun: @unchecked Sendable {
             issues.add(path, describe(error))
         }
         for key in unread {
+            let hint = key.suggestion.map { " (did you mean \"\($0)\"?)" } ?? ""
             issues.add(
-                ConfigurationPath.appending(path, key),
-                "unknown key; check its spelling against the documentation of this type")
+                ConfigurationPath.appending(path, key.path),
+                "unknown key\(hint); check its spelling against the documentation of this type")
         }
         return unread.isEmpty ? result : nil
     }

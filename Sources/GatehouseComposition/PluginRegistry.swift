@@ -16,14 +16,14 @@ import GatehouseCore
 public struct PluginRegistry: Sendable {
     /// Builds a policy from a component's settings: decodes, then calls the factory.
     struct PolicyPlugin: Sendable {
-        let build: @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any AccessPolicy
+        let build: @Sendable (JSONValue, PluginContext, inout [UnreadKey]) throws -> any AccessPolicy
         let describe: @Sendable (JSONValue) -> String?
     }
 
     /// Builds a loader from a component's settings: decodes, then calls the factory.
     struct LoaderPlugin: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [[any CodingKey]]) throws -> any ResourceLoading<
+            @Sendable (JSONValue, PluginContext, inout [UnreadKey]) throws -> any ResourceLoading<
                 String, Data
             >
         let describe: @Sendable (JSONValue) -> String?

@@ -2,8 +2,9 @@
 /// type looked at, so that keys it never asked for are reported as unknown: a typo such as
 /// `"subjcts"` must never pass silently.
 final class SettingsDecoder {
-    /// Keys a settings type did not read, as paths relative to the settings object.
-    private(set) var unreadKeys: [[any CodingKey]] = []
+    /// Keys a settings type did not read, as paths relative to the settings object, each with
+    /// the key it most likely meant among those the type reads in the same object.
+    private(set) var unreadKeys: [UnreadKey] = []
     private var readKeys: [String: Set<String>] = [:]
     private var objects: [(path: [any CodingKey], object: JSONObject)] = []
 
@@ -15,7 +16,10 @@ final class SettingsDecoder {
         for (path, object) in objects {
             let read = readKeys[Self.pathText(path)] ?? []
             for key in object.keys where !read.contains(key) {
-                unreadKeys.append(path + [AnyCodingKey(key)])
+                unreadKeys.append(
+                    UnreadKey(
+                        path: path + [AnyCodingKey(key)],
+                        suggestion: ConfigurationPath.suggestion(for: key, among: read.sorted())))
             }
         }
         return result
@@ -237,4 +241,13 @@ private struct SingleValue: SingleValueDecodingContainer {
         if type == JSONValue.self, let value = value as? T { return value }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath, owner: owner))
     }
+}
+
+/// A key of a component's settings that its settings type never read: a typo, or a key of
+/// another type.
+struct UnreadKey {
+    /// Where, relative to the component.
+    var path: [any CodingKey]
+    /// The key the type does read that is closest to it, if one is close.
+    var suggestion: String?
 }

@@ -35,7 +35,7 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "allowList", "resources": ["a/*"], "subjcts": ["alice"] }]"#,
-            #"services.s.gatekeepers[0].subjcts: unknown key; check its spelling against the documentation of this type"#
+            #"services.s.gatekeepers[0].subjcts: unknown key (did you mean "subjects"?); check its spelling against the documentation of this type"#
         ),
         (
             #"[{ "type": "allowList", "resources": [] }]"#,
@@ -75,7 +75,7 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "not", "policy": { "type": "anyOf", "policies": [{ "type": "alwaysDeny", "reson": "x" }] } }]"#,
-            #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key; check its spelling against the documentation of this type"#
+            #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key (did you mean "reason"?); check its spelling against the documentation of this type"#
         ),
         (#"[{ "type": "not" }]"#, #"services.s.gatekeepers[0].policy: missing"#),
         (#"[{ "type": "file", "path": "" }]"#, #"services.s.gatekeepers[0].path: must not be empty"#),

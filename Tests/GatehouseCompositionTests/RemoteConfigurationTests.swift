@@ -38,7 +38,7 @@ struct RemoteConfigurationTests {
         ),
         (
             "[{ \(opa), \"timout\": \"250ms\" }]",
-            #"services.s.gatekeepers[0].timout: unknown key; check its spelling against the documentation of this type"#
+            #"services.s.gatekeepers[0].timout: unknown key (did you mean "timeout"?); check its spelling against the documentation of this type"#
         ),
         (
             #"[{ "type": "remote", "protocol": "opa" }]"#,

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GatehousePolicies", targets: ["GatehousePolicies"]),
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
         .library(name: "GatehouseAudit", targets: ["GatehouseAudit"]),
+        .library(name: "GatehouseRemote", targets: ["GatehouseRemote"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .library(name: "GatehouseCommandLine", targets: ["GatehouseCommandLine"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
@@ -27,13 +28,18 @@ let package = Package(
         .target(
             name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"],
             swiftSettings: strictSettings),
+        // The remote gatekeeper (OPA, AuthZEN over HTTP): its own module, so that an app that
+        // does not ask a decision service does not link networking.
+        .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         // System calls the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
         // Decision logs: observers that write records somewhere useful.
         .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         .target(
             name: "GatehouseComposition",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit"],
+            dependencies: [
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
+            ],
             swiftSettings: strictSettings
         ),
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
@@ -73,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "gatehouse-bench",
             dependencies: [
-                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
                 "GatehouseComposition",
             ],
             path: "Benchmarks/GatehouseBench",
@@ -97,6 +103,11 @@ let package = Package(
             name: "GatehouseAuditTests", dependencies: ["GatehouseCore", "GatehouseAudit"],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "GatehouseRemoteTests",
+            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "GatehouseCompositionTests",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
@@ -112,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseExamplesTests",
             dependencies: [
-                "gatehouse", "avatar-picker", "proxy-vs-decorator", "GatehouseCore", "GatehousePolicies",
+                "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "GatehouseCore",
+                "GatehousePolicies",
                 "GatehouseComposition",
             ],
             swiftSettings: strictSettings

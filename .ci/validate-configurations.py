@@ -23,6 +23,10 @@ must_fail = {
     "typo in a built-in's key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "allowList", "subjcts": ["a"]}]}}},
     "unknown cache key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "cache": {"bytes": 1}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
     "empty allOf": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "allOf", "policies": []}]}}},
+    "remote: unknown protocol": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opaa", "url": "http://127.0.0.1:8181/v1/data/gatehouse"}]}}},
+    "remote: timeout without a unit": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse", "timeout": "250"}]}}},
+    "remote: typo in a key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse", "timout": "250ms"}]}}},
+    "remote: no url": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa"}]}}},
     "unknown whenInvalid": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "file", "path": "a.rules", "whenInvalid": "keepLastValid"}]}}},
 }
 for name, document in must_fail.items():

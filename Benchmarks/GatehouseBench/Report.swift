@@ -23,7 +23,7 @@ enum Report {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
     }
 
-    static func text(_ results: [BenchResult], quick: Bool) -> String {
+    static func text(_ results: [BenchResult], quick: Bool, skipped: [SkippedCase] = []) -> String {
         var lines: [String] = []
         lines.append(
             padded("case", 30) + leftPadded("median/op", 12) + leftPadded("min", 11) + leftPadded("max", 11)
@@ -42,6 +42,9 @@ enum Report {
                     + leftPadded(duration(result.spread.high), 11)
                     + leftPadded(String(result.iterations), 9) + leftPadded(String(result.runs), 6) + "  "
                     + summary)
+        }
+        for reason in skipped {
+            lines.append(padded(reason.name, 30) + "  " + reason.reason)
         }
         let byName = Dictionary(
             results.map { ($0.name, $0.nanosecondsPerOperation) }, uniquingKeysWith: { a, _ in a })

@@ -68,7 +68,7 @@ let allCaseNames: Set<String> = [
     "file-policy-placeholders-100k", "time-window", "disk-load-32k",
     "raw-read-32k", "memory-load", "cache-hit", "lru-insert-100k", "nscache-insert-100k",
     "concurrent-1-task", "concurrent-2-tasks", "concurrent-4-gates-1-task",
-    "concurrent-4-gates-2-tasks", "scale-gates-1", "scale-gates-2", "scale-gates-4",
+    "concurrent-4-gates-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
     "decision-log-100k",
 ]

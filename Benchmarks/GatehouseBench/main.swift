@@ -49,7 +49,7 @@ while let argument = arguments.next() {
 let settings = (quick: quick, json: json, filter: filter, runs: runs ?? (quick ? 3 : 9))
 do {
     let sink = Sink()
-    let results = try runBlocking { () async throws -> [BenchResult] in
+    let (results, skipped) = try runBlocking { () async throws -> ([BenchResult], [SkippedCase]) in
         let wanted = { (name: String) -> Bool in
             guard let filter = settings.filter else { return true }
             let names = filter.split(separator: ",").map(String.init)
@@ -59,6 +59,13 @@ do {
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
         cases.append(decisionLogCase(fixtures))
+        var skipped: [SkippedCase] = []
+        if wanted(RemoteLoopback.name) {
+            switch try RemoteLoopback.benchCase() {
+            case .success(let remote): cases.append(remote)
+            case .failure(let reason): skipped.append(reason)
+            }
+        }
         if !settings.quick || settings.filter != nil {
             cases += try await scalingCases(fixtures, wanted: wanted)
         }
@@ -66,12 +73,15 @@ do {
             if settings.filter != nil { return wanted(benchCase.name) }
             return !settings.quick || benchCase.inQuickRun
         }
-        return try await measure(cases, runs: settings.runs, quick: settings.quick, sink: sink)
+        return (try await measure(cases, runs: settings.runs, quick: settings.quick, sink: sink), skipped)
     }
     if settings.json {
         print(Report.json(results))
+        for reason in skipped {
+            FileHandle.standardError.write(Data("\(reason.name): \(reason.reason)\n".utf8))
+        }
     } else {
-        print(Report.text(results, quick: settings.quick))
+        print(Report.text(results, quick: settings.quick, skipped: skipped))
     }
     // The checksum of every result, so no case's work is dead code.
     FileHandle.standardError.write(Data("checksum \(sink.value)\n".utf8))

@@ -71,6 +71,7 @@ enum BuiltInPlugins {
         try? registry.registerPolicy(
             "not", settings: NotSettings.self, describe: { _ in "not" },
             factory: { settings, context in Not(try context.policy(settings.policy)) })
+        registerRemote(in: &registry)
         try? registry.registerLoader(
             "disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" },
             factory: makeDisk)

@@ -3,7 +3,8 @@ import GatehouseCore
 
 /// The component types a configuration may name, each with its `Decodable` settings type and a
 /// factory. The built-ins are registered from the start: loaders `disk`, `memory`; policies
-/// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `allOf`, `anyOf`, `not`.
+/// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `remote`, `allOf`, `anyOf`,
+/// `not`.
 ///
 /// ```swift
 /// /// Allows requests whose `tenant` attribute is this tenant.

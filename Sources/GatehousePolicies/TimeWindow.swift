@@ -93,7 +93,8 @@ public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConve
         let summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
         self.summary = summary
         window = Window(
-            now: now, converter: LocalTimeConverter(timeZone: zone, from: Window.earliestSecond, to: Window.endSecond),
+            now: now,
+            converter: LocalTimeConverter(timeZone: zone, from: Window.earliestSecond, to: Window.endSecond),
             dayMask: days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) },
             fromMinute: from.minutesSinceMidnight, toMinute: to.minutesSinceMidnight,
             reasonPrefix: "outside \(summary); it is ")

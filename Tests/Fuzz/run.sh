@@ -14,7 +14,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 package="$(cd "$here/../.." && pwd)"
 build="$here/.build"
 targets=(configuration rules localtime diskkey identity)
-modules=(GatehouseCore GatehousePolicies GatehouseLoaders GatehouseAudit GatehouseComposition)
+modules=(GatehouseCore GatehousePolicies GatehouseLoaders GatehouseAudit GatehouseRemote GatehouseComposition)
 shim="$package/Sources/CGatehouseLinux"
 flags=(-parse-as-library -package-name gatehouse -swift-version 6 -enable-upcoming-feature ExistentialAny
     -O -g -sanitize=fuzzer,address -I "$build" -L "$build" -I "$shim/include")
@@ -67,7 +67,7 @@ for name in "${selected[@]}"; do
         echo "==> building fuzz-$name" >&2
         swiftc "${flags[@]}" -use-ld=lld -module-name "Fuzz_$name" -o "$binary" \
             "$here/Support"/*.swift "$here/Targets/$name.swift" \
-            -lGatehouseComposition -lGatehouseAudit -lGatehousePolicies -lGatehouseLoaders -lGatehouseCore -lCGatehouseLinux
+            -lGatehouseComposition -lGatehouseAudit -lGatehouseRemote -lGatehousePolicies -lGatehouseLoaders -lGatehouseCore -lCGatehouseLinux
     fi
     (( seconds > 0 )) || continue
     echo "==> fuzzing $name for $seconds s" >&2

@@ -51,7 +51,7 @@ struct ConfigurationErrorTests {
         ),
         (
             #"[{ "type": "allowlist", "resources": ["a"] }]"#,
-            #"services.s.gatekeepers[0].type: unknown policy type "allowlist" (did you mean "allowList"?); known: allOf, allowList, alwaysAllow, alwaysDeny, anyOf, file, not, timeWindow"#
+            #"services.s.gatekeepers[0].type: unknown policy type "allowlist" (did you mean "allowList"?); known: allOf, allowList, alwaysAllow, alwaysDeny, anyOf, file, not, remote, timeWindow"#
         ),
         (
             #"[{ "resources": ["a"] }]"#,

@@ -1,0 +1,36 @@
+/// A duration as a configuration writes it: a whole number, then `ms` or `s` (`"250ms"`, `"2s"`).
+enum ConfigurationDuration {
+    /// The longest duration a setting may name: ten minutes.
+    static let maximum = Duration.seconds(600)
+
+    /// The duration, or a message saying what was expected.
+    static func parse(_ text: String) -> Result<Duration, SettingsProblem> {
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let unit = text.dropFirst(digits.count)
+        guard !digits.isEmpty, let number = Int(digits), unit == "ms" || unit == "s" else {
+            return .failure(
+                SettingsProblem(
+                    "expected a duration such as \"250ms\" or \"2s\" (a whole number, then ms or s), found \"\(text)\""
+                ))
+        }
+        let duration = unit == "ms" ? Duration.milliseconds(number) : Duration.seconds(number)
+        guard number > 0 else { return .failure(SettingsProblem("must be positive, found \"\(text)\"")) }
+        guard duration <= maximum else {
+            return .failure(SettingsProblem("must be at most 600s (ten minutes), found \"\(text)\""))
+        }
+        return .success(duration)
+    }
+
+    /// `250ms`, `2s`: the shortest way to write a duration of whole milliseconds.
+    static func text(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}
+
+/// What is wrong with one setting's value.
+struct SettingsProblem: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GatehouseCore
+
+/// What a ``RemotePolicy`` sends to an OpenID AuthZEN Access Evaluation endpoint and how it
+/// reads the answer.
+///
+/// Request: `{"action": {"name": …}, "context": {…attributes}, "resource": {"id": …, "type":
+/// "resource"}, "subject": {"id": …, "type": "user"}}`. AuthZEN requires a subject id, so a
+/// request without a subject is not sent: the gate fails (an empty id would name nobody, and a
+/// made-up "anonymous" id could match a real account).
+/// Answer: `{"decision": true | false, "context": {…}}`. A denial's reason comes from
+/// `context.reason` when it is a string, or from a user-facing Reason Field (`reason_user`,
+/// `{"en": "…"}`) either inside `context.reason` or directly in `context`, as the
+/// specification's examples show. `reason_admin` is never used: the specification says it must
+/// not be shown to the user, and a denial's reason may be.
+enum AuthZENExchange {
+    struct Entity: Encodable {
+        var type: String
+        var id: String
+    }
+
+    struct Action: Encodable {
+        var name: String
+    }
+
+    struct Body: Encodable {
+        var subject: Entity
+        var action: Action
+        var resource: Entity
+        var context: [String: String]
+    }
+
+    static let subjectType = "user"
+    static let resourceType = "resource"
+
+    static func requestBody(_ request: AccessRequest) throws -> Data? {
+        guard let subject = request.subject else { return nil }
+        return try JSONCoding.encoder.encode(
+            Body(
+                subject: Entity(type: subjectType, id: subject), action: Action(name: request.action),
+                resource: Entity(type: resourceType, id: request.resource), context: request.attributes))
+    }
+
+    static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {
+        guard let members = answer.members else {
+            throw AnswerShapeError(
+                "expected a JSON object with \"decision\", found \(answer.kindDescription)")
+        }
+        guard case .bool(let decision)? = members["decision"] else {
+            let found = members["decision"].map(\.kindDescription) ?? "no \"decision\""
+            throw AnswerShapeError("\"decision\" must be true or false, found \(found)")
+        }
+        if decision { return .allow }
+        return .deny(
+            reason: reason(in: members["context"]).map(Excerpt.reason)
+                ?? "the AuthZEN service at \(service.absoluteString) denied it")
+    }
+
+    /// The user-facing reason in a response's `context`, if there is one of a known shape. The
+    /// context is free-form in the specification, so an unknown shape is no reason, not an error
+    /// (the decision itself is already a denial).
+    static func reason(in context: AnswerJSON?) -> String? {
+        guard let context = context?.members else { return nil }
+        switch context["reason"] {
+        case .string(let text)? where !text.isEmpty:
+            return text
+        case .object(let reason)?:
+            if let text = reasonField(reason["reason_user"]) { return text }
+        default:
+            break
+        }
+        return reasonField(context["reason_user"])
+    }
+
+    /// A Reason Field (`{"en": "…", "es-403": "…"}`): English first (`en`, then a key that starts
+    /// with `en`), otherwise the first language in sorted order.
+    static func reasonField(_ value: AnswerJSON?) -> String? {
+        guard let field = value?.members else {
+            if case .string(let text)? = value, !text.isEmpty { return text }
+            return nil
+        }
+        let texts = field.compactMapValues { value -> String? in
+            if case .string(let text) = value, !text.isEmpty { return text }
+            return nil
+        }
+        if let english = texts["en"] { return english }
+        let languages = texts.keys.sorted()
+        if let english = languages.first(where: { $0.hasPrefix("en") }) { return texts[english] }
+        return languages.first.flatMap { texts[$0] }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import GatehouseCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One `URLSession` for one remote policy, and the exchanges in flight on it.
+///
+/// Each exchange is one POST with a deadline measured from the call (connecting included), a
+/// limit on the body's size enforced while it arrives (a larger body is cut off, not read to its
+/// end), no redirects followed, and nothing cached or stored: the session is ephemeral, with no
+/// URL cache, cookies or credential storage. Cancelling the calling task cancels the request.
+/// The session is invalidated when the last copy of the policy goes away.
+final class HTTPTransport: Sendable {
+    /// A complete answer: its status and body.
+    struct Response: Sendable {
+        var status: Int
+        var body: Data
+    }
+
+    /// Why an exchange produced no answer; the policy turns it into a ``RemotePolicyError``.
+    enum Failure: Error, Sendable {
+        case timedOut
+        case tooLarge
+        case transport(String)
+    }
+
+    private let session: URLSession
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        session = URLSession(configuration: configuration, delegate: ExchangeDelegate(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// POSTs `body` as JSON and returns the answer, or throws ``Failure`` (or
+    /// `CancellationError` when the calling task is cancelled).
+    func post(_ body: Data, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        // The deadline below is the one that counts; this idle timeout only backs it up.
+        request.timeoutInterval = Self.seconds(timeout) + 1
+        let prepared = request
+        return try await withThrowingTaskGroup(of: Response?.self) { group in
+            group.addTask { try await self.exchange(prepared, limit: limit) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let response = try await group.next() ?? nil else {
+                try Task.checkCancellation()
+                throw Failure.timedOut
+            }
+            return response
+        }
+    }
+
+    /// One request on the session, cancelled when the calling task is.
+    private func exchange(_ request: URLRequest, limit: Int) async throws -> Response {
+        guard let delegate = session.delegate as? ExchangeDelegate else {
+            preconditionFailure("the session's delegate is the exchange delegate")
+        }
+        let task = session.dataTask(with: request)
+        // Registered before cancellation can reach the task, so that no event of it is missed.
+        delegate.register(task, limit: limit)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                delegate.begin(task, continuation: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Receives the events of every exchange on one session and completes each exchange once.
+///
+/// `@unchecked Sendable`: `URLSessionDataDelegate` requires an `NSObject`; the only state is
+/// behind one lock.
+final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// How an exchange ended.
+    private enum Outcome: Sendable {
+        case answer(HTTPTransport.Response)
+        case failed(HTTPTransport.Failure)
+        case cancelled
+    }
+
+    private struct Exchange {
+        let limit: Int
+        /// Set when the caller waits; an outcome that comes before is kept until then.
+        var continuation: CheckedContinuation<HTTPTransport.Response, any Error>?
+        var outcome: Outcome?
+        var status = 0
+        var body = Data()
+        /// Set when the delegate itself stopped the task (the body was too large).
+        var failure: HTTPTransport.Failure?
+    }
+
+    private let exchanges = LockedState<[Int: Exchange]>([:])
+
+    /// Notes a task before it can start or be cancelled.
+    func register(_ task: URLSessionDataTask, limit: Int) {
+        exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit) }
+    }
+
+    /// Attaches the waiting caller and starts the task; ends at once when the calling task is
+    /// already cancelled or the task has already ended.
+    func begin(
+        _ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPTransport.Response, any Error>
+    ) {
+        let cancelled = Task.isCancelled
+        let early = exchanges.withLock { exchanges -> Outcome? in
+            guard var exchange = exchanges[task.taskIdentifier] else { return .cancelled }
+            if cancelled || exchange.outcome != nil {
+                exchanges[task.taskIdentifier] = nil
+                return exchange.outcome ?? .cancelled
+            }
+            exchange.continuation = continuation
+            exchanges[task.taskIdentifier] = exchange
+            return nil
+        }
+        if let early {
+            Self.resume(continuation, with: early)
+            task.cancel()
+        } else {
+            task.resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let expected = response.expectedContentLength
+        let allowed = exchanges.withLock { exchanges -> Bool in
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+            exchange.status = status
+            if expected > Int64(exchange.limit) { exchange.failure = .tooLarge }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return exchange.failure == nil
+        }
+        completionHandler(allowed ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let withinLimit = exchanges.withLock { exchanges -> Bool in
+            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+                return false
+            }
+            guard exchange.body.count + data.count <= exchange.limit else {
+                exchange.failure = .tooLarge
+                exchange.body = Data()
+                exchanges[dataTask.taskIdentifier] = exchange
+                return false
+            }
+            exchange.body.append(data)
+            exchanges[dataTask.taskIdentifier] = exchange
+            return true
+        }
+        if !withinLimit { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // A decision comes from the service configured, never from where it points: the 3xx
+        // answer itself is the result, and it fails the gate.
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let waiting = exchanges.withLock {
+            exchanges -> (CheckedContinuation<HTTPTransport.Response, any Error>, Outcome)? in
+            guard var exchange = exchanges[task.taskIdentifier] else { return nil }
+            let outcome: Outcome
+            if let failure = exchange.failure {
+                outcome = .failed(failure)
+            } else if let error {
+                outcome = Self.outcome(for: error)
+            } else {
+                outcome = .answer(.init(status: exchange.status, body: exchange.body))
+            }
+            guard let continuation = exchange.continuation else {
+                exchange.outcome = outcome
+                exchanges[task.taskIdentifier] = exchange
+                return nil
+            }
+            exchanges[task.taskIdentifier] = nil
+            return (continuation, outcome)
+        }
+        if let (continuation, outcome) = waiting { Self.resume(continuation, with: outcome) }
+    }
+
+    private static func resume(
+        _ continuation: CheckedContinuation<HTTPTransport.Response, any Error>, with outcome: Outcome
+    ) {
+        switch outcome {
+        case .answer(let response): continuation.resume(returning: response)
+        case .failed(let failure): continuation.resume(throwing: failure)
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// A transport error as an outcome: a cancelled task is a cancelled exchange.
+    private static func outcome(for error: any Error) -> Outcome {
+        guard let urlError = error as? URLError else { return .failed(.transport(describe(error))) }
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .failed(.timedOut)
+        default:
+            return .failed(
+                .transport("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"))
+        }
+    }
+}

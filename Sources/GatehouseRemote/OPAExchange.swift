@@ -1,0 +1,75 @@
+import Foundation
+import GatehouseCore
+
+/// What a ``RemotePolicy`` sends to Open Policy Agent's data API and how it reads the answer.
+///
+/// Request: `{"input": {"action": …, "attributes": {…}, "resource": …, "subject": …}}`; a request
+/// without a subject has no `subject` key (in Rego, `input.subject` is undefined).
+/// Answer: `{"result": true | false}` or `{"result": {"allow": true | false, "reason": "…"}}`;
+/// `{}` (no `result`: the document is undefined) denies. Anything else is not a decision.
+enum OPAExchange {
+    struct Input: Encodable {
+        var subject: String?
+        var action: String
+        var resource: String
+        var attributes: [String: String]
+    }
+
+    struct Body: Encodable {
+        var input: Input
+    }
+
+    static func requestBody(_ request: AccessRequest) throws -> Data {
+        try JSONCoding.encoder.encode(
+            Body(
+                input: Input(
+                    subject: request.subject, action: request.action, resource: request.resource,
+                    attributes: request.attributes)))
+    }
+
+    static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {
+        guard let members = answer.members else {
+            throw AnswerShapeError("expected a JSON object with \"result\", found \(answer.kindDescription)")
+        }
+        guard let result = members["result"] else {
+            // OPA answers {} when the document asked for is undefined: no rule produced a value.
+            return .deny(
+                reason:
+                    "the OPA decision at \(service.absoluteString) is undefined (no rule gave a result), which denies"
+            )
+        }
+        switch result {
+        case .bool(true):
+            return .allow
+        case .bool(false):
+            return .deny(reason: "the OPA policy at \(service.absoluteString) does not allow it")
+        case .object(let fields):
+            guard case .bool(let allow)? = fields["allow"] else {
+                let found = fields["allow"].map(\.kindDescription) ?? "no \"allow\""
+                throw AnswerShapeError("\"result.allow\" must be true or false, found \(found)")
+            }
+            var reason: String?
+            switch fields["reason"] {
+            case nil, .null?: reason = nil
+            case .string(let text)?: reason = text.isEmpty ? nil : Excerpt.reason(text)
+            case let other?:
+                throw AnswerShapeError("\"result.reason\" must be a string, found \(other.kindDescription)")
+            }
+            if allow { return .allow }
+            return .deny(reason: reason ?? "the OPA policy at \(service.absoluteString) does not allow it")
+        default:
+            throw AnswerShapeError(
+                "\"result\" must be true, false or an object with \"allow\", found \(result.kindDescription)")
+        }
+    }
+}
+
+/// The one JSON encoder setting the remote gate uses: sorted keys (a request body is the same
+/// bytes for the same request) and `/` written as is.
+enum JSONCoding {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

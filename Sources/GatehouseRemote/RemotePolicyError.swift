@@ -1,0 +1,76 @@
+import Foundation
+
+/// Why a ``RemotePolicy`` could not decide: the decision service could not be reached, did not
+/// answer in time, or answered something that is not a decision.
+///
+/// A remote gate never turns one of these into a denial of its own: it throws, and the proxy
+/// denies the call as a gate failure (`AccessDenied.isGateFailure`), so no combinator can turn
+/// the fault into an allow. The description names the service and what went wrong:
+/// `the decision service http://127.0.0.1:8181/v1/data/gatehouse did not answer within 250 ms`.
+public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The connection could not be made or broke (refused, reset, closed early); the text
+        /// is the system's.
+        case transport(String)
+        /// No complete answer arrived within the timeout, measured from the call (connecting
+        /// included).
+        case timedOut(Duration)
+        /// The service answered with a status other than 2xx (a redirect included); `body` is
+        /// the start of its body, control characters escaped, for the log.
+        case status(Int, body: String)
+        /// The answer's body was larger than the policy accepts.
+        case tooLarge(limit: Int)
+        /// The body was not JSON, or not JSON of the shape the protocol defines.
+        case unexpectedBody(String)
+        /// The request cannot be put to the service (AuthZEN needs a subject); the service
+        /// was not asked.
+        case unaskable(String)
+        /// The policy was configured with something it cannot use (a URL that is not http or
+        /// https, a timeout or size limit that is not positive).
+        case invalidConfiguration(String)
+    }
+
+    /// The decision service's URL.
+    public var url: URL
+    /// What went wrong.
+    public var kind: Kind
+
+    /// Creates the error.
+    public init(url: URL, kind: Kind) {
+        self.url = url
+        self.kind = kind
+    }
+
+    /// One sentence naming the service and what went wrong.
+    public var errorDescription: String? {
+        let service = "the decision service \(url.absoluteString)"
+        switch kind {
+        case .transport(let text):
+            return "\(service) could not be reached: \(text)"
+        case .timedOut(let timeout):
+            return "\(service) did not answer within \(Self.show(timeout))"
+        case .status(let status, let body):
+            var shown = body.isEmpty ? "" : " (\(body))"
+            if (300..<400).contains(status) { shown += ", a redirect, which is not followed" }
+            return "\(service) answered HTTP \(status)\(shown); a decision needs a 2xx status"
+        case .tooLarge(let limit):
+            return "\(service) sent an answer larger than \(limit) bytes (maxResponseBytes)"
+        case .unexpectedBody(let text):
+            return "\(service) sent an answer that is not a decision: \(text)"
+        case .unaskable(let text):
+            return "\(service) was not asked: \(text)"
+        case .invalidConfiguration(let text):
+            return "\(service) cannot be used: \(text)"
+        }
+    }
+
+    /// `250 ms`, `2 s`, `1.5 s`.
+    static func show(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        return "\(Double(milliseconds) / 1000) s"
+    }
+}

@@ -87,7 +87,9 @@ struct DecisionLogTests {
         let log = try DecisionLog(url: folder.file())
         let instant = Date(timeIntervalSince1970: 1_796_132_700)
         let gate = AccessGate(
-            gatekeepers: [AlwaysAllowing()], shadow: [AlwaysDenying()], observer: log, clock: { instant },
+            gatekeepers: [SwitchPolicy("allowing")],
+            shadow: [SwitchPolicy("denying", .deny(reason: "shadow says no"))],
+            observer: log, clock: { instant },
             service: "documents")
         _ = try await gate.decide(AccessRequest(subject: "alice", resource: "docs/a.txt"))
         await log.close()
@@ -272,14 +274,4 @@ struct DecisionLogTests {
             return all
         }
     }
-}
-
-struct AlwaysAllowing: AccessPolicy {
-    let name = "allowing"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
-}
-
-struct AlwaysDenying: AccessPolicy {
-    let name = "denying"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .deny(reason: "shadow says no") }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// A policy whose decision a test switches between calls (granting and revoking access),
-/// counting how often it was asked and keeping every request.
+/// A policy that decides what the test sets, and can be switched between calls (granting and
+/// revoking access); it counts how often it was asked and keeps every request.
 public final class SwitchPolicy: AccessPolicy, @unchecked Sendable {
     /// The name decisions are reported under.
     public let name: String

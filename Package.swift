@@ -87,20 +87,26 @@ let package = Package(
         ),
 
         // Tests.
+        // Test doubles and helpers shared by the test targets (not a product); GatehouseCore only.
+        .target(
+            name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+            name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "GatehousePoliciesTests",
-            dependencies: ["GatehouseCore", "GatehousePolicies"],
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GatehouseLoadersTests",
-            dependencies: ["GatehouseCore", "GatehouseLoaders"],
+            dependencies: ["GatehouseCore", "GatehouseLoaders", "GatehouseTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "GatehouseAuditTests", dependencies: ["GatehouseCore", "GatehouseAudit"],
+            name: "GatehouseAuditTests",
+            dependencies: ["GatehouseCore", "GatehouseAudit", "GatehouseTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "GatehouseRemoteTests",
@@ -111,7 +117,7 @@ let package = Package(
             name: "GatehouseCompositionTests",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
-                "GatehouseComposition",
+                "GatehouseComposition", "GatehouseTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -124,8 +130,7 @@ let package = Package(
             name: "GatehouseExamplesTests",
             dependencies: [
                 "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "GatehouseCore",
-                "GatehousePolicies",
-                "GatehouseComposition",
+                "GatehousePolicies", "GatehouseComposition", "GatehouseTestSupport",
             ],
             swiftSettings: strictSettings
         ),

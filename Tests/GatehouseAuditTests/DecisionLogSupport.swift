@@ -1,26 +1,7 @@
 import Foundation
 import GatehouseAudit
 import GatehouseCore
-
-/// A fresh folder under the temporary directory, removed by `cleanUp()`.
-struct LogFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gatehouse-audit-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// A file name in the folder.
-    func file(_ name: String = "decisions.jsonl") -> URL {
-        url.appendingPathComponent(name)
-    }
-
-    func cleanUp() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
+import GatehouseTestSupport
 
 /// One line of a decision log, decoded strictly: a key of the wrong type fails the decoding.
 struct LoggedLine: Decodable, Equatable {
@@ -105,4 +86,11 @@ func record(
             outcome: outcome, gatekeeper: "rules",
             reason: outcome == .allowed ? nil : "no rule allows"),
         instant: instant, service: "documents", requestID: id, isShadow: isShadow)
+}
+
+extension TemporaryDirectory {
+    /// The decision log most tests write: `decisions.jsonl` in the directory.
+    func file() -> URL {
+        file("decisions.jsonl")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseAudit
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @Suite("DecisionLog")
@@ -8,7 +9,7 @@ struct DecisionLogTests {
     static let id = UUID(uuidString: "3F0C2A9E-1B4D-4C6E-9A8B-7D5E3F1A2B4C")!
 
     @Test func oneRecordIsOneLineWithOPAFieldNames() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         var allowed = record(id: Self.id, attributes: ["device": "managed"])
@@ -51,7 +52,7 @@ struct DecisionLogTests {
     }
 
     @Test func aFailedVerdictIsNotAllowedAndSaysFailed() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         log.observe(record(outcome: .failed))
@@ -65,7 +66,7 @@ struct DecisionLogTests {
     }
 
     @Test func maskedAttributesNeverReachTheFileAndAreListedAsErased() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file(), mask: ["token", "a/b~c"])
         log.observe(record(attributes: ["token": "s3cr3t-value", "tenant": "acme", "a/b~c": "hidden"]))
@@ -81,12 +82,14 @@ struct DecisionLogTests {
     }
 
     @Test func aShadowLineSharesTheDecisionIDOfTheEnforcedVerdict() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         let instant = Date(timeIntervalSince1970: 1_796_132_700)
         let gate = AccessGate(
-            gatekeepers: [AlwaysAllowing()], shadow: [AlwaysDenying()], observer: log, clock: { instant },
+            gatekeepers: [SwitchPolicy("allowing")],
+            shadow: [SwitchPolicy("denying", .deny(reason: "shadow says no"))],
+            observer: log, clock: { instant },
             service: "documents")
         _ = try await gate.decide(AccessRequest(subject: "alice", resource: "docs/a.txt"))
         await log.close()
@@ -107,7 +110,7 @@ struct DecisionLogTests {
         (4_107_542_400, "2100-03-01T00:00:00.000000Z"),
     ])
     func timestampsAreRFC3339InUTCWithMicroseconds(seconds: Double, text: String) async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         log.observe(record(instant: Date(timeIntervalSince1970: seconds)))
@@ -116,7 +119,7 @@ struct DecisionLogTests {
     }
 
     @Test func controlCharactersNeverBreakALine() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         let hostile = "line\nbreak\r\u{1B}[31m\t\"quoted\" \\ \u{0}\u{7F} é 🦊"
@@ -133,7 +136,7 @@ struct DecisionLogTests {
 
     @Test func aHundredThousandDecisionsFromEightTasksGiveAHundredThousandLinesWhenCallersWait() async throws
     {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file(), capacity: 1_000, overflow: .wait)
         let ids = await Self.observe(100_000, from: 8, into: log)
@@ -149,7 +152,7 @@ struct DecisionLogTests {
     }
 
     @Test func withDropLinesAndReportedDropsAddUpToEveryDecision() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file(), capacity: 16, overflow: .drop)
         _ = await Self.observe(100_000, from: 8, into: log)
@@ -168,7 +171,7 @@ struct DecisionLogTests {
     }
 
     @Test func twoLogsAppendingToOneFileNeverTearALine() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let first = try DecisionLog(url: folder.file(), capacity: 64, overflow: .wait)
         let second = try DecisionLog(url: folder.file(), capacity: 64, overflow: .wait)
@@ -183,7 +186,7 @@ struct DecisionLogTests {
     }
 
     @Test func flushThenReadSeesEveryAcceptedLine() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file(), capacity: 100_000)
         for index in 0..<5_000 { log.observe(record("docs/\(index).txt")) }
@@ -199,7 +202,7 @@ struct DecisionLogTests {
     }
 
     @Test func closeIsIdempotentAndObservingAfterCloseCountsAsDropped() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         log.observe(record())
@@ -214,7 +217,7 @@ struct DecisionLogTests {
     }
 
     @Test func aLogFileRemovedWhileOpenIsCreatedAgainAtTheNextWrite() async throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = try DecisionLog(url: folder.file())
         log.observe(record("docs/before.txt"))
@@ -242,7 +245,7 @@ struct DecisionLogTests {
     }
 
     @Test func aLogThatCannotBeOpenedThrowsNamingThePath() throws {
-        let folder = try LogFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let missing = folder.url.appendingPathComponent("no-such-folder/decisions.jsonl")
         #expect {
@@ -271,14 +274,4 @@ struct DecisionLogTests {
             return all
         }
     }
-}
-
-struct AlwaysAllowing: AccessPolicy {
-    let name = "allowing"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
-}
-
-struct AlwaysDenying: AccessPolicy {
-    let name = "denying"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .deny(reason: "shadow says no") }
 }

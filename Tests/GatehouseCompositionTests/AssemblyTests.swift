@@ -3,6 +3,7 @@ import GatehouseComposition
 import GatehouseCore
 import GatehouseLoaders
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 @Suite("Assembly")
@@ -41,7 +42,7 @@ struct AssemblyTests {
         #expect(configuration.services[0].cache == CacheConfiguration(countLimit: 500, byteLimit: 10_000_000))
         #expect(configuration.services[0].shadow.map(\.type) == ["allowList"])
         // And the round-tripped configuration assembles like the original.
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let services = try Assembler().assemble(decoded, baseDirectory: folder.url)
         #expect(services.services.map(\.name).sorted() == ["avatars", "public"])
@@ -68,7 +69,7 @@ struct AssemblyTests {
         try registry.registerLoader("echo", settings: EchoSettings.self) { settings, _ in
             EchoLoader(prefix: settings.prefix)
         }
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let file = try folder.write(
             #"{ "services": { "s": { "loader": { "type": "echo", "prefix": ">" }, "gatekeepers": [ { "type": "tenant", "tenant": "acme" } ] } } }"#,
@@ -93,12 +94,6 @@ struct AssemblyTests {
     /// A `name` on a gatekeeper and nesting in combinators ask every member once per call, and
     /// the verdict names the renamed gatekeeper.
     @Test func namedAndNestedGatekeepersAreEachAskedOncePerCall() async throws {
-        final class Counter: @unchecked Sendable {
-            private let lock = NSLock()
-            private var count = 0
-            func increment() { lock.withLock { count += 1 } }
-            var value: Int { lock.withLock { count } }
-        }
         struct CountingSettings: Decodable {}
         struct CountingPolicy: AccessPolicy {
             let name = "counting"
@@ -113,7 +108,7 @@ struct AssemblyTests {
         try registry.registerPolicy("counting", settings: CountingSettings.self) { _, _ in
             CountingPolicy(counter: counter)
         }
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let file = try folder.write(
             #"""
@@ -155,7 +150,7 @@ struct AssemblyTests {
     struct BuiltInLikeSettings: Decodable {}
 
     @Test func relativePathsResolveAgainstTheConfigurationFolder() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write("avatar bytes", to: "conf/assets/avatars/alice.png")
         try folder.write("allow alice read avatars/*\n", to: "conf/rules/avatars.rules")
@@ -174,7 +169,7 @@ struct AssemblyTests {
     }
 
     @Test func aMissingRulesFileIsNotAConfigurationErrorButDenies() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let file = try folder.write(
             service(gatekeepers: #"[{ "type": "file", "path": "later.rules" }]"#), to: "gatehouse.json")
@@ -187,11 +182,11 @@ struct AssemblyTests {
     }
 
     @Test func aRevokedGrantDeniesEvenWithAWarmCacheBehindTheGate() async throws {
-        let toggle = AccessSwitch()
+        let toggle = SwitchPolicy()
         let loader = CountingLoader()
         var registry = PluginRegistry()
         try registry.registerPolicy("switch", settings: BuiltInLikeSettings.self) { _, _ in
-            SwitchPolicy(toggle: toggle)
+            toggle
         }
         try registry.registerLoader("counting", settings: BuiltInLikeSettings.self) { _, _ in loader }
         let json =
@@ -203,7 +198,7 @@ struct AssemblyTests {
         _ = try await service.load("k")
         _ = try await service.load("k")
         #expect(loader.calls == 1)  // the cache is warm and serving
-        toggle.isOpen = false
+        toggle.set(.deny(reason: "switched off"))
         await #expect(throws: AccessDenied.self) { try await service.load("k") }
         #expect(loader.calls == 1)
         #expect(service.explanation[0] == "service \"s\": gate → cache → loader")

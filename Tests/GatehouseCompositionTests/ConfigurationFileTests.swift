@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -46,7 +47,7 @@ struct ConfigurationFileTests {
         ("null", "the configuration is null"),
     ])
     func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let file = try folder.write(content, to: "gatehouse.json")
         #expect(issues(reading: file) == ["\(found); \(Self.expected)"])
@@ -56,7 +57,7 @@ struct ConfigurationFileTests {
     }
 
     @Test func aDirectoryIsNotAConfiguration() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         #expect(
             issues(reading: folder.url)
@@ -85,7 +86,7 @@ struct ConfigurationFileTests {
     }
 
     @Test func aNamedPipeWithoutAWriterReadsAsEmptyAtOnce() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let fifo = folder.url.appendingPathComponent("gatehouse.json")
         #expect(mkfifo(fifo.path, 0o600) == 0)

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAudit
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @Suite("decisionLog in a configuration")
@@ -24,7 +25,7 @@ struct DecisionLogConfigurationTests {
     }
 
     @Test func everyServiceWritesEveryDecisionToTheLogAndTheCallersObserverSeesThemToo() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try FileManager.default.createDirectory(
             at: folder.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
@@ -66,7 +67,7 @@ struct DecisionLogConfigurationTests {
     }
 
     @Test func decisionLogFileReplacesThePathAndKeepsTheMaskCapacityAndOverflow() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let file = try folder.write(Self.twoServices, to: "gatehouse.json")
         let other = folder.url.appendingPathComponent("other.jsonl")
@@ -81,7 +82,7 @@ struct DecisionLogConfigurationTests {
     }
 
     @Test func decisionLogFileAddsALogWithTheDefaultsWhenTheConfigurationHasNone() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let url = folder.url.appendingPathComponent("decisions.jsonl")
         let services = try Assembler(decisionLogFile: url).assemble(
@@ -142,7 +143,7 @@ struct DecisionLogConfigurationTests {
     }
 
     @Test func aDecisionLogThatCannotBeOpenedIsAConfigurationErrorAtItsPath() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let json = """
             { "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [{ "type": "alwaysAllow" }] } },

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -273,7 +274,7 @@ final class Lab: Sendable {
     static let warmKey = "avatars/alice.txt"
     static let coldKey = "avatars/alice-2.txt"
 
-    let folder: TemporaryFolder
+    let folder: TemporaryDirectory
     let faults = FaultSwitch()
     let loader: FaultyLoader
     let observer = RecordingObserver()
@@ -283,7 +284,7 @@ final class Lab: Sendable {
     var assetsPath: String { folder.url.appendingPathComponent("assets").path }
 
     init() throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryDirectory()
         try folder.write("allow alice read avatars/*\n", to: "avatars.rules")
         try folder.write("alice\n", to: "assets/avatars/alice.txt")
         try folder.write("alice, again\n", to: "assets/avatars/alice-2.txt")

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// A typo in a required key is reported as the typo and as the missing key, for every type of
@@ -96,9 +97,9 @@ struct UnknownKeyTests {
     @Test func aPlugInTypeReportsBoth() throws {
         struct QuotaSettings: Decodable { var tenant: String }
         var registry = PluginRegistry()
-        try registry.registerPolicy("quota", settings: QuotaSettings.self) { _, _ in AlwaysAllowPolicy() }
+        try registry.registerPolicy("quota", settings: QuotaSettings.self) { _, _ in SwitchPolicy() }
         try registry.registerLoader("blob", settings: QuotaSettings.self) { _, _ in
-            EmptyLoader()
+            CountingLoader()
         }
         let json = """
             { "services": { "s": {
@@ -113,13 +114,4 @@ struct UnknownKeyTests {
                 "services.s.loader.tenant: missing",
             ])
     }
-}
-
-private struct AlwaysAllowPolicy: AccessPolicy {
-    let name = "allow"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
-}
-
-private struct EmptyLoader: ResourceLoading {
-    func load(_ key: String) async throws -> Data { Data() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// `AssembledServices.validate()`: every rules file a configuration names is read and parsed
@@ -13,7 +14,7 @@ struct ValidationTests {
 
     /// The issues `validate()` reports for `json` assembled in `folder`, as text.
     static func validationIssues(
-        _ json: String, in folder: TemporaryFolder, registry: PluginRegistry = PluginRegistry()
+        _ json: String, in folder: TemporaryDirectory, registry: PluginRegistry = PluginRegistry()
     ) async throws -> [String] {
         let file = try folder.write(json, to: "gatehouse.json")
         let services = try Assembler(registry: registry).assemble(contentsOf: file)
@@ -27,7 +28,7 @@ struct ValidationTests {
     }
 
     @Test func aConfigurationWhoseRulesFilesParseIsValid() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.goodRules, to: "good.rules")
         let issues = try await Self.validationIssues(
@@ -36,7 +37,7 @@ struct ValidationTests {
     }
 
     @Test func aMalformedRulesFileIsReportedAtItsGatekeeperWithFileAndLine() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.badRules, to: "bad.rules")
         let issues = try await Self.validationIssues(
@@ -49,7 +50,7 @@ struct ValidationTests {
     }
 
     @Test func aRulesFileNestedInCombinatorsIsReportedAtItsNestedPlace() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.badRules, to: "bad.rules")
         try folder.write(Self.goodRules, to: "good.rules")
@@ -70,7 +71,7 @@ struct ValidationTests {
     }
 
     @Test func aMissingRulesFileOfAShadowGatekeeperIsReportedToo() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let issues = try await Self.validationIssues(
             service(
@@ -83,7 +84,7 @@ struct ValidationTests {
     }
 
     @Test func everyProblemOfEveryServiceIsReportedInFileOrder() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.badRules, to: "bad.rules")
         let json = """
@@ -102,7 +103,7 @@ struct ValidationTests {
     }
 
     @Test func aPluginPolicyThatAdoptsValidatingPolicyIsAsked() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         var registry = PluginRegistry()
         try registry.registerPolicy("directory", settings: DirectorySettings.self) { settings, _ in
@@ -116,7 +117,7 @@ struct ValidationTests {
     }
 
     @Test func validatingChangesNothingDecisionsUse() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.goodRules, to: "good.rules")
         let file = try folder.write(

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// The `whenInvalid` key of a `file` gatekeeper.
@@ -22,7 +23,7 @@ struct WhenInvalidConfigurationTests {
     }
 
     @Test func explainSaysTheFileKeepsItsLastGoodVersion() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.good, to: "docs.rules")
         let keeping = try folder.write(Self.configuration(whenInvalid: "keepLastGood"), to: "keeping.json")
@@ -37,7 +38,7 @@ struct WhenInvalidConfigurationTests {
     }
 
     @Test func keepLastGoodDecidesWithTheLastGoodVersionAfterABadRewrite() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.good, to: "docs.rules")
         let file = try folder.write(Self.configuration(whenInvalid: "keepLastGood"), to: "gatehouse.json")
@@ -57,7 +58,7 @@ struct WhenInvalidConfigurationTests {
 
     @Test(arguments: [nil, "deny"] as [String?])
     func withoutKeepLastGoodABadRewriteFailsTheGate(whenInvalid: String?) async throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try folder.write(Self.good, to: "docs.rules")
         let file = try folder.write(Self.configuration(whenInvalid: whenInvalid), to: "gatehouse.json")

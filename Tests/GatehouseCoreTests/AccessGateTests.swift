@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// A policy with numbered rules: allows the resources it lists, each "written" on its own line.
@@ -178,7 +179,7 @@ struct AccessGateCancellationTests {
     @Test(arguments: GatePath.allCases)
     func aTaskCancelledBeforeTheGateAsksNoGatekeeperAndNeverReachesTheLoader(_ path: GatePath) async throws {
         let asked = SwitchPolicy("asked", allow)
-        let loader = SpyLoader()
+        let loader = CountingLoader()
         let proxy = loader.guarded(by: path.gate("kind") { _ in .allow }, asked)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -190,7 +191,7 @@ struct AccessGateCancellationTests {
 
     @Test(arguments: GatePath.allCases)
     func aTaskCancelledWhileTheGatekeepersAllowNeverReachesTheLoader(_ path: GatePath) async throws {
-        let loader = SpyLoader()
+        let loader = CountingLoader()
         let proxy = loader.guarded(
             by: path.gate("cancelling") { _ in
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -202,7 +203,7 @@ struct AccessGateCancellationTests {
 
     @Test(arguments: GatePath.allCases)
     func aDenialWhileCancelledStaysADenial(_ path: GatePath) async throws {
-        let loader = SpyLoader()
+        let loader = CountingLoader()
         let proxy = loader.guarded(
             by: path.gate("cancelling") { _ in
                 withUnsafeCurrentTask { $0?.cancel() }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// `keys(under:)` through the proxy: the folder is asked `list`, each key `read`, and a key the

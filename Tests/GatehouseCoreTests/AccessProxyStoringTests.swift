@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// `store` and `remove` through the proxy: each asks its own action, and a denied call never

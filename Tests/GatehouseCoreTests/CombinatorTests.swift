@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @Suite("Combinators")
@@ -45,7 +46,7 @@ struct CombinatorTests {
     @Test func notOfAnEmptyCombinatorFailsOnBothPaths() async throws {
         for empty in [AllOf([]) as any AccessPolicy, AnyOf([])] {
             await #expect(throws: EmptyCombinatorError.self) { try await Not(empty).evaluate(request) }
-            let loader = SpyLoader()
+            let loader = CountingLoader()
             let error = await #expect(throws: AccessDenied.self) {
                 try await loader.guarded(by: Not(empty)).load("a")
             }
@@ -96,7 +97,7 @@ struct CombinatorTests {
                 == .deny(
                     reason: "anyOf: no policy allowed (b: b says no; not(c): c allows, and not(c) inverts it)"
                 ))
-        let proxy = SpyLoader().guarded(by: policy)
+        let proxy = CountingLoader().guarded(by: policy)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(error?.gatekeeper == "team")
     }

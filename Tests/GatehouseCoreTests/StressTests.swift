@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 /// Thousands of concurrent loads through one proxy while its gates flip between allow and deny.

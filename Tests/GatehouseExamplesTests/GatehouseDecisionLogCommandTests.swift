@@ -1,24 +1,11 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 @Suite("gatehouse --decision-log")
 struct GatehouseDecisionLogCommandTests {
     static let config = "Examples/demo/gatehouse.json"
     static let monday = "2026-11-30T10:00:00Z"
-
-    /// A fresh folder, removed by `cleanUp()`.
-    struct Folder {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gatehouse-decision-log-\(UUID().uuidString)", isDirectory: true)
-
-        init() throws {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-
-        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-        func cleanUp() { try? FileManager.default.removeItem(at: url) }
-    }
 
     /// Each line of `path`, as a JSON object.
     static func lines(_ path: String) throws -> [[String: Any]] {
@@ -29,7 +16,7 @@ struct GatehouseDecisionLogCommandTests {
     }
 
     @Test func checkWritesTheDecisionToTheLogBeforeItExits() throws {
-        let folder = try Folder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
         let run = try Examples.gatehouse(
@@ -48,7 +35,7 @@ struct GatehouseDecisionLogCommandTests {
     }
 
     @Test func loadAppendsADenialWithItsGatekeeper() throws {
-        let folder = try Folder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
         for subject in ["alice", "mallory"] {
@@ -64,7 +51,7 @@ struct GatehouseDecisionLogCommandTests {
     }
 
     @Test func theFlagReplacesTheConfiguredPathAndKeepsTheMask() throws {
-        let folder = try Folder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try Data(
             """
@@ -88,7 +75,7 @@ struct GatehouseDecisionLogCommandTests {
     }
 
     @Test func aLogThatCannotBeOpenedIsAConfigurationErrorAndExitsOne() throws {
-        let folder = try Folder()
+        let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("missing/decisions.jsonl")
         let run = try Examples.gatehouse(

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 @Suite("CachingLoader: store, remove, list")
@@ -67,7 +68,7 @@ struct CachingLoaderStoringTests {
 
     @Test func writesBehindTheGateAreAskedAboutBeforeTheCacheSeesThem() async throws {
         let base = HeldStore(["k": 1])
-        let gate = RevocablePolicy(allowed: false)
+        let gate = SwitchPolicy(allowed: false)
         let proxy = AccessProxy(CachingLoader(base, countLimit: 10), gatekeepers: [gate])
         await #expect(throws: AccessDenied.self) { try await proxy.store(2, for: "k") }
         await #expect(throws: AccessDenied.self) { try await proxy.remove("k") }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 /// The kind of a ``DiskLoaderError``, without its payload, for the rejection table.

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)

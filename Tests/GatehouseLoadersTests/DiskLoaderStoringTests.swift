@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 /// Both ways of opening a key's folder: `openat2` where the platform has it, and the walk.

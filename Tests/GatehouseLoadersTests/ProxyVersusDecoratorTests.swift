@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 /// The lesson in code: a proxy controls **whether** the real loader is reached; a decorator (the
@@ -19,7 +20,7 @@ struct ProxyVersusDecoratorTests {
 
     @Test func aProxyMayNeverReachTheRealLoader() async throws {
         let loader = CountingLoader()
-        let proxy = loader.guarded(by: RevocablePolicy(allowed: false))
+        let proxy = loader.guarded(by: SwitchPolicy(allowed: false))
         for key in ["a", "b", "a"] {
             await #expect(throws: AccessDenied.self) { try await proxy.load(key) }
         }
@@ -28,7 +29,7 @@ struct ProxyVersusDecoratorTests {
 
     @Test func theProxyChecksOnEveryCallEvenWhenACacheBehindItIsWarm() async throws {
         let loader = CountingLoader()
-        let policy = RevocablePolicy(allowed: true)
+        let policy = SwitchPolicy(allowed: true)
         let service = AccessProxy(CachingLoader(loader, countLimit: 10), gatekeepers: [policy])
         for _ in 0..<5 { _ = try await service.load("report.pdf") }
         #expect(policy.evaluations == 5, "the gate decided every call")
@@ -37,7 +38,7 @@ struct ProxyVersusDecoratorTests {
 
     @Test func aCacheOutsideTheProxyKeepsServingAfterAccessIsRevoked() async throws {
         let loader = CountingLoader()
-        let policy = RevocablePolicy(allowed: true)
+        let policy = SwitchPolicy(allowed: true)
         // The hazard: CachingLoader(AccessProxy(loader)). The cache is the outermost layer, so a
         // hit is answered before the proxy is asked. Once a resource has been loaded while access
         // was granted, revoking access changes nothing for it: the cache never asks the gate, and
@@ -52,7 +53,7 @@ struct ProxyVersusDecoratorTests {
 
     @Test func theSameCacheBehindTheProxyDeniesAfterRevocation() async throws {
         let loader = CountingLoader()
-        let policy = RevocablePolicy(allowed: true)
+        let policy = SwitchPolicy(allowed: true)
         let cache = CachingLoader(loader, countLimit: 10)
         let rightOrder = AccessProxy(cache, gatekeepers: [policy])
         _ = try await rightOrder.load("salaries.csv")
@@ -140,7 +141,7 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func make(_ loader: CountingLoader, _ policy: RevocablePolicy) -> any ResourceLoading<String, Data> {
+    func make(_ loader: CountingLoader, _ policy: SwitchPolicy) -> any ResourceLoading<String, Data> {
         switch self {
         case .proxy:
             return AccessProxy(loader, gatekeepers: [policy])
@@ -161,10 +162,10 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
 /// - revocation takes effect on the very next call;
 /// - the gate is asked on every call.
 func gateContractViolations(
-    for makeGuarded: (CountingLoader, RevocablePolicy) -> any ResourceLoading<String, Data>
+    for makeGuarded: (CountingLoader, SwitchPolicy) -> any ResourceLoading<String, Data>
 ) async -> [String] {
     let loader = CountingLoader()
-    let policy = RevocablePolicy(allowed: false)
+    let policy = SwitchPolicy(allowed: false)
     let guarded = makeGuarded(loader, policy)
     var violations: [String] = []
 

@@ -2,31 +2,6 @@ import Foundation
 import GatehouseCore
 import GatehouseLoaders
 
-/// A loader over a dictionary that counts its calls and remembers the keys it was asked for.
-final class CountingLoader: ResourceLoading, Sendable {
-    private let state: LockedState<(resources: [String: Data], keys: [String])>
-    private let missingThrows: Bool
-
-    /// Creates the loader; a key not in `resources` returns its own bytes unless `missingThrows`.
-    init(_ resources: [String: Data] = [:], missingThrows: Bool = false) {
-        state = LockedState((resources, []))
-        self.missingThrows = missingThrows
-    }
-
-    func load(_ key: String) async throws -> Data {
-        try state.withLock { state in
-            state.keys.append(key)
-            if let resource = state.resources[key] { return resource }
-            if missingThrows { throw ResourceNotFound(key: key) }
-            return Data(key.utf8)
-        }
-    }
-
-    func set(_ resource: Data, for key: String) { state.withLock { $0.resources[key] = resource } }
-    var calls: Int { state.withLock { $0.keys.count } }
-    var receivedKeys: [String] { state.withLock { $0.keys } }
-}
-
 /// A loader whose calls suspend until released, counting how many calls entered it. A call that
 /// resumes in a cancelled task throws `CancellationError`, so a test can see a cancelled load.
 final class SuspendingLoader: ResourceLoading, Sendable {
@@ -88,50 +63,4 @@ final class SuspendingLoader: ResourceLoading, Sendable {
     var calls: Int { state.withLock { $0.entered } }
 }
 
-/// A policy whose decision can be changed between calls (granting and revoking access),
-/// counting how often it was asked.
-final class RevocablePolicy: AccessPolicy, Sendable {
-    let name = "revocable"
-    private let state: LockedState<(allowed: Bool, evaluations: Int)>
-
-    init(allowed: Bool) {
-        state = LockedState((allowed, 0))
-    }
-
-    func grant() { state.withLock { $0.allowed = true } }
-    func revoke() { state.withLock { $0.allowed = false } }
-    var evaluations: Int { state.withLock { $0.evaluations } }
-
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        state.withLock { state in
-            state.evaluations += 1
-            return state.allowed ? .allow : .deny(reason: "access to \(request.resource) is revoked")
-        }
-    }
-}
-
-/// A counter shared between tasks.
-final class Counter: Sendable {
-    private let state = LockedState(0)
-    func increment() { state.withLock { $0 += 1 } }
-    var value: Int { state.withLock { $0 } }
-}
-
 struct LoadFailed: Error, Equatable {}
-
-/// A small seeded generator (SplitMix64) for reproducible sequences.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseLoaders
+import GatehouseTestSupport
 import Testing
 
 /// Writes and reads interleaved through the safe order `AccessProxy(CachingLoader(DiskLoader))`.
@@ -20,7 +21,7 @@ struct WriteReadConsistencyTests {
         for key in keys { try directory.write(key, "0") }
         let proxy = AccessProxy(
             CachingLoader(DiskLoader(root: directory.url), countLimit: 16, byteLimit: 1 << 20),
-            gatekeepers: [RevocablePolicy(allowed: true)])
+            gatekeepers: [SwitchPolicy(allowed: true)])
         let completed = Completed()
         let writesPerKey = 250  // 1,000 writes
         let readsPerReader = 250  // 4 readers: 1,000 reads

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 @Suite("AllowList")
@@ -93,7 +94,7 @@ struct AllowListTests {
     }
 
     @Test func agreesWithABruteForceScanOnRandomListsAndRequests() async throws {
-        var random = MatchingRandom(seed: 0xa110_0415)
+        var random = SplitMix64(seed: 0xa110_0415)
         var outcomes: [Bool: Int] = [:]
         for _ in 0..<60 {
             let resources: [String]? =

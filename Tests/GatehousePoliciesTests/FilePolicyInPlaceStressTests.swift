@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// `FilePolicy(whenInvalid: .keepLastGood)`: a bad version leaves the last good one in charge,
@@ -58,7 +59,7 @@ struct FilePolicyLastGoodTests {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("docs.rules")
             try replaceAtomically(url, with: Self.good)
-            let observer = KeptRecords()
+            let observer = RecordingObserver()
             let gate = AccessGate(
                 gatekeepers: [FilePolicy(url: url, whenInvalid: .keepLastGood)], observer: observer)
             let fresh = try await gate.decide(Self.publicFile)
@@ -279,12 +280,4 @@ struct FilePolicyLastGoodTests {
             }
         }
     }
-}
-
-/// An observer that keeps every record.
-private final class KeptRecords: AccessObserver, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [AccessRecord] = []
-    func observe(_ record: AccessRecord) { lock.withLock { stored.append(record) } }
-    var records: [AccessRecord] { lock.withLock { stored } }
 }

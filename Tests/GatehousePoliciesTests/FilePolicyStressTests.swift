@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// Concurrent loads through a proxy guarded by a ``FilePolicy`` whose file a writer replaces
@@ -36,27 +37,6 @@ struct FilePolicyStressTests {
     static let readers = 4
     static let loadsPerReader = 1500
 
-    /// A loader that counts its calls.
-    final class CountingLoader: ResourceLoading, @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-
-        func load(_ key: String) async throws -> String {
-            lock.withLock { count += 1 }
-            return "contents of \(key)"
-        }
-
-        var calls: Int { lock.withLock { count } }
-    }
-
-    /// Records every decision the proxy reports.
-    final class Observer: AccessObserver, @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [AccessRecord] = []
-        func observe(_ record: AccessRecord) { lock.withLock { stored.append(record) } }
-        var records: [AccessRecord] { lock.withLock { stored } }
-    }
-
     /// What a stable file with `text` decides for each request, by a policy of its own.
     static func decisions(of text: String) async throws -> [AccessDecision] {
         try await withTemporaryDirectory { directory in
@@ -82,7 +62,7 @@ struct FilePolicyStressTests {
             try replaceAtomically(url, with: Self.versionA)
             let policy = FilePolicy(url: url)
             let loader = CountingLoader()
-            let observer = Observer()
+            let observer = RecordingObserver()
             // One proxy per action, sharing the policy, the loader and the observer.
             let proxies = Dictionary(
                 uniqueKeysWithValues: Set(Self.requests.map(\.action)).map { action in
@@ -99,7 +79,7 @@ struct FilePolicyStressTests {
                 for reader in 0..<Self.readers {
                     group.addTask {
                         defer { writer.readerFinished() }
-                        var random = MatchingRandom(seed: 0x5eed_0000 + UInt64(reader))
+                        var random = SplitMix64(seed: 0x5eed_0000 + UInt64(reader))
                         var tally = Tally()
                         for _ in 0..<Self.loadsPerReader {
                             let index = Int.random(in: 0..<Self.requests.count, using: &random)

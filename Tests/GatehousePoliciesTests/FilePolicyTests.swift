@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -290,7 +291,7 @@ struct FilePolicyTests {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("random.rules")
             let policy = FilePolicy(url: url)
-            var random = MatchingRandom(seed: 0xf11e_0001)
+            var random = SplitMix64(seed: 0xf11e_0001)
             for _ in 0..<20 {
                 var lines: [String] = []
                 var reference: [ReferenceRule] = []

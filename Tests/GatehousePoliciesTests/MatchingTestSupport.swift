@@ -6,30 +6,6 @@ import Foundation
     import Darwin
 #endif
 
-/// SplitMix64: a tiny seeded generator, so random tables are the same on every run.
-struct MatchingRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    /// A string of `0...maxLength` characters drawn from `alphabet`.
-    mutating func string(from alphabet: String, maxLength: Int) -> String {
-        let characters = Array(alphabet)
-        let length = Int.random(in: 0...maxLength, using: &self)
-        return String((0..<length).map { _ in characters.randomElement(using: &self)! })
-    }
-}
-
 /// The reference matcher: a plain dynamic program over pattern and text, written for clarity
 /// rather than speed. `matches[i][j]`: the first `i` pattern bytes match the first `j` text bytes.
 func referenceGlobMatch(_ pattern: String, _ text: String) -> Bool {
@@ -51,24 +27,6 @@ func referenceGlobMatch(_ pattern: [UInt8], _ text: [UInt8]) -> Bool {
         }
     }
     return matches[pattern.count][text.count]
-}
-
-/// A fresh directory under the system's temporary directory, removed when `body` returns.
-func withTemporaryDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("gatehouse-policies-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try await body(directory)
-}
-
-/// Writes `text` beside `url` and renames it over `url`: the atomic replace writers should use.
-func replaceAtomically(_ url: URL, with text: String) throws {
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
-    try Data(text.utf8).write(to: temporary)
-    guard rename(temporary.path, url.path) == 0 else {
-        throw CocoaError(.fileWriteUnknown)
-    }
 }
 
 /// Overwrites the file in place (same inode): truncates it and writes `bytes`. Creates the file

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// The attacks on the rules format from the security issue: a rule that reads as one thing and
@@ -136,11 +137,9 @@ struct RulesFileStrictnessTests {
     }
 
     @Test func anEmptyBlockListUnderNotFailsInsteadOfAllowing() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("block.rules")
-        try Data().write(to: url)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let url = try folder.write("block.rules", Data())
         let proxy = MemoryStore().guarded(by: Not(FilePolicy(url: url)))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("Keys/master") }
         #expect(error?.kind == .gateFailure)

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 @Suite("RulesFile")
@@ -111,7 +112,7 @@ struct RulesFileTests {
     }
 
     @Test func agreesWithALinearScanOnRandomFiles() throws {
-        var random = MatchingRandom(seed: 0x0e1e_5f11)
+        var random = SplitMix64(seed: 0x0e1e_5f11)
         var outcomes: [String: Int] = [:]
         for _ in 0..<60 {
             var lines: [String] = []

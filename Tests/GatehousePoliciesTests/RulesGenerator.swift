@@ -1,4 +1,5 @@
 import GatehouseCore
+import GatehouseTestSupport
 
 /// Writes random valid second-edition rules files and random requests for them, from a seed.
 ///
@@ -46,11 +47,11 @@ struct RulesGenerator {
     static let segments = ["docs", "users", "tenants", "a", "b", "x.txt", "t1", "alice"]
     static let values = ["t1", "t2", "alice", "bob", "managed", "yes", "*", "a*b", "x/y"]
 
-    var random: MatchingRandom
+    var random: SplitMix64
     let features: Features
 
     init(seed: UInt64, features: Features = .secondEdition) {
-        random = MatchingRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         self.features = features
     }
 

@@ -1,5 +1,6 @@
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// `RulesPolicy(text:name:)`: rules held in memory, decided like a rules file, with the policy's
@@ -97,7 +98,7 @@ struct RulesPolicyTests {
             try replaceAtomically(url, with: Self.rules)
             let file = FilePolicy(url: url)
             let memory = try RulesPolicy(text: Self.rules, name: "same")
-            var random = MatchingRandom(seed: 0x5a3e)
+            var random = SplitMix64(seed: 0x5a3e)
             for _ in 0..<200 {
                 let request = AccessRequest(
                     subject: Bool.random(using: &random)

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// A clock a time window cannot place on a wall clock is a fault, not a decision: the policy
@@ -20,19 +21,6 @@ struct TimeWindowClockFaultTests {
         (2e12, "the clock reads 2000000000000.0 s since 1970, " + outOfRange),
         (-2e12, "the clock reads -2000000000000.0 s since 1970, " + outOfRange),
     ]
-
-    /// A loader that counts its calls.
-    final class CountingLoader: ResourceLoading, @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-
-        func load(_ key: String) async throws -> String {
-            lock.withLock { count += 1 }
-            return "contents of \(key)"
-        }
-
-        var calls: Int { lock.withLock { count } }
-    }
 
     @Test(arguments: faults)
     func notOfTimeWindowThrowsWhenTheClockCannotBePlaced(seconds: Double, message: String) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// The policy's own offset arithmetic agrees with `Calendar` on random instants.
@@ -35,7 +36,7 @@ struct TimeWindowPropertyTests {
 
     /// Random instants in 2026–2027, and more within two hours of each transition in that span.
     static func instants(in zone: TimeZone, seed: UInt64) -> [Date] {
-        var random = T.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let start = T.instant("2026-01-01T00:00:00Z").timeIntervalSince1970
         let end = T.instant("2028-01-01T00:00:00Z").timeIntervalSince1970
         var instants = (0..<1_500).map { _ in

@@ -196,13 +196,8 @@ struct Commands {
                     return .ok
                 }
                 return finish(report, json: json, status: .ok)
-            } catch let denied as AccessDenied {
-                report.record(denied)
-                return finish(report, json: json, status: .denied)
             } catch {
-                report.allowed = true
-                report.error = "the loader failed: \(describe(error))"
-                return finish(report, json: json, status: .error)
+                return finish(report, after: error, json: json)
             }
         }
     }
@@ -264,13 +259,8 @@ struct Commands {
                     return .ok
                 }
                 return finish(report, json: json, status: .ok)
-            } catch let denied as AccessDenied {
-                report.record(denied)
-                return finish(report, json: json, status: .denied)
             } catch {
-                report.allowed = true
-                report.error = "the loader failed: \(describe(error))"
-                return finish(report, json: json, status: .error)
+                return finish(report, after: error, json: json)
             }
         }
     }
@@ -301,6 +291,19 @@ struct Commands {
             }
             return report
         }
+    }
+
+    /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
+    /// after the gate allowed, and exits 1.
+    private func finish(_ report: Report, after error: any Error, json: Bool) -> ExitStatus {
+        var report = report
+        if let denied = error as? AccessDenied {
+            report.record(denied)
+            return finish(report, json: json, status: .denied)
+        }
+        report.allowed = true
+        report.error = "the loader failed: \(describe(error))"
+        return finish(report, json: json, status: .error)
     }
 
     private func finish(_ report: Report, json: Bool, status: ExitStatus) -> ExitStatus {

@@ -83,13 +83,17 @@ public struct ResourceIdentity: Sendable, Hashable {
         // One pass over the bytes settles the common case, printable ASCII (always NFC, free of
         // controls) with no component that could break the path rules; anything else is looked
         // at again below. The bytes are read through the string's `Span` where the platform has
-        // it (several times faster than the `UTF8View` iterator; see docs/performance.md).
-        var scan = ASCIIPathScan()
+        // it (no iterator; see docs/performance.md).
+        let scan: ASCIIPathScan
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             let bytes = resource.utf8.span
-            for index in bytes.indices where !scan.read(bytes[index]) { break }
+            var reader = ASCIIPathScan()
+            for index in bytes.indices { reader.read(bytes[index]) }
+            scan = reader
         } else {
-            for byte in resource.utf8 where !scan.read(byte) { break }
+            var reader = ASCIIPathScan()
+            for byte in resource.utf8 { reader.read(byte) }
+            scan = reader
         }
         if scan.isPrintableASCII {
             guard checksPath, scan.mayBreakPathRules || scan.endsWithSlash else { return nil }
@@ -157,26 +161,29 @@ public struct ResourceIdentity: Sendable, Hashable {
 /// is NFC and free of controls), and whether the path could break a rule. Nothing can be wrong
 /// with a path of printable ASCII unless two slashes meet, a component starts with a dot, or it
 /// starts or ends with a slash; only then is the exact check needed.
+///
+/// Every byte is read the same way, without a branch that depends on it, so the loop stays
+/// short; the rare text that is not printable ASCII is looked at again by the exact checks.
 private struct ASCIIPathScan {
-    private(set) var isPrintableASCII = true
-    private(set) var mayBreakPathRules = false
+    /// Bit 0: a byte outside printable ASCII; bit 1: a slash or dot right after a slash.
+    private var flags: UInt8 = 0
     /// The byte before the next one; a slash before the first, so that a leading slash or a
     /// leading dot is noticed like one after a slash.
     private var previous = UInt8(ascii: "/")
 
-    /// Reads the next byte; `false` when it is not printable ASCII (the scan is over).
-    mutating func read(_ byte: UInt8) -> Bool {
-        guard byte &- 0x20 < 0x5F else {
-            isPrintableASCII = false
-            return false
-        }
-        if previous == UInt8(ascii: "/") && (byte == UInt8(ascii: "/") || byte == UInt8(ascii: ".")) {
-            mayBreakPathRules = true
-        }
+    /// Reads the next byte.
+    mutating func read(_ byte: UInt8) {
+        let outside: UInt8 = byte &- 0x20 > 0x5E ? 1 : 0
+        // `/` is 0x2F and `.` is 0x2E: `byte | 1 == 0x2F` holds for exactly those two.
+        let afterSlash: UInt8 = previous == UInt8(ascii: "/") && byte | 1 == 0x2F ? 2 : 0
+        flags |= outside | afterSlash
         previous = byte
-        return true
     }
 
+    /// Whether every byte read is printable ASCII.
+    var isPrintableASCII: Bool { flags & 1 == 0 }
+    /// Whether a slash or dot follows a slash (or starts the text).
+    var mayBreakPathRules: Bool { flags & 2 != 0 }
     /// Whether the path is empty or ends with a slash.
     var endsWithSlash: Bool { previous == UInt8(ascii: "/") }
 }

@@ -72,7 +72,7 @@ final class Pattern: Sendable {
     /// whole text), and each segment between at its leftmost place after the one before. A
     /// later place would leave less text for the segments after it, so the leftmost never loses
     /// a match; the walk takes at most `text × pattern` steps.
-    func matches(_ text: [UInt8], values: (Placeholder) -> String?) -> Bool {
+    func matches<Text: ByteText & ~Escapable>(_ text: Text, values: (Placeholder) -> String?) -> Bool {
         guard var position = Self.match(segments[0], text, at: 0, values) else { return false }
         if segments.count == 1 { return position == text.count }
         guard let lastLength = Self.length(segments[segments.count - 1], values),
@@ -95,8 +95,8 @@ final class Pattern: Sendable {
 
     /// Where `segment` ends when it is matched in `text` from `start`, or `nil` when it does not
     /// match there.
-    private static func match(
-        _ segment: [Part], _ text: [UInt8], at start: Int, _ values: (Placeholder) -> String?
+    private static func match<Text: ByteText & ~Escapable>(
+        _ segment: [Part], _ text: Text, at start: Int, _ values: (Placeholder) -> String?
     ) -> Int? {
         var position = start
         for part in segment {

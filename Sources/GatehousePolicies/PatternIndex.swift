@@ -186,7 +186,7 @@ package struct PatternIndex: Sendable {
     }
 
     /// Whether pattern `id` is spelled `text`.
-    private func spells(_ id: Int, _ text: [UInt8]) -> Bool {
+    private func spells<Text: ByteText & ~Escapable>(_ id: Int, _ text: Text) -> Bool {
         let entry = entries[id]
         return Int(entry.end - entry.start) == text.count
             && equal(Int(entry.start)..<Int(entry.end), text, at: 0)
@@ -227,26 +227,37 @@ package struct PatternIndex: Sendable {
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     func forEachMatch(of text: String, values: (Placeholder) -> String?, visit: (Int) -> Bool) -> Bool {
-        let bytes = Array(text.utf8)
-        if emptyPrefixGroup >= 0 && visitChain(emptyPrefixGroup, bytes, values, visit) {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return forEachMatch(in: text.utf8.span, values: values, visit: visit)
+        }
+        return forEachMatch(in: Array(text.utf8), values: values, visit: visit)
+    }
+
+    /// ``forEachMatch(of:values:visit:)`` on the text's bytes.
+    private func forEachMatch<Text: ByteText & ~Escapable>(
+        in text: Text, values: (Placeholder) -> String?, visit: (Int) -> Bool
+    ) -> Bool {
+        if emptyPrefixGroup >= 0 && visitChain(emptyPrefixGroup, text, values, visit) {
             return true
         }
         var hash = Self.emptyHash
         var lengthIndex = 0
         var nextLength = groupLengths.first ?? -1
-        for index in bytes.indices {
-            hash = Self.hash(hash, bytes[index])
+        for index in 0..<text.count {
+            hash = Self.hash(hash, text[index])
             if index + 1 == nextLength {
                 lengthIndex += 1
                 nextLength = lengthIndex < groupLengths.count ? groupLengths[lengthIndex] : -1
-                if let head = groups[hash], visitChain(head, bytes, values, visit) { return true }
+                if let head = groups[hash], visitChain(head, text, values, visit) { return true }
             }
         }
-        return visitExact(hash, bytes, visit)
+        return visitExact(hash, text, visit)
     }
 
     /// Visits the exact pattern that is `text`, whose hash is `hash`, if there is one.
-    private func visitExact(_ hash: UInt64, _ text: [UInt8], _ visit: (Int) -> Bool) -> Bool {
+    private func visitExact<Text: ByteText & ~Escapable>(
+        _ hash: UInt64, _ text: Text, _ visit: (Int) -> Bool
+    ) -> Bool {
         var candidate = bySpelling[hash] ?? -1
         while candidate >= 0 {
             let id = Int(candidate)
@@ -259,8 +270,8 @@ package struct PatternIndex: Sendable {
     }
 
     /// Visits the patterns of the chain starting at `head` that match `text`.
-    private func visitChain(
-        _ head: Int32, _ text: [UInt8], _ values: (Placeholder) -> String?,
+    private func visitChain<Text: ByteText & ~Escapable>(
+        _ head: Int32, _ text: Text, _ values: (Placeholder) -> String?,
         _ visit: (Int) -> Bool
     ) -> Bool {
         var candidate = head
@@ -287,7 +298,7 @@ package struct PatternIndex: Sendable {
     /// prefix) at the start, its last run at the end, and each run between at its leftmost place
     /// after the one before. A later place would leave less text for the runs after it, so the
     /// leftmost never loses a match; the walk takes at most `text × pattern` steps.
-    private func globMatches(_ id: Int, _ text: [UInt8]) -> Bool {
+    private func globMatches<Text: ByteText & ~Escapable>(_ id: Int, _ text: Text) -> Bool {
         let entry = entries[id]
         let start = Int(entry.start)
         let end = Int(entry.end)
@@ -316,23 +327,27 @@ package struct PatternIndex: Sendable {
     }
 
     /// Whether the pattern bytes `run` equal `text` from `offset`.
-    private func equal(_ run: Range<Int>, _ text: [UInt8], at offset: Int) -> Bool {
+    private func equal<Text: ByteText & ~Escapable>(
+        _ run: Range<Int>, _ text: Text, at offset: Int
+    ) -> Bool {
         guard run.count <= text.count - offset else { return false }
         var textIndex = offset
-        var index = run.lowerBound
-        while index < run.upperBound {
-            if bytes[index] != text[textIndex] { return false }
-            index += 1
+        for byte in bytes[run] {
+            if text[textIndex] != byte { return false }
             textIndex += 1
         }
         return true
     }
 
-    /// The first index at or after `from` where the pattern bytes `run` occur in
+    /// The first index at or after `from` where the pattern bytes `run` (not empty) occur in
     /// `text[from..<to]`.
-    private func find(_ run: Range<Int>, in text: [UInt8], from: Int, to: Int) -> Int? {
+    private func find<Text: ByteText & ~Escapable>(
+        _ run: Range<Int>, in text: Text, from: Int, to: Int
+    ) -> Int? {
         guard to - from >= run.count else { return nil }
-        for start in from...(to - run.count) where equal(run, text, at: start) {
+        // Most places fail on the first byte: test it before the whole run.
+        let first = bytes[run.lowerBound]
+        for start in from...(to - run.count) where text[start] == first && equal(run, text, at: start) {
             return start
         }
         return nil

@@ -220,29 +220,33 @@ public struct AccessGate: Sendable {
     }
 
     /// The same as `ask(_:explained:)` for gatekeepers that answer without suspending; `nil`
-    /// when every one allowed and the verdict need not be explained. Builds a step only where
-    /// the verdict needs one: every step when `explained`, otherwise only the deciding one.
+    /// when every one allowed and the verdict need not be explained. Unexplained, a gatekeeper
+    /// is asked only for a refusal (``ImmediateAccessPolicy/refusalNow(_:)``), so an allow
+    /// builds nothing.
     private static func ask(
         _ gatekeepers: [any ImmediateAccessPolicy], _ request: AccessRequest, explained: Bool
     ) throws(CancellationError) -> Decided? {
         var steps: [AccessVerdict.Step] = []
         // By index: the gatekeeper is asked where it is, not copied out of the array first.
         for index in gatekeepers.indices {
-            let answer: AccessExplanation
+            let refusal: AccessVerdict.Step?
             do {
-                answer = try gatekeepers[index].explainNow(request)
+                if explained {
+                    let step = step(gatekeepers[index].name, try gatekeepers[index].explainNow(request))
+                    steps.append(step)
+                    refusal = step.outcome == .allowed ? nil : step
+                } else {
+                    refusal = try gatekeepers[index].refusalNow(request).map {
+                        step(gatekeepers[index].name, $0)
+                    }
+                }
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 let failed = failed(gatekeepers[index].name, error)
                 if explained { steps.append(failed) }
                 return Decided(verdict: AccessVerdict(failed, steps: steps), failure: error)
             }
-            let denies = answer.decision != .allow
-            if explained || denies {
-                let step = step(gatekeepers[index].name, answer)
-                if explained { steps.append(step) }
-                if denies { return Decided(verdict: AccessVerdict(step, steps: steps)) }
-            }
+            if let refusal { return Decided(verdict: AccessVerdict(refusal, steps: steps)) }
         }
         return steps.last.map { Decided(verdict: AccessVerdict($0, steps: steps)) }
     }

@@ -162,30 +162,29 @@ public struct ResourceIdentity: Sendable, Hashable {
 /// with a path of printable ASCII unless two slashes meet, a component starts with a dot, or it
 /// starts or ends with a slash; only then is the exact check needed.
 ///
-/// Every byte is read the same way, without a branch that depends on it, so the loop stays
-/// short; the rare text that is not printable ASCII is looked at again by the exact checks.
 private struct ASCIIPathScan {
-    /// Bit 0: a byte outside printable ASCII; bit 1: a slash or dot right after a slash.
-    private var flags: UInt8 = 0
-    /// The byte before the next one; a slash before the first, so that a leading slash or a
-    /// leading dot is noticed like one after a slash.
-    private var previous = UInt8(ascii: "/")
+    /// Non-zero once a byte outside printable ASCII was read.
+    private var outside: UInt8 = 0
+    /// Whether a slash or dot followed a slash (or started the text).
+    private(set) var mayBreakPathRules = false
+    /// Whether the last byte read is a slash; a slash stands before the first byte, so that a
+    /// leading slash or dot is noticed like one after a slash.
+    private(set) var endsWithSlash = true
 
     /// Reads the next byte.
     mutating func read(_ byte: UInt8) {
-        let outside: UInt8 = byte &- 0x20 > 0x5E ? 1 : 0
+        outside |= byte &- 0x20 > 0x5E ? 1 : 0
         // `/` is 0x2F and `.` is 0x2E: `byte | 1 == 0x2F` holds for exactly those two.
-        let afterSlash: UInt8 = previous == UInt8(ascii: "/") && byte | 1 == 0x2F ? 2 : 0
-        flags |= outside | afterSlash
-        previous = byte
+        if byte | 1 == 0x2F {
+            if endsWithSlash { mayBreakPathRules = true }
+            endsWithSlash = byte == UInt8(ascii: "/")
+        } else {
+            endsWithSlash = false
+        }
     }
 
     /// Whether every byte read is printable ASCII.
-    var isPrintableASCII: Bool { flags & 1 == 0 }
-    /// Whether a slash or dot follows a slash (or starts the text).
-    var mayBreakPathRules: Bool { flags & 2 != 0 }
-    /// Whether the path is empty or ends with a slash.
-    var endsWithSlash: Bool { previous == UInt8(ascii: "/") }
+    var isPrintableASCII: Bool { outside == 0 }
 }
 
 private func escaped(_ text: String) -> String {

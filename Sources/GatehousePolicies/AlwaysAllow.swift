@@ -25,4 +25,9 @@ public struct AlwaysAllow: AccessPolicy, ImmediateAccessPolicy {
     package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         AccessExplanation(.allow)
     }
+
+    /// Never a refusal.
+    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
+        nil
+    }
 }

@@ -100,9 +100,9 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        let explanation = try explainNow(request)
-        guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
-            return explanation.decision
+        guard let refusal = try refusalNow(request) else { return .allow }
+        guard let note = refusal.note, case .deny(let reason) = refusal.decision else {
+            return refusal.decision
         }
         return .deny(reason: "\(reason) (\(note))")
     }
@@ -126,6 +126,18 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
             explanation.note = Self.lastGoodNote(invalid)
         }
         return explanation
+    }
+
+    /// `nil` when ``explainNow(_:)`` would allow, otherwise its answer; an allow builds nothing.
+    ///
+    /// - Throws: ``RulesFileError`` as ``explainNow(_:)`` does.
+    package func refusalNow(_ request: AccessRequest) throws -> AccessExplanation? {
+        let version = try currentVersion()
+        guard var refusal = version.rules.refusal(for: request) else { return nil }
+        if let invalid = version.invalidCurrent {
+            refusal.note = Self.lastGoodNote(invalid)
+        }
+        return refusal
     }
 
     /// The note on a decision made by the last good version.

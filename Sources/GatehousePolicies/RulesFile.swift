@@ -109,7 +109,19 @@ package struct RulesFile: Sendable {
 
     /// ``decision(for:)`` with the deciding rule's file and line; no rule when none matches.
     package func explanation(for request: AccessRequest) -> AccessExplanation {
-        guard let verdict = decide(request) else {
+        explanation(of: decide(request))
+    }
+
+    /// `nil` when the rules allow `request`, otherwise ``explanation(for:)``: for a gate that
+    /// needs no explanation of an allow.
+    package func refusal(for request: AccessRequest) -> AccessExplanation? {
+        let verdict = decide(request)
+        return verdict?.effect == .allow ? nil : explanation(of: verdict)
+    }
+
+    /// The explanation of a verdict of ``decide(_:)``.
+    private func explanation(of verdict: Verdict?) -> AccessExplanation {
+        guard let verdict else {
             return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
         }
         let rule = RuleReference(source: fileName, line: verdict.line)

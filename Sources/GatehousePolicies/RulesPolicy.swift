@@ -46,4 +46,9 @@ public struct RulesPolicy: AccessPolicy, ImmediateAccessPolicy {
     package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         rules.explanation(for: request)
     }
+
+    /// `nil` when the rules allow `request`, otherwise ``explainNow(_:)``'s answer.
+    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
+        rules.refusal(for: request)
+    }
 }

@@ -168,20 +168,16 @@ public struct AccessGate: Sendable {
 
     /// ``authorize(_:)`` when the gate ``decidesImmediately``: the same checks in the same
     /// order as `decided(_:identity:explained:)`, with plain calls.
-    ///
-    /// The cancellation rule needs one check here, after the gatekeepers: nothing between the
-    /// two checks of the asynchronous path can see or cause a cancellation when no gatekeeper
-    /// suspends, so a task cancelled before the gate was asked is still cancelled after it, and
-    /// gets `CancellationError` whatever the verdict.
     @usableFromInline
     func authorizeImmediately(_ request: AccessRequest) throws {
-        let refused =
+        if Task.isCancelled { throw CancellationError() }
+        if let refused =
             try refusedBeforeAsking(request, identity: identity)
             ?? Self.ask(immediate ?? [], request, explained: false)
-        if Task.isCancelled { throw CancellationError() }
-        if let refused, !refused.verdict.isAllowed {
+        {
             throw AccessDenied(request: request, verdict: refused.verdict, underlyingError: refused.failure)
         }
+        if Task.isCancelled { throw CancellationError() }
     }
 
     /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,

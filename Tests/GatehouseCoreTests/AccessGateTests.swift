@@ -189,6 +189,25 @@ struct AccessGateCancellationTests {
         #expect(asked.evaluations == 0 && loader.calls == 0)
     }
 
+    @Test(arguments: GatePath.allCases, [true, false])
+    func aTaskCancelledBeforeTheGateGetsCancellationWhateverTheVerdict(_ path: GatePath, allows: Bool)
+        async throws
+    {
+        let asked = Counter()
+        let loader = CountingLoader()
+        let proxy = loader.guarded(
+            by: path.gate("counting") { _ in
+                asked.increment()
+                return allows ? .allow : .deny(reason: "no")
+            })
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await proxy.load("a")
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(asked.value == 0 && loader.calls == 0)
+    }
+
     @Test(arguments: GatePath.allCases)
     func aTaskCancelledWhileTheGatekeepersAllowNeverReachesTheLoader(_ path: GatePath) async throws {
         let loader = CountingLoader()

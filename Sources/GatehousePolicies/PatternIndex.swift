@@ -11,10 +11,11 @@
 /// - exact patterns sit in a dictionary keyed by a hash of their bytes: one look-up;
 /// - the other patterns are grouped by their literal prefix (the bytes before the first `*` or
 ///   placeholder): one record per distinct prefix, in a dictionary keyed by a hash of the
-///   prefix. A lookup hashes the text's prefixes in one pass, stopping only at the prefix
-///   lengths some group has, and compares a group's prefix with the text once for all of its
-///   patterns. So it visits only the patterns whose prefix starts the text; the rest of each is
-///   matched run by run, in at most `text × pattern` steps, never exponential time.
+///   prefix. A lookup hashes the text's prefixes in one pass, probing the dictionary only at
+///   the prefix lengths some group has (and only where the text's byte could end one of those
+///   prefixes), and compares a group's prefix with the text once for all of its patterns. So
+///   it visits only the patterns whose prefix starts the text; the rest of each is matched run
+///   by run, in at most `text × pattern` steps, never exponential time.
 ///
 /// A hash only finds candidates; a match is always confirmed on the bytes themselves.
 package struct PatternIndex: Sendable {
@@ -48,8 +49,23 @@ package struct PatternIndex: Sendable {
     /// The group of the patterns with an empty prefix (starting with `*` or a placeholder), or -1.
     private var emptyPrefixGroup: Int32 = -1
     /// The prefix lengths (above 0) some group has, ascending, each once.
-    private var groupLengths: [Int] = []
+    private var groupLengths: [GroupLength] = []
     private let placeholders: Bool
+
+    /// A prefix length some group has, with a one-word filter of the bytes those prefixes end
+    /// with, so that a lookup probes the table only where the text could start with one.
+    private struct GroupLength: Sendable {
+        var length: Int
+        /// Bit `b % 64` is set for each byte `b` some prefix of this length ends with: when the
+        /// text's byte at `length - 1` has its bit clear, no group of this length starts the
+        /// text (a set bit only means it may; prefixes tend to end alike, such as with `/`).
+        var lastBytes: UInt64
+    }
+
+    /// The bit of `byte` in `GroupLength.lastBytes`.
+    private static func lastByteBit(_ byte: UInt8) -> UInt64 {
+        1 << UInt64(byte & 63)
+    }
 
     /// The patterns that share one literal prefix: the prefix is compared with the text once
     /// for all of them.
@@ -183,9 +199,12 @@ package struct PatternIndex: Sendable {
             Group(
                 start: Int32(start), length: Int32(length), first: -1, nextWithHash: groupsByHash[key] ?? -1))
         groupsByHash[key] = Int32(groups.count - 1)
-        if !groupLengths.contains(length) {
-            groupLengths.append(length)
-            groupLengths.sort()
+        let bit = Self.lastByteBit(bytes[prefix.upperBound - 1])
+        if let index = groupLengths.firstIndex(where: { $0.length == length }) {
+            groupLengths[index].lastBytes |= bit
+        } else {
+            groupLengths.append(GroupLength(length: length, lastBytes: bit))
+            groupLengths.sort { $0.length < $1.length }
         }
         return groups.count - 1
     }
@@ -285,10 +304,12 @@ package struct PatternIndex: Sendable {
         // The hash of `text[..<hashed]`, extended to each length some group has.
         var hash = Self.emptyHash
         var hashed = 0
-        for length in groupLengths {
+        for groupLength in groupLengths {
+            let length = groupLength.length
             guard length <= text.count else { break }
             hash = Self.hash(hash, text, hashed..<length)
             hashed = length
+            guard groupLength.lastBytes & Self.lastByteBit(text[length - 1]) != 0 else { continue }
             var candidate = groupsByHash[hash] ?? -1
             while candidate >= 0 {
                 let group = groups[Int(candidate)]

@@ -3,7 +3,7 @@
 /// A decision reads the request's text through its `Span` where the platform has one
 /// (`String.UTF8View.span`: no copy, no allocation), and through a copied `[UInt8]` elsewhere
 /// (Apple platforms before 26). The matching code is written once, generic over this protocol,
-/// and specialized for both (see `PatternIndex.forEachMatch(of:values:visit:)`).
+/// and specialized for both (see `PatternIndex.matchedIDs(of:values:)`).
 protocol ByteText: ~Escapable {
     /// The number of bytes.
     var count: Int { get }

@@ -72,7 +72,7 @@ final class Pattern: Sendable {
     /// whole text), and each segment between at its leftmost place after the one before. A
     /// later place would leave less text for the segments after it, so the leftmost never loses
     /// a match; the walk takes at most `text × pattern` steps.
-    func matches<Text: ByteText & ~Escapable>(_ text: Text, values: (Placeholder) -> String?) -> Bool {
+    func matches<Text: ByteText & ~Escapable>(_ text: Text, values: some PlaceholderValues) -> Bool {
         guard var position = Self.match(segments[0], text, at: 0, values) else { return false }
         if segments.count == 1 { return position == text.count }
         guard let lastLength = Self.length(segments[segments.count - 1], values),
@@ -96,7 +96,7 @@ final class Pattern: Sendable {
     /// Where `segment` ends when it is matched in `text` from `start`, or `nil` when it does not
     /// match there.
     private static func match<Text: ByteText & ~Escapable>(
-        _ segment: [Part], _ text: Text, at start: Int, _ values: (Placeholder) -> String?
+        _ segment: [Part], _ text: Text, at start: Int, _ values: some PlaceholderValues
     ) -> Int? {
         var position = start
         for part in segment {
@@ -108,7 +108,7 @@ final class Pattern: Sendable {
                     position += 1
                 }
             case .placeholder(let placeholder):
-                guard let value = values(placeholder) else { return nil }
+                guard let value = values.value(of: placeholder) else { return nil }
                 for byte in value.utf8 {
                     if position == text.count || text[position] != byte { return nil }
                     position += 1
@@ -121,19 +121,41 @@ final class Pattern: Sendable {
     }
 
     /// The number of bytes `segment` matches, or `nil` when a placeholder has no value.
-    private static func length(_ segment: [Part], _ values: (Placeholder) -> String?) -> Int? {
+    private static func length(_ segment: [Part], _ values: some PlaceholderValues) -> Int? {
         var length = 0
         for part in segment {
             switch part {
             case .text(let bytes): length += bytes.count
             case .placeholder(let placeholder):
-                guard let value = values(placeholder) else { return nil }
+                guard let value = values.value(of: placeholder) else { return nil }
                 length += value.utf8.count
             case .star: return nil
             }
         }
         return length
     }
+}
+
+/// Where placeholders take their values from: a request, or ``NoPlaceholderValues``.
+///
+/// A protocol rather than a closure, so that a decision hands its request to the matcher
+/// without copying it into a closure's context.
+protocol PlaceholderValues {
+    /// The value of `placeholder`, or `nil` when it has none (then a pattern holding it does not
+    /// match).
+    func value(of placeholder: Placeholder) -> String?
+}
+
+extension AccessRequest: PlaceholderValues {
+    /// ``Placeholder/value(in:)``.
+    func value(of placeholder: Placeholder) -> String? {
+        placeholder.value(in: self)
+    }
+}
+
+/// No values: every placeholder is without one.
+struct NoPlaceholderValues: PlaceholderValues {
+    func value(of placeholder: Placeholder) -> String? { nil }
 }
 
 /// What a placeholder stands for: the request's subject, or one of its attributes.

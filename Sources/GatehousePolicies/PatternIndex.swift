@@ -10,10 +10,12 @@
 /// patterns:
 /// - exact patterns sit in a dictionary keyed by a hash of their bytes: one look-up;
 /// - the other patterns are grouped by their literal prefix (the bytes before the first `*` or
-///   placeholder), in a dictionary keyed by a hash of the prefix. A lookup hashes each prefix
-///   of the text in one pass and looks up only the prefix lengths some group has, so it visits
-///   only the patterns whose prefix starts the text. The rest of each is matched run by run, in
-///   at most `text × pattern` steps, never exponential time.
+///   placeholder): one record per distinct prefix, in a dictionary keyed by a hash of the
+///   prefix. A lookup hashes the text's prefixes in one pass, probing the dictionary only at
+///   the prefix lengths some group has (and only where the text's byte could end one of those
+///   prefixes), and compares a group's prefix with the text once for all of its patterns. So
+///   it visits only the patterns whose prefix starts the text; the rest of each is matched run
+///   by run, in at most `text × pattern` steps, never exponential time.
 ///
 /// A hash only finds candidates; a match is always confirmed on the bytes themselves.
 package struct PatternIndex: Sendable {
@@ -21,9 +23,10 @@ package struct PatternIndex: Sendable {
     private enum Kind: Sendable {
         /// Literal text only.
         case exact
-        /// `*` alone: matches every text without looking at it.
-        case everything
-        /// Literal text and stars.
+        /// A prefix and then only stars (`avatars/*`, `*`): matches every text that starts with
+        /// the prefix, without looking further.
+        case prefixOnly
+        /// Literal text and stars, with literal text after a star.
         case glob
         /// With placeholders (kept as a `Pattern` in `templates`).
         case template
@@ -38,14 +41,43 @@ package struct PatternIndex: Sendable {
     private var entries: [Entry] = []
     /// The patterns with placeholders, in the order added (`Entry.template` indexes it).
     private var templates: [Pattern] = []
-    /// The patterns with a star or placeholder by the hash of their (non-empty) prefix;
-    /// patterns with the same prefix hash are chained through `next`.
-    private var groups = HashedIDs()
-    /// The first of the patterns with an empty prefix (starting with `*` or a placeholder).
+    /// The patterns with a star or placeholder, one group per distinct literal prefix.
+    private var groups: [Group] = []
+    /// The groups with a non-empty prefix by the hash of their prefix; groups with the same
+    /// hash are chained through `Group.nextWithHash`.
+    private var groupsByHash = HashedIDs()
+    /// The group of the patterns with an empty prefix (starting with `*` or a placeholder), or -1.
     private var emptyPrefixGroup: Int32 = -1
     /// The prefix lengths (above 0) some group has, ascending, each once.
-    private var groupLengths: [Int] = []
+    private var groupLengths: [GroupLength] = []
     private let placeholders: Bool
+
+    /// A prefix length some group has, with a one-word filter of the bytes those prefixes end
+    /// with, so that a lookup probes the table only where the text could start with one.
+    private struct GroupLength: Sendable {
+        var length: Int
+        /// Bit `b % 64` is set for each byte `b` some prefix of this length ends with: when the
+        /// text's byte at `length - 1` has its bit clear, no group of this length starts the
+        /// text (a set bit only means it may; prefixes tend to end alike, such as with `/`).
+        var lastBytes: UInt64
+    }
+
+    /// The bit of `byte` in `GroupLength.lastBytes`.
+    private static func lastByteBit(_ byte: UInt8) -> UInt64 {
+        1 << UInt64(byte & 63)
+    }
+
+    /// The patterns that share one literal prefix: the prefix is compared with the text once
+    /// for all of them.
+    private struct Group: Sendable {
+        /// Where the prefix's bytes are in `bytes` (at the start of the group's first pattern).
+        var start: Int32
+        var length: Int32
+        /// The group's first pattern; the others follow through `Entry.next`.
+        var first: Int32
+        /// The next group whose prefix has the same hash, or -1.
+        var nextWithHash: Int32
+    }
 
     /// One pattern as the lookup needs it.
     private struct Entry: Sendable {
@@ -56,7 +88,7 @@ package struct PatternIndex: Sendable {
         var prefixLength: Int32
         /// Where the last star is in `bytes`, or -1.
         var lastStar: Int32
-        /// The next pattern in the same prefix chain, or -1 (always -1 for an exact pattern).
+        /// The next pattern in the same group, or -1 (always -1 for an exact pattern).
         var next: Int32
         /// The next pattern whose spelling has the same hash, or -1.
         var nextSpelling: Int32
@@ -121,7 +153,7 @@ package struct PatternIndex: Sendable {
             kind = .template
             prefixLength = pattern.prefix.count
         } else if let star = spelling.firstIndex(of: Self.star) {
-            kind = spelling.allSatisfy { $0 == Self.star } ? .everything : .glob
+            kind = spelling[star...].allSatisfy { $0 == Self.star } ? .prefixOnly : .glob
             prefixLength = star - spelling.startIndex
         } else {
             kind = .exact
@@ -135,22 +167,46 @@ package struct PatternIndex: Sendable {
             next: -1, nextSpelling: bySpelling[spellingHash] ?? -1,
             template: kind == .template ? Int32(templates.count - 1) : -1, kind: kind)
         bySpelling[spellingHash] = id
-        if kind == .exact {
-            entry.next = -1
-        } else if prefixLength == 0 {
-            entry.next = emptyPrefixGroup
-            emptyPrefixGroup = id
-        } else {
-            let key = Self.hash(spelling.prefix(prefixLength))
-            entry.next = groups[key] ?? -1
-            groups[key] = id
-            if !groupLengths.contains(prefixLength) {
-                groupLengths.append(prefixLength)
-                groupLengths.sort()
-            }
+        if kind != .exact {
+            let group = self.group(start: start, length: prefixLength)
+            entry.next = groups[group].first
+            groups[group].first = id
         }
         entries.append(entry)
         return Int(id)
+    }
+
+    /// The index in `groups` of the group whose prefix is `bytes[start..<start + length]`,
+    /// added (without patterns) if there is none yet.
+    private mutating func group(start: Int, length: Int) -> Int {
+        if length == 0 {
+            if emptyPrefixGroup < 0 {
+                emptyPrefixGroup = Int32(groups.count)
+                groups.append(Group(start: Int32(start), length: 0, first: -1, nextWithHash: -1))
+            }
+            return Int(emptyPrefixGroup)
+        }
+        let prefix = start..<(start + length)
+        let key = Self.hash(bytes[prefix])
+        var candidate = groupsByHash[key] ?? -1
+        while candidate >= 0 {
+            let group = groups[Int(candidate)]
+            let groupPrefix = Int(group.start)..<Int(group.start + group.length)
+            if bytes[groupPrefix].elementsEqual(bytes[prefix]) { return Int(candidate) }
+            candidate = group.nextWithHash
+        }
+        groups.append(
+            Group(
+                start: Int32(start), length: Int32(length), first: -1, nextWithHash: groupsByHash[key] ?? -1))
+        groupsByHash[key] = Int32(groups.count - 1)
+        let bit = Self.lastByteBit(bytes[prefix.upperBound - 1])
+        if let index = groupLengths.firstIndex(where: { $0.length == length }) {
+            groupLengths[index].lastBytes |= bit
+        } else {
+            groupLengths.append(GroupLength(length: length, lastBytes: bit))
+            groupLengths.sort { $0.length < $1.length }
+        }
+        return groups.count - 1
     }
 
     /// Makes room for `count` patterns in all.
@@ -199,17 +255,13 @@ package struct PatternIndex: Sendable {
 
     /// Whether any pattern matches `text`.
     package func contains(match text: String) -> Bool {
-        forEachMatch(of: text) { _ in true }
+        !matchedIDs(of: text).isEmpty
     }
 
     /// The ids of all patterns that match `text`, in no particular order.
     package func matches(of text: String) -> [Int] {
-        var ids: [Int] = []
-        forEachMatch(of: text) { id in
-            ids.append(id)
-            return false
-        }
-        return ids
+        let ids = matchedIDs(of: text)
+        return (0..<ids.count).map { Int(ids[$0]) }
     }
 
     /// Calls `visit` with the id of each pattern that matches `text` until `visit` returns true.
@@ -217,104 +269,120 @@ package struct PatternIndex: Sendable {
     /// - Returns: Whether `visit` returned true (stopped the walk).
     @discardableResult
     package func forEachMatch(of text: String, _ visit: (Int) -> Bool) -> Bool {
-        forEachMatch(of: text, values: { _ in nil }, visit: visit)
-    }
-
-    /// Calls `visit` with the id of each pattern that matches `text` until `visit` returns true;
-    /// `values` gives each placeholder's value, or `nil` when it has none (then a pattern
-    /// holding it does not match).
-    ///
-    /// - Returns: Whether `visit` returned true (stopped the walk).
-    @discardableResult
-    func forEachMatch(of text: String, values: (Placeholder) -> String?, visit: (Int) -> Bool) -> Bool {
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return forEachMatch(in: text.utf8.span, values: values, visit: visit)
-        }
-        return forEachMatch(in: Array(text.utf8), values: values, visit: visit)
-    }
-
-    /// ``forEachMatch(of:values:visit:)`` on the text's bytes.
-    private func forEachMatch<Text: ByteText & ~Escapable>(
-        in text: Text, values: (Placeholder) -> String?, visit: (Int) -> Bool
-    ) -> Bool {
-        if emptyPrefixGroup >= 0 && visitChain(emptyPrefixGroup, text, values, visit) {
+        let ids = matchedIDs(of: text)
+        for index in 0..<ids.count where visit(Int(ids[index])) {
             return true
-        }
-        var hash = Self.emptyHash
-        var lengthIndex = 0
-        var nextLength = groupLengths.first ?? -1
-        for index in 0..<text.count {
-            hash = Self.hash(hash, text[index])
-            if index + 1 == nextLength {
-                lengthIndex += 1
-                nextLength = lengthIndex < groupLengths.count ? groupLengths[lengthIndex] : -1
-                if let head = groups[hash], visitChain(head, text, values, visit) { return true }
-            }
-        }
-        return visitExact(hash, text, visit)
-    }
-
-    /// Visits the exact pattern that is `text`, whose hash is `hash`, if there is one.
-    private func visitExact<Text: ByteText & ~Escapable>(
-        _ hash: UInt64, _ text: Text, _ visit: (Int) -> Bool
-    ) -> Bool {
-        var candidate = bySpelling[hash] ?? -1
-        while candidate >= 0 {
-            let id = Int(candidate)
-            if entries[id].kind == .exact && spells(id, text) && visit(id) {
-                return true
-            }
-            candidate = entries[id].nextSpelling
         }
         return false
     }
 
-    /// Visits the patterns of the chain starting at `head` that match `text`.
-    private func visitChain<Text: ByteText & ~Escapable>(
-        _ head: Int32, _ text: Text, _ values: (Placeholder) -> String?,
-        _ visit: (Int) -> Bool
-    ) -> Bool {
-        var candidate = head
+    /// The ids of all patterns that match `text`, in no particular order (a pattern with
+    /// placeholders matches nothing).
+    func matchedIDs(of text: String) -> MatchedIDs {
+        matchedIDs(of: text, values: NoPlaceholderValues())
+    }
+
+    /// The ids of all patterns that match `text`, in no particular order; placeholders stand for
+    /// their values in `values`.
+    func matchedIDs(of text: String, values: some PlaceholderValues) -> MatchedIDs {
+        var ids = MatchedIDs()
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            collectMatches(of: text.utf8.span, values: values, into: &ids)
+        } else {
+            collectMatches(of: Array(text.utf8), values: values, into: &ids)
+        }
+        return ids
+    }
+
+    /// ``matchedIDs(of:values:)`` on the text's bytes.
+    private func collectMatches<Text: ByteText & ~Escapable>(
+        of text: Text, values: some PlaceholderValues, into ids: inout MatchedIDs
+    ) {
+        if emptyPrefixGroup >= 0 {
+            collectGroup(groups[Int(emptyPrefixGroup)], text, values, into: &ids)
+        }
+        // The hash of `text[..<hashed]`, extended to each length some group has.
+        var hash = Self.emptyHash
+        var hashed = 0
+        for groupLength in groupLengths {
+            let length = groupLength.length
+            guard length <= text.count else { break }
+            hash = Self.hash(hash, text, hashed..<length)
+            hashed = length
+            guard groupLength.lastBytes & Self.lastByteBit(text[length - 1]) != 0 else { continue }
+            var candidate = groupsByHash[hash] ?? -1
+            while candidate >= 0 {
+                let group = groups[Int(candidate)]
+                if Int(group.length) == length
+                    && equal(Int(group.start)..<Int(group.start) + length, text, at: 0)
+                {
+                    // Prefixes are distinct: no other group of the chain can match.
+                    collectGroup(group, text, values, into: &ids)
+                    break
+                }
+                candidate = group.nextWithHash
+            }
+        }
+        collectExact(Self.hash(hash, text, hashed..<text.count), text, into: &ids)
+    }
+
+    /// Adds the exact pattern that is `text`, whose hash is `hash`, if there is one.
+    private func collectExact<Text: ByteText & ~Escapable>(
+        _ hash: UInt64, _ text: Text, into ids: inout MatchedIDs
+    ) {
+        var candidate = bySpelling[hash] ?? -1
+        while candidate >= 0 {
+            let id = Int(candidate)
+            if entries[id].kind == .exact && spells(id, text) {
+                // Spellings are distinct: no other pattern is this text.
+                ids.append(candidate)
+                return
+            }
+            candidate = entries[id].nextSpelling
+        }
+    }
+
+    /// Adds the patterns of `group`, whose prefix `text` starts with, that match `text`.
+    private func collectGroup<Text: ByteText & ~Escapable>(
+        _ group: Group, _ text: Text, _ values: some PlaceholderValues, into ids: inout MatchedIDs
+    ) {
+        var candidate = group.first
         while candidate >= 0 {
             let id = Int(candidate)
             let matches: Bool
             switch entries[id].kind {
-            case .everything:
+            case .prefixOnly:
                 matches = true
             case .glob:
-                matches = globMatches(id, text)
+                matches = globMatchesAfterPrefix(id, text)
             case .template:
                 matches = templates[Int(entries[id].template)].matches(text, values: values)
             case .exact:
                 matches = false
             }
-            if matches && visit(id) { return true }
+            if matches { ids.append(candidate) }
             candidate = entries[id].next
         }
-        return false
     }
 
-    /// Whether the pattern `id` (literal text and stars) matches `text`: its first run (the
-    /// prefix) at the start, its last run at the end, and each run between at its leftmost place
-    /// after the one before. A later place would leave less text for the runs after it, so the
-    /// leftmost never loses a match; the walk takes at most `text × pattern` steps.
-    private func globMatches<Text: ByteText & ~Escapable>(_ id: Int, _ text: Text) -> Bool {
+    /// Whether the pattern `id` (literal text and stars) matches `text`, which starts with its
+    /// prefix (the first run): its last run at the end, and each run between at its leftmost
+    /// place after the one before. A later place would leave less text for the runs after it, so
+    /// the leftmost never loses a match; the walk takes at most `text × pattern` steps.
+    private func globMatchesAfterPrefix<Text: ByteText & ~Escapable>(_ id: Int, _ text: Text) -> Bool {
         let entry = entries[id]
-        let start = Int(entry.start)
         let end = Int(entry.end)
         let lastStar = Int(entry.lastStar)
-        let prefixEnd = start + Int(entry.prefixLength)
+        let prefixEnd = Int(entry.start + entry.prefixLength)
         let suffixLength = end - lastStar - 1
-        guard prefixEnd - start + suffixLength <= text.count,
-            equal(start..<prefixEnd, text, at: 0),
+        guard Int(entry.prefixLength) + suffixLength <= text.count,
             equal((lastStar + 1)..<end, text, at: text.count - suffixLength)
         else { return false }
-        var position = prefixEnd - start
+        var position = Int(entry.prefixLength)
         let textEnd = text.count - suffixLength
         var runStart = prefixEnd + 1
         while runStart <= lastStar {
-            var runEnd = runStart
-            while runEnd < lastStar && bytes[runEnd] != Self.star { runEnd += 1 }
+            let runEnd = bytes[runStart..<lastStar].firstIndex(of: Self.star) ?? lastStar
             if runEnd > runStart {
                 guard let found = find(runStart..<runEnd, in: text, from: position, to: textEnd) else {
                     return false
@@ -363,6 +431,17 @@ package struct PatternIndex: Sendable {
     /// `hash` extended by `byte` (FNV-1a), so every prefix of a text is hashed in one pass.
     private static func hash(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
         (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+
+    /// `hash` extended by the bytes of `text` in `range`.
+    private static func hash<Text: ByteText & ~Escapable>(
+        _ hash: UInt64, _ text: Text, _ range: Range<Int>
+    ) -> UInt64 {
+        var hash = hash
+        for index in range {
+            hash = Self.hash(hash, text[index])
+        }
+        return hash
     }
 
     /// The hash of `bytes`.

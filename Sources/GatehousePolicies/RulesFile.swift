@@ -178,43 +178,41 @@ private final class Contents: Sendable {
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
+        // The subject keys: the subject patterns that match and that rules name, and the groups
+        // of the subject (at most one pattern, the subject's exact one, has any).
         var subjectKeys = MatchedIDs()
-        // The groups of the subject: at most one exact pattern (the subject itself) has any.
         var groups = 0..<0
         if let subject = request.subject {
-            subjects.forEachMatch(of: subject) { id in
+            let matched = subjects.matchedIDs(of: subject)
+            for index in 0..<matched.count {
+                let id = Int(matched[index])
                 if namedByRules[id] { subjectKeys.append(Int32(id)) }
                 if membershipStarts[id] < membershipStarts[id + 1] {
                     groups = Int(membershipStarts[id])..<Int(membershipStarts[id + 1])
                 }
-                return false
             }
         } else if let anySubject {
             subjectKeys.append(anySubject)
         }
         guard !subjectKeys.isEmpty || !groups.isEmpty else { return nil }
-        var actionIDs = MatchedIDs()
-        actions.forEachMatch(of: request.action) { id in
-            actionIDs.append(Int32(id))
-            return false
-        }
+        let actionIDs = actions.matchedIDs(of: request.action)
         guard !actionIDs.isEmpty else { return nil }
+        let resourceIDs = resources.matchedIDs(of: request.resource, values: request)
         var found = FoundLines()
-        resources.forEachMatch(
-            of: request.resource, values: { $0.value(in: request) },
-            visit: { resource in
-                for index in 0..<subjectKeys.count {
-                    found.consider(
-                        RuleKey(resource: Int32(resource), subject: subjectKeys[index]), in: rules,
-                        actions: actionIDs, request: request)
-                }
-                for index in groups {
-                    found.consider(
-                        RuleKey(resource: Int32(resource), subject: membershipKeys[index]), in: rules,
-                        actions: actionIDs, request: request)
-                }
-                return false
-            })
+        for resourceIndex in 0..<resourceIDs.count {
+            let resource = resourceIDs[resourceIndex]
+            for index in 0..<subjectKeys.count {
+                found.consider(
+                    RuleKey(resource: resource, subject: subjectKeys[index]), in: rules, actions: actionIDs,
+                    request: request)
+            }
+            for index in groups {
+                found.consider(
+                    RuleKey(resource: resource, subject: membershipKeys[index]), in: rules,
+                    actions: actionIDs,
+                    request: request)
+            }
+        }
         if found.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(found.deny)) }
         if found.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(found.allow)) }
         return nil

@@ -54,6 +54,25 @@ struct PatternIndexTests {
         #expect(found == ["avatars/*", "avatars/alice.png", "*.png", "*", "avatars/a*"])
     }
 
+    @Test func patternsSharingAPrefixAreMatchedTogetherAndOnlyThere() {
+        let patterns = [
+            "avatars/*", "avatars/*/private-*", "avatars/*.png", "avatarz/*", "avatars/a*", "avatars/**",
+            "avatars/",
+        ]
+        let index = PatternIndex(patterns)
+        let found = { (text: String) in Set(index.matches(of: text).map { index.pattern($0) }) }
+        #expect(
+            found("avatars/bob/private-1.png") == [
+                "avatars/*", "avatars/*/private-*", "avatars/*.png", "avatars/**",
+            ])
+        #expect(found("avatarz/a.png") == ["avatarz/*"])
+        #expect(found("avatars/") == ["avatars/*", "avatars/**", "avatars/"])
+        #expect(found("avatars") == [])
+        for text in ["avatars/bob/private-1.png", "avatarz/a.png", "avatars/", "avatars/a", "avatar"] {
+            #expect(found(text) == Set(patterns.filter { referenceGlobMatch($0, text) }), "text \(text)")
+        }
+    }
+
     @Test func insertingTheSamePatternAgainReturnsItsId() {
         var index = PatternIndex()
         let first = index.insert("a*b")

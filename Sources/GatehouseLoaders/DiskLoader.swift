@@ -25,11 +25,13 @@ import GatehouseCore
 ///   and later (GNU C library), else one component at a time, each relative to the previous
 ///   one with `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
-///   (``DiskLoaderError/notARegularFile(key:)``) without being opened for reading: on Linux
-///   every component is opened with `O_PATH` and checked with `fstat`, and only a regular file is
-///   then opened for reading, through `/proc/self/fd` (so `/proc` must be mounted); on Darwin
-///   the last component's type is read with `fstatat` before it is opened. So a writer waiting
-///   on a fifo is never released and no device driver is called.
+///   (``DiskLoaderError/notARegularFile(key:)``) before a byte is read: the file is opened
+///   non-blocking (`O_NONBLOCK`, so a fifo cannot block the load) and `fstat` on the descriptor
+///   must find a regular file. On Linux the file is opened without a look first, so a fifo gets
+///   a reader for that moment (a writer blocked opening it is released, and meets a closed pipe)
+///   and a device's driver sees an open and a close; directories on the way are opened with
+///   `O_PATH`. On Darwin the last component's type is read with `fstatat` before it is opened,
+///   so that happens only to a fifo or device swapped in between.
 /// - **Spelling** (Apple platforms): a volume that finds names regardless of case or Unicode
 ///   normalization (APFS) would open `Avatars/Alice.png` for the key `avatars/alice.png`. Each
 ///   name opened is compared, byte for byte, with the name the volume stores
@@ -46,9 +48,10 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (`openat` or `openat2`, `fstat`, on Linux the reopen for reading, then
-/// `read` into a buffer of the size `fstat` reported plus one byte, until the file ends), the
-/// right cost for the small files it is meant for.
+/// Reading is synchronous (`openat` or `openat2`, `fstat`, then `read` into a buffer of the size
+/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
+/// is meant for: on Linux, a key of one component costs as many system calls as `open`, `read`
+/// to the end and `close` of the same file.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -134,18 +137,11 @@ public struct DiskLoader: ResourceLoading {
     private func readFile(
         _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
-        let opened = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
             try openKey(path, length: length, key: key, under: root)
         }
-        defer { _ = close(opened) }
-        let size = try regularFileSize(opened, key: key)
-        #if os(Linux) || os(Android)
-            // `opened` is an O_PATH descriptor: open the regular file it checked for reading.
-            let descriptor = try PathDescriptor.openForReading(opened, key: key)
-            defer { _ = close(descriptor) }
-        #else
-            let descriptor = opened
-        #endif
+        defer { _ = close(descriptor) }
+        let size = try regularFileSize(descriptor, key: key)
         return try readAll(descriptor, size: size, key: key)
     }
 
@@ -162,7 +158,9 @@ public struct DiskLoader: ResourceLoading {
         }
         #if canImport(Glibc)
             if case .openat2(let call) = root.resolution {
-                switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
+                switch Openat2.open(
+                    path, under: root.handle.descriptor, flags: Self.fileFlags, key: key, call: call)
+                {
                 case .opened(let descriptor):
                     return descriptor
                 case .failed(let error):
@@ -209,31 +207,43 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    /// Opens `name` in `directory` without following a link: the file when `isLast`, else a
-    /// directory on the way to it. `component` is where `name` lies in `key`'s UTF-8 bytes.
+    /// How the file of a key is opened: for reading, not through a link (`ELOOP`), never
+    /// waiting (a fifo without a writer), never becoming the controlling terminal.
+    static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+
+    /// Opens `name` in `directory` without following a link: the file when `isLast` (with
+    /// ``fileFlags``), else a directory on the way to it. `component` is where `name` lies in
+    /// `key`'s UTF-8 bytes.
     ///
-    /// On Linux every component is opened with `O_PATH` (``PathDescriptor``): nothing is opened
-    /// for reading, a link is opened as itself, and `fstat` (or the next `openat`) tells what it
-    /// is. Darwin has no `O_PATH`: a directory on the way is opened with `O_DIRECTORY`, the file
+    /// On Linux a directory on the way is opened with `O_PATH` (``PathDescriptor``): a link is
+    /// opened as itself, and the next `openat` (or `fstat` after `ENOTDIR`) tells what it is.
+    /// Darwin has no `O_PATH`: a directory on the way is opened with `O_DIRECTORY`, the file
     /// only after `fstatat` found a regular file there, and each name opened is compared with the
     /// name the volume stores (``StoredSpelling``).
     private func openComponent(
         _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
         #if os(Linux) || os(Android)
-            let flags = PathDescriptor.flags
+            let flags = isLast ? Self.fileFlags : PathDescriptor.flags
         #else
             let flags: Int32
             if isLast {
                 try Self.requireRegularFile(name, in: directory, key: key)
-                flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+                flags = Self.fileFlags
             } else {
                 flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
             }
         #endif
         let opened = retryingOnInterrupt { openat(directory, name, flags) }
         guard opened >= 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
+            let error = Self.componentError(errno, parent: directory, name: name, key: key)
+            // A device's driver may refuse the open with any error (EIO, EBUSY, EACCES on a
+            // nodev mount, ...): whatever is not a regular file is notARegularFile, as fstat
+            // would have said.
+            if isLast, case .io = error, let refusal = Self.fileTypeError(of: name, in: directory, key: key) {
+                throw refusal
+            }
+            throw error
         }
         #if canImport(Darwin)
             if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
@@ -266,20 +276,35 @@ public struct DiskLoader: ResourceLoading {
         }
     #endif
 
+    /// Why a file of type `mode` (an `st_mode`) cannot be loaded: `nil` for a regular file,
+    /// ``DiskLoaderError/outsideRoot(key:)`` for a link, else
+    /// ``DiskLoaderError/notARegularFile(key:)``.
+    static func fileTypeError(_ mode: mode_t, key: String) -> DiskLoaderError? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return .outsideRoot(key: key)
+        default: return .notARegularFile(key: key)
+        }
+    }
+
+    /// ``fileTypeError(_:key:)`` for `name` in `directory`, read without opening it (`nil` also
+    /// when it cannot be read).
+    private static func fileTypeError(
+        of name: UnsafePointer<CChar>, in directory: Int32, key: String
+    ) -> DiskLoaderError? {
+        var status = stat()
+        guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return fileTypeError(status.st_mode, key: key)
+    }
+
     /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.
     private func regularFileSize(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw .io(key: key, reason: errorMessage(errno))
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            break
-        case S_IFLNK:
-            // On Linux, O_PATH | O_NOFOLLOW opens a link as itself.
-            throw .outsideRoot(key: key)
-        default:
-            throw .notARegularFile(key: key)
+        if let refusal = Self.fileTypeError(status.st_mode, key: key) {
+            throw refusal
         }
         let size = Int(status.st_size)
         guard size <= maximumFileSize else {

@@ -240,6 +240,52 @@ struct DiskLoaderPathResolutionTests {
             #expect(loader.resolution.usesOpenat2)
         }
 
+        /// Stand-ins for `openat2` that resolve the path with a plain `openat` (no resolve flags)
+        /// but fail every open for reading (not `O_PATH`), as a device's driver or a security
+        /// module may.
+        @Test(arguments: [
+            (
+                EIO,
+                { directory, path, flags, _ in
+                    guard flags & 0o10000000 != 0 else {
+                        errno = EIO
+                        return -1
+                    }
+                    return Int(openat(directory, path, Int32(flags)))
+                } as Openat2Call
+            ),
+            (
+                EPERM,
+                { directory, path, flags, _ in
+                    guard flags & 0o10000000 != 0 else {
+                        errno = EPERM
+                        return -1
+                    }
+                    return Int(openat(directory, path, Int32(flags)))
+                }
+            ),
+        ])
+        func anOpenForReadingRefusedByTheFileIsNotARegularFileOrAnIOErrorAndKeepsOpenat2(
+            _ code: Int32, _ refusing: Openat2Call
+        ) async throws {
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            try directory.makeFifo("sub/pipe")
+            try directory.makeDirectory("sub/deeper")
+            let loader = DiskLoader(
+                root: directory.url, resolution: .openat2(call: refusing))
+            for key in ["sub/pipe", "sub/deeper"] {
+                await #expect(throws: DiskLoaderError.notARegularFile(key: key)) {
+                    try await loader.load(key)
+                }
+            }
+            await #expect(
+                throws: DiskLoaderError.io(key: "sub/file.txt", reason: String(cString: strerror(code)))
+            ) { try await loader.load("sub/file.txt") }
+            // EPERM from the file, not from a seccomp filter refusing openat2 itself.
+            #expect(loader.resolution.usesOpenat2)
+        }
+
         @Test func aKeyOfOneComponentIsOpenedWithoutOpenat2() async throws {
             let directory = try TemporaryDirectory()
             try directory.write("file.txt", "top")

@@ -8,12 +8,15 @@
     /// target `CGatehouseLinux` makes the call (`gatehouse_openat2`); tests pass stand-ins.
     package typealias Openat2Call = @convention(c) (Int32, UnsafePointer<CChar>, UInt64, UInt64) -> Int
 
-    /// `openat2(2)` (Linux 5.6 and later): opens a whole key under the root in one system call,
-    /// refusing any symbolic link on the way as the component walk does.
+    /// `openat2(2)` (Linux 5.6 and later): opens a path of several components under the root in
+    /// one system call, refusing any symbolic link on the way as the component walk does. It
+    /// only ever opens with `O_PATH` (``PathDescriptor``): the directory a key's file lies in
+    /// (``DiskLoader``, which then looks at the file by name before opening it), or a folder
+    /// (``DiskFolder``). Nothing is opened for reading here.
     enum Openat2 {
         /// What an `openat2` call came to.
         enum Outcome {
-            /// The file is open.
+            /// The path is open, as an `O_PATH` descriptor.
             case opened(Int32)
             /// The key cannot be loaded, for the same reason the component walk would give.
             case failed(DiskLoaderError)
@@ -27,29 +30,22 @@
         /// The real `openat2(2)`.
         static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
 
-        /// Opens `path` (a NUL-terminated key, components separated by `/`) under `directory`
-        /// with `call` and the open flags `flags`, following no symbolic link: with
-        /// ``PathDescriptor/flags`` (the default) an `O_PATH` descriptor, which opens nothing for
-        /// reading.
+        /// Opens `path` (NUL-terminated, components separated by `/`) under `directory` with
+        /// `call` as an `O_PATH` descriptor (``PathDescriptor/flags``), following no symbolic
+        /// link. With `O_PATH | O_NOFOLLOW` a link as the last component is opened as itself;
+        /// `fstat` on the descriptor, or `ENOTDIR` from a look inside it, tells.
         static func open(
-            _ path: UnsafePointer<CChar>, under directory: Int32, flags: Int32 = PathDescriptor.flags,
-            key: String, call: Openat2Call
+            _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
         ) -> Outcome {
+            let flags = UInt64(PathDescriptor.flags)
             // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH (linux/openat2.h).
             let resolve: UInt64 = 0x02 | 0x04 | 0x08
             var result: Int
             repeat {
-                result = call(directory, path, UInt64(flags), resolve)
+                result = call(directory, path, flags, resolve)
             } while result < 0 && errno == EINTR
             if result >= 0 { return .opened(Int32(truncatingIfNeeded: result)) }
-            let code = errno
-            if flags != PathDescriptor.flags && !Self.isAnswerOfThePath(code) {
-                // The path resolved, but opening the file for reading failed: a device's driver
-                // may refuse with any error, and EPERM may be a seccomp filter refusing openat2
-                // itself. Open the path with O_PATH, which opens nothing for reading, to tell.
-                return explain(code, path: path, under: directory, key: key, call: call)
-            }
-            switch code {
+            switch errno {
             case ENOSYS, EPERM, E2BIG:
                 return .unsupported
             case EAGAIN:
@@ -66,36 +62,6 @@
                 return .failed(.notARegularFile(key: key))
             case let code:
                 return .failed(.io(key: key, reason: errorMessage(code)))
-            }
-        }
-
-        /// Whether `code` says something about the path or the system call, not about opening
-        /// the file the path names: ``open(_:under:flags:key:call:)`` maps it on its own.
-        private static func isAnswerOfThePath(_ code: Int32) -> Bool {
-            switch code {
-            case ENOSYS, E2BIG, EAGAIN, ELOOP, EXDEV, ENOENT, ENOTDIR, ENXIO, EOPNOTSUPP: return true
-            default: return false
-            }
-        }
-
-        /// The outcome for opening `path` for reading, which failed with `code` (not an answer
-        /// of the path): what an `O_PATH` open of the same path finds there decides. A file that
-        /// is not regular is refused as such; a regular file is `io` with `code`.
-        private static func explain(
-            _ code: Int32, path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
-        ) -> Outcome {
-            switch open(path, under: directory, key: key, call: call) {
-            case .opened(let descriptor):
-                defer { _ = close(descriptor) }
-                var status = stat()
-                if fstat(descriptor, &status) == 0,
-                    let refusal = DiskLoader.fileTypeError(status.st_mode, key: key)
-                {
-                    return .failed(refusal)
-                }
-                return .failed(.io(key: key, reason: errorMessage(code)))
-            case let outcome:
-                return outcome
             }
         }
     }

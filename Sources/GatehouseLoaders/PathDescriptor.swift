@@ -8,7 +8,9 @@
     #endif
 
     /// Descriptors opened with `O_PATH` (Linux): how ``DiskLoader`` opens the directories on the
-    /// way to a key in the component walk, and how ``DiskFolder`` opens a folder with `openat2`.
+    /// way to a key's file (one at a time in the component walk, or all in one `openat2`), and how
+    /// ``DiskFolder`` opens a folder with `openat2`. The file itself is never opened this way:
+    /// ``DiskLoader`` looks at it with `fstatat` and opens only a regular file, for reading.
     ///
     /// An `O_PATH` open does not open the file itself: a fifo gets no reader, a device's driver
     /// is not called, and with `O_NOFOLLOW` a symbolic link is opened as itself. The descriptor

@@ -55,21 +55,24 @@ struct DiskLoaderSpecialFileTests {
             "the load read bytes from the fifo")
     }
 
-    /// On Linux the load opens the file (non-blocking) before `fstat` says it is a fifo, so a
-    /// writer blocked in `open` is released by it (docs/security.md says why: a look before the
-    /// open costs a system call per load). What holds: the load fails at once.
+    /// The load looks at the name with `fstatat` and refuses the fifo without opening it: a
+    /// writer blocked in `open` on it stays blocked (an open for reading, even non-blocking,
+    /// would release it).
     @Test(.timeLimit(.minutes(1)), arguments: Resolution.both, fifoKeys)
-    func aFifoIsRefusedAtOnceWhileAWriterWaitsToOpenIt(_ resolution: Resolution, _ key: String) async throws {
+    func aFifoIsRefusedWithoutReleasingAWriterWaitingToOpenIt(
+        _ resolution: Resolution, _ key: String
+    ) async throws {
         let directory = try TemporaryDirectory()
         try directory.makeDirectory("sub")
         try directory.makeFifo(key)
         let fifo = directory.path(key)
-        let writer = LockedState<(started: Bool, finished: Bool)>((false, false))
+        let writer = LockedState<(started: Bool, opened: Bool, finished: Bool)>((false, false, false))
         // A writer that blocks in open(2) until the fifo has a reader; it writes nothing, so it
         // cannot die of SIGPIPE.
         Thread {
             writer.withLock { $0.started = true }
             let descriptor = open(fifo, O_WRONLY | O_CLOEXEC)
+            writer.withLock { $0.opened = true }
             if descriptor >= 0 { _ = close(descriptor) }
             writer.withLock { $0.finished = true }
         }.start()
@@ -79,9 +82,11 @@ struct DiskLoaderSpecialFileTests {
 
         let loader = DiskLoader(root: directory.url, resolution: resolution.value)
         await #expect(throws: DiskLoaderError.notARegularFile(key: key)) { try await loader.load(key) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(
+            !writer.withLock { $0.opened }, "the load opened the fifo for reading and released its writer")
 
-        // Release the writer if the load did not: open the fifo for reading here, then wait for
-        // it to finish.
+        // Release the writer: open the fifo for reading here, then wait for it to finish.
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         #expect(reader >= 0)
         while !writer.withLock({ $0.finished }) { try await Task.sleep(for: .milliseconds(1)) }
@@ -98,9 +103,10 @@ struct DiskLoaderSpecialFileTests {
 
     #if os(Linux)
         /// Device nodes made with mknod(2): one with a driver (1:3, like /dev/null), character and
-        /// block devices whose numbers have no driver (their open fails with ENXIO), a misc device
-        /// number no driver registered (its open fails with ENODEV, which the loader must not
-        /// report as an I/O error), each at the root and below it.
+        /// block devices whose numbers have no driver (their open would fail with ENXIO), a misc
+        /// device number no driver registered (its open would fail with ENODEV), each at the root
+        /// and below it. The loader looks at each with `fstatat` and opens none, so whatever the
+        /// driver would answer, the load is notARegularFile.
         @Test(.enabled(if: geteuid() == 0, "mknod(2) needs root"), arguments: Resolution.both)
         func aDeviceNodeIsNotARegularFileWhateverItsDriverWouldAnswer(_ resolution: Resolution) async throws {
             let directory = try TemporaryDirectory()
@@ -126,6 +132,61 @@ struct DiskLoaderSpecialFileTests {
                     #expect(loader.resolution.usesOpenat2 == resolution.value.usesOpenat2)
                 }
             }
+        }
+    #endif
+
+    #if canImport(Glibc)
+        /// A name exchanged with a fifo in one step (`renameat2` with `RENAME_EXCHANGE`), over and
+        /// over, while it is loaded: the fifo may be swapped in between the loader's `fstatat`
+        /// and its `openat`, and then `fstat` on the opened descriptor must refuse it. A load
+        /// returns the file whole or is refused; it never blocks and never reads the fifo (which
+        /// would return no bytes: it has no writer). One case at a time: each spins a thread.
+        @Test(.serialized, .timeLimit(.minutes(1)), arguments: Resolution.both, ["victim", "sub/victim"])
+        func aFifoSwappedInAfterTheLookIsRefusedUnread(_ resolution: Resolution, _ key: String) async throws {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+                Issue.record("the C library has no renameat2")
+                return
+            }
+            let renameat2 = unsafeBitCast(symbol, to: DiskLoaderPathResolutionTests.Renameat2.self)
+            let exchange: UInt32 = 1 << 1  // RENAME_EXCHANGE
+            let directory = try TemporaryDirectory()
+            try directory.write(key, "public")
+            try directory.makeFifo(key + ".fifo")
+            let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+            let victim = directory.path(key)
+            let fifo = directory.path(key + ".fifo")
+            let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
+            Thread {
+                var failed = false
+                while !failed && !flipper.withLock({ $0.stop }) {
+                    failed = renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) != 0
+                }
+                flipper.withLock { $0 = (true, true, failed) }
+            }.start()
+            var regularSeen = 0
+            var refusedSeen = 0
+            var loads = 0
+            // 20,000 loads meet the gap between the look and the open some tens of times on an
+            // idle machine; a busy one (renames slow every lookup in the folder) gets 5 seconds.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while loads < 20_000 && (loads % 64 != 0 || ContinuousClock.now < deadline)
+                && !flipper.withLock({ $0.failed })
+            {
+                do {
+                    let data = try await loader.load(key)
+                    #expect(data == Data("public".utf8), "a load read something other than the file")
+                    regularSeen += 1
+                } catch let error as DiskLoaderError {
+                    #expect(error == .notARegularFile(key: key), "\(error)")
+                    refusedSeen += 1
+                }
+                loads += 1
+                if loads % 64 == 0 { await Task.yield() }
+            }
+            flipper.withLock { $0.stop = true }
+            while !flipper.withLock({ $0.stopped }) { await Task.yield() }
+            #expect(!flipper.withLock { $0.failed }, "the flipper could not exchange the file and the fifo")
+            #expect(regularSeen >= 10 && refusedSeen >= 10, "the loads did not overlap the swaps")
         }
     #endif
 }

@@ -19,17 +19,20 @@ import GatehouseCore
 /// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
 ///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
 ///   reached through links. The kernel refuses a link as it resolves the key, so there is no
-///   check-then-use gap: a link swapped in at any moment is refused. A key of one component is
-///   opened with one `openat(…, O_NOFOLLOW)` relative to the root; a key of several with one
+///   check-then-use gap: a link swapped in at any moment is refused. The directory a key's file
+///   lies in is the root for a key of one component; for a key of several it is opened with one
 ///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
 ///   and later (GNU C library), else one component at a time, each relative to the previous
-///   one with `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
+///   one with `O_NOFOLLOW`. The file is then opened relative to that directory with
+///   `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
 /// - **Regular files only**: directories, fifos, devices and sockets are refused
-///   (``DiskLoaderError/notARegularFile(key:)``) without being opened for reading: on Linux
-///   every component is opened with `O_PATH` and checked with `fstat`, and only a regular file is
-///   then opened for reading, through `/proc/self/fd` (so `/proc` must be mounted); on Darwin
-///   the last component's type is read with `fstatat` before it is opened. So a writer waiting
-///   on a fifo is never released and no device driver is called.
+///   (``DiskLoaderError/notARegularFile(key:)``) without being opened: `fstatat` (not following a
+///   link) must find a regular file under the file's name before it is opened. So a fifo gets no
+///   reader (a writer blocked opening it stays blocked) and a device's driver is not called. The
+///   name may change between that look and the open, so the open is non-blocking (`O_NONBLOCK`,
+///   `O_NOCTTY`) and `fstat` on the opened descriptor must still find a regular file before a
+///   byte is read: a fifo or device swapped in between is at worst opened, never read.
+///   Directories on the way are opened with `O_PATH` on Linux, which opens nothing either.
 /// - **Spelling** (Apple platforms): a volume that finds names regardless of case or Unicode
 ///   normalization (APFS) would open `Avatars/Alice.png` for the key `avatars/alice.png`. Each
 ///   name opened is compared, byte for byte, with the name the volume stores
@@ -46,9 +49,10 @@ import GatehouseCore
 ///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
 ///   directory first opened, even if its path was renamed.
 ///
-/// Reading is synchronous (`openat` or `openat2`, `fstat`, on Linux the reopen for reading, then
-/// `read` into a buffer of the size `fstat` reported plus one byte, until the file ends), the
-/// right cost for the small files it is meant for.
+/// Reading is synchronous (`fstatat`, `openat`, `fstat`, then `read` into a buffer of the size
+/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
+/// is meant for: a key of one component costs five system calls, one more than `open`, `read`
+/// to the end and `close` of the same file (the look before the open).
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -110,12 +114,13 @@ public struct DiskLoader: ResourceLoading {
     {
         let bytes = UnsafeBufferPointer(
             start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)
-        if let reason = DiskKeyRules.check(bytes) {
+        var nameStart = 0
+        if let reason = DiskKeyRules.check(bytes, lastComponent: &nameStart) {
             throw .invalidKey(key: key, reason: reason)
         }
         let root = try rootDirectory.opened()
         do throws(DiskLoaderError) {
-            return try readFile(path, length: length, key: key, under: root)
+            return try readFile(path, length: length, nameStart: nameStart, key: key, under: root)
         } catch {
             guard case .notFound = error else { throw error }
             // Nothing there: make sure the root path still names the directory we hold.
@@ -125,41 +130,57 @@ public struct DiskLoader: ResourceLoading {
             case .missing(let reason):
                 throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
             case .replaced:
-                return try readFile(path, length: length, key: key, under: rootDirectory.opened())
+                return try readFile(
+                    path, length: length, nameStart: nameStart, key: key, under: rootDirectory.opened())
             }
         }
     }
 
-    /// Opens and reads the file at `path` (the key, NUL-terminated) under `root`.
+    /// Opens and reads the file at `path` (the key, NUL-terminated, its last component starting
+    /// at `nameStart`) under `root`.
     private func readFile(
-        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
+        _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
+        under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Data {
-        let opened = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
-            try openKey(path, length: length, key: key, under: root)
+        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+            try openKey(path, length: length, nameStart: nameStart, key: key, under: root)
         }
-        defer { _ = close(opened) }
-        let size = try regularFileSize(opened, key: key)
-        #if os(Linux) || os(Android)
-            // `opened` is an O_PATH descriptor: open the regular file it checked for reading.
-            let descriptor = try PathDescriptor.openForReading(opened, key: key)
-            defer { _ = close(descriptor) }
-        #else
-            let descriptor = opened
-        #endif
+        defer { _ = close(descriptor) }
+        let size = try regularFileSize(descriptor, key: key)
         return try readAll(descriptor, size: size, key: key)
     }
 
-    /// Opens `path` under `root` without following links: a key of one component with one
-    /// `openat`; a key of several with `openat2` when `root` says so, else one `openat` per
-    /// component. (`openat2` would not save a system call for one component, and its
-    /// `RESOLVE_BENEATH` costs more than the plain `openat`.)
+    /// Opens the file of `path` (its last component starting at `nameStart`) under `root`
+    /// without following links: first the directory it lies in (the root itself for a key of one
+    /// component; else, for a key of several, its path up to the last `/` with one `openat2`
+    /// when `root` says so, or one `openat` per component), then the file in that directory with
+    /// ``openFile(_:in:component:key:)``.
     private func openKey(
-        _ path: UnsafePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
+        _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
+        under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
-        guard memchr(path, 0x2F, length) != nil else {
-            return try openComponent(
-                path, in: root.handle.descriptor, isLast: true, component: 0..<length, key: key)
+        guard nameStart > 0 else {
+            return try openFile(path, in: root.handle.descriptor, component: 0..<length, key: key)
         }
+        let directory = try withUnsafeTemporaryAllocation(of: CChar.self, capacity: nameStart) {
+            (copy) throws(DiskLoaderError) -> Int32 in
+            // The directory's path, NUL-terminated where the last "/" was.
+            copy.baseAddress!.initialize(from: path, count: nameStart - 1)
+            copy[nameStart - 1] = 0
+            return try openDirectory(copy.baseAddress!, length: nameStart - 1, key: key, under: root)
+        }
+        defer { _ = close(directory) }
+        return try openFile(path + nameStart, in: directory, component: nameStart..<length, key: key)
+    }
+
+    /// Opens the directory `path` (a scratch copy of the key up to its last `/`, `length` bytes,
+    /// NUL-terminated) under `root` without following links: with one `openat2` when `root` says
+    /// so (``Openat2``), else one component at a time. On Linux the result is an `O_PATH`
+    /// descriptor, which may name something other than a directory: the `fstatat` in it then
+    /// fails with `ENOTDIR`, and ``componentError(_:parent:name:key:)`` tells a link from the rest.
+    private func openDirectory(
+        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
+    ) throws(DiskLoaderError) -> Int32 {
         #if canImport(Glibc)
             if case .openat2(let call) = root.resolution {
                 switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
@@ -174,17 +195,13 @@ public struct DiskLoader: ResourceLoading {
                 }
             }
         #endif
-        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) {
-            (copy) throws(DiskLoaderError) -> Int32 in
-            copy.baseAddress!.initialize(from: path, count: length + 1)
-            return try openComponents(
-                copy.baseAddress!, length: length, key: key, root: root.handle.descriptor)
-        }
+        return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
     }
 
     /// Opens each component of `path` (components separated by `/`, NUL-terminated, a scratch
-    /// copy: each `/` becomes a NUL) under `root` without following links.
-    private func openComponents(
+    /// copy: each `/` becomes a NUL) under `root` without following links, each relative to the
+    /// one before; returns the last one.
+    private func openDirectories(
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
     ) throws(DiskLoaderError) -> Int32 {
         var directory = root
@@ -196,8 +213,7 @@ public struct DiskLoader: ResourceLoading {
             let component = (name - path)..<((separator ?? end) - path)
             let opened: Int32
             do throws(DiskLoaderError) {
-                opened = try openComponent(
-                    name, in: directory, isLast: separator == nil, component: component, key: key)
+                opened = try openDirectoryComponent(name, in: directory, component: component, key: key)
             } catch {
                 if directory != root { _ = close(directory) }
                 throw error
@@ -209,29 +225,29 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    /// Opens `name` in `directory` without following a link: the file when `isLast`, else a
-    /// directory on the way to it. `component` is where `name` lies in `key`'s UTF-8 bytes.
-    ///
-    /// On Linux every component is opened with `O_PATH` (``PathDescriptor``): nothing is opened
-    /// for reading, a link is opened as itself, and `fstat` (or the next `openat`) tells what it
-    /// is. Darwin has no `O_PATH`: a directory on the way is opened with `O_DIRECTORY`, the file
-    /// only after `fstatat` found a regular file there, and each name opened is compared with the
-    /// name the volume stores (``StoredSpelling``).
-    private func openComponent(
-        _ name: UnsafePointer<CChar>, in directory: Int32, isLast: Bool, component: Range<Int>, key: String
+    #if os(Linux) || os(Android)
+        /// How a directory on the way to a key's file is opened: with `O_PATH` (``PathDescriptor``),
+        /// which opens nothing (a fifo gets no reader, a device's driver is not called) and opens
+        /// a link as itself; the next `openat` or `fstatat` in it tells what it is.
+        static let directoryFlags = PathDescriptor.flags
+    #else
+        /// How a directory on the way to a key's file is opened: Darwin has no `O_PATH`, and
+        /// `O_DIRECTORY | O_NOFOLLOW` opens only a directory.
+        static let directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    #endif
+
+    /// How the file of a key is opened, once `fstatat` found a regular file under its name: for
+    /// reading, not through a link (`ELOOP`), never waiting (a fifo swapped in without a writer),
+    /// never becoming the controlling terminal (a terminal swapped in).
+    static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+
+    /// Opens `name` in `directory`, a directory on the way to a key's file, without following a
+    /// link (``directoryFlags``). `component` is where `name` lies in `key`'s UTF-8 bytes; on
+    /// Darwin the name opened is compared with the name the volume stores (``StoredSpelling``).
+    private func openDirectoryComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
-        #if os(Linux) || os(Android)
-            let flags = PathDescriptor.flags
-        #else
-            let flags: Int32
-            if isLast {
-                try Self.requireRegularFile(name, in: directory, key: key)
-                flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
-            } else {
-                flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-            }
-        #endif
-        let opened = retryingOnInterrupt { openat(directory, name, flags) }
+        let opened = retryingOnInterrupt { openat(directory, name, Self.directoryFlags) }
         guard opened >= 0 else {
             throw Self.componentError(errno, parent: directory, name: name, key: key)
         }
@@ -244,27 +260,51 @@ public struct DiskLoader: ResourceLoading {
         return opened
     }
 
-    #if !(os(Linux) || os(Android))
-        /// Throws unless `name` in `directory` is a regular file, read without opening it.
-        ///
-        /// Opening a fifo for reading, even non-blocking, would release a writer blocked opening
-        /// it (which then dies of `SIGPIPE` when it writes), and opening a device calls its
-        /// driver. Without `O_PATH`, this check by name leaves a gap: something swapped in before
-        /// the `openat` that follows is opened (non-blocking, never read) and refused by `fstat`.
-        private static func requireRegularFile(
-            _ name: UnsafePointer<CChar>, in directory: Int32, key: String
-        ) throws(DiskLoaderError) {
-            var status = stat()
-            guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-                throw componentError(errno, parent: directory, name: name, key: key)
-            }
-            switch status.st_mode & S_IFMT {
-            case S_IFREG: return
-            case S_IFLNK: throw .outsideRoot(key: key)
-            default: throw .notARegularFile(key: key)
-            }
+    /// Opens the file `name` in `directory` for reading, only after `fstatat` (not following a
+    /// link) found a regular file under that name: a link is ``DiskLoaderError/outsideRoot(key:)``,
+    /// anything else ``DiskLoaderError/notARegularFile(key:)``, and neither is opened. Opening a
+    /// fifo for reading, even non-blocking, would release a writer blocked opening it (which then
+    /// meets a closed pipe at its first write), and opening a device calls its driver (a
+    /// watchdog acts on open).
+    ///
+    /// The name may change between the look and the open: ``fileFlags`` refuse a link swapped in
+    /// (`ELOOP`) and never block, and the caller's `fstat` on the opened descriptor refuses
+    /// anything but a regular file before the first `read`. So something swapped in is at worst
+    /// opened, never read. `component` is where `name` lies in `key`'s UTF-8 bytes (for
+    /// ``StoredSpelling`` on Darwin).
+    private func openFile(
+        _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
+    ) throws(DiskLoaderError) -> Int32 {
+        var status = stat()
+        guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            throw Self.componentError(errno, parent: directory, name: name, key: key)
         }
-    #endif
+        if let refusal = Self.fileTypeError(status.st_mode, key: key) {
+            throw refusal
+        }
+        let opened = retryingOnInterrupt { openat(directory, name, Self.fileFlags) }
+        guard opened >= 0 else {
+            throw Self.componentError(errno, parent: directory, name: name, key: key)
+        }
+        #if canImport(Darwin)
+            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
+                _ = close(opened)
+                throw mismatch
+            }
+        #endif
+        return opened
+    }
+
+    /// Why a file of type `mode` (an `st_mode`) cannot be loaded: `nil` for a regular file,
+    /// ``DiskLoaderError/outsideRoot(key:)`` for a link, else
+    /// ``DiskLoaderError/notARegularFile(key:)``.
+    private static func fileTypeError(_ mode: mode_t, key: String) -> DiskLoaderError? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return .outsideRoot(key: key)
+        default: return .notARegularFile(key: key)
+        }
+    }
 
     /// The size of `descriptor` when it is a regular file within the size limit; otherwise throws.
     private func regularFileSize(_ descriptor: Int32, key: String) throws(DiskLoaderError) -> Int {
@@ -272,14 +312,8 @@ public struct DiskLoader: ResourceLoading {
         guard fstat(descriptor, &status) == 0 else {
             throw .io(key: key, reason: errorMessage(errno))
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG:
-            break
-        case S_IFLNK:
-            // On Linux, O_PATH | O_NOFOLLOW opens a link as itself.
-            throw .outsideRoot(key: key)
-        default:
-            throw .notARegularFile(key: key)
+        if let refusal = Self.fileTypeError(status.st_mode, key: key) {
+            throw refusal
         }
         let size = Int(status.st_size)
         guard size <= maximumFileSize else {
@@ -335,7 +369,8 @@ public struct DiskLoader: ResourceLoading {
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
-    /// The error for a component that could not be opened with `errno` `code`.
+    /// The error for a component `name` in `parent` that could not be opened, or looked at with
+    /// `fstatat`, with `errno` `code`.
     private static func componentError(
         _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, key: String
     ) -> DiskLoaderError {

@@ -3,7 +3,9 @@
 package enum PathResolution: Sendable {
     #if canImport(Glibc)
         /// One `openat2(2)` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`
-        /// for the whole key, made through `call`. When the kernel does not offer it (`ENOSYS`,
+        /// for the directory of a key of several components (its path up to the last `/`,
+        /// opened with `O_PATH`), made through `call`; the file in it is then looked at and
+        /// opened as for a key of one component. When the kernel does not offer it (`ENOSYS`,
         /// `EPERM` from a seccomp filter, `E2BIG`), the loader switches to ``componentWalk`` for
         /// good.
         case openat2(call: Openat2Call)

@@ -114,6 +114,26 @@ struct DiskLoaderPathResolutionTests {
         }
     }
 
+    /// The loader opens the directory up to the key's last `/` and the file after it: keys whose
+    /// last `/` falls at every offset of the first sixteen bytes (and after a folder before it)
+    /// each load their own file.
+    @Test(arguments: Resolution.both)
+    func aFileLoadsWhereverTheLastSlashFallsInTheKey(_ resolution: Resolution) async throws {
+        let directory = try TemporaryDirectory()
+        var keys: [String] = []
+        for folder in 1...17 {
+            for name in [1, 2, 7, 8, 9, 15, 16, 17] {
+                let key = String(repeating: "d", count: folder) + "/" + String(repeating: "f", count: name)
+                keys += [key, "x/" + key]
+            }
+        }
+        for key in keys { try directory.write(key, key) }
+        let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+        for key in keys {
+            #expect(try await loader.load(key) == Data(key.utf8), "\(key)")
+        }
+    }
+
     #if canImport(Glibc)
         @Test func theLoaderKeepsUsingOpenat2ExactlyWhenTheKernelOffersIt() async throws {
             let directory = try TemporaryDirectory()
@@ -237,6 +257,42 @@ struct DiskLoaderPathResolutionTests {
             if let error {
                 #expect(DiskErrorKind(error) == expected, "\(error)")
             }
+            #expect(loader.resolution.usesOpenat2)
+        }
+
+        /// The paths that the stand-in of
+        /// ``openat2OpensOnlyTheDirectoryOfAKeyAndNothingForReading()`` was given.
+        static let openat2Paths = LockedState<[String]>([])
+
+        /// A stand-in for `openat2` that records each path, refuses any open that is not
+        /// `O_PATH` (`EIO`, as a device's driver might), and resolves the path with a plain
+        /// `openat` (no resolve flags) otherwise: `openat2` resolves the directory of a key,
+        /// with `O_PATH`, and the file in it is looked at and opened by the loader itself.
+        @Test func openat2OpensOnlyTheDirectoryOfAKeyAndNothingForReading() async throws {
+            Self.openat2Paths.withLock { $0 = [] }
+            let directory = try TemporaryDirectory()
+            try directory.write("sub/file.txt", "nested")
+            try directory.write("sub/deeper/file.txt", "deeper")
+            try directory.makeFifo("sub/pipe")
+            let loader = DiskLoader(
+                root: directory.url,
+                resolution: .openat2 { directory, path, flags, _ in
+                    let path = String(cString: path)
+                    DiskLoaderPathResolutionTests.openat2Paths.withLock { $0.append(path) }
+                    guard flags & 0o10000000 != 0 else {
+                        errno = EIO
+                        return -1
+                    }
+                    return Int(openat(directory, path, Int32(flags)))
+                })
+            #expect(try await loader.load("sub/file.txt") == Data("nested".utf8))
+            #expect(try await loader.load("sub/deeper/file.txt") == Data("deeper".utf8))
+            for key in ["sub/pipe", "sub/deeper"] {
+                await #expect(throws: DiskLoaderError.notARegularFile(key: key)) {
+                    try await loader.load(key)
+                }
+            }
+            #expect(Self.openat2Paths.withLock { $0 } == ["sub", "sub/deeper", "sub", "sub"])
             #expect(loader.resolution.usesOpenat2)
         }
 

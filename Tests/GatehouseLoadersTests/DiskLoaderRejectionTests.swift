@@ -185,4 +185,60 @@ struct DiskLoaderRejectionTests {
             }
         }
     }
+
+    /// Seeded random keys of every length up to 40 bytes and around the 255-byte component limit,
+    /// made of the bytes the rules care about at random places (the check looks at eight bytes
+    /// at a time, so each lands at every offset of a word): a key is `invalidKey` exactly when a
+    /// plain reading of the rules says so. The root does not exist, so a valid key is
+    /// `rootUnavailable`.
+    @Test func aKeyIsInvalidExactlyWhenAPlainReadingOfTheRulesSaysSo() async throws {
+        let loader = DiskLoader(root: URL(fileURLWithPath: "/nonexistent-gatehouse-root"))
+        let special: [UInt8] = [
+            0x2F, 0x2F, 0x2E, 0x2E, 0x5C, 0x00, 0x01, 0x1F, 0x7E, 0x7F, 0xC2, 0x80, 0x9F, 0xA0, 0xC3, 0xA9,
+        ]
+        var generator = SplitMix64(seed: 16)
+        var valid = 0
+        var invalid = 0
+        for round in 0..<20_000 {
+            let length = round % 4 == 3 ? Int.random(in: 248...266, using: &generator) : round % 41
+            var bytes = [UInt8](repeating: 0x61, count: length)
+            for _ in 0..<Int.random(in: 0...4, using: &generator) where length > 0 {
+                bytes[Int.random(in: 0..<length, using: &generator)] = special.randomElement(
+                    using: &generator)!
+            }
+            let key = String(decoding: bytes, as: UTF8.self)
+            let broken = Self.plainRuleBroken(key)
+            let error = await #expect(throws: DiskLoaderError.self) { try await loader.load(key) }
+            if case .invalidKey(let reported, _) = error {
+                #expect(reported == key)
+                #expect(broken != nil, "\(key.debugDescription) breaks no rule but was refused as invalid")
+                invalid += 1
+            } else {
+                #expect(
+                    broken == nil,
+                    "\(key.debugDescription) breaks a rule (\(broken ?? "")) but got \(String(describing: error))"
+                )
+                valid += 1
+            }
+        }
+        #expect(valid > 1_000 && invalid > 1_000)
+    }
+
+    /// The rule a key breaks, read plainly from the documented rules; `nil` for a valid key.
+    static func plainRuleBroken(_ key: String) -> String? {
+        let bytes = Array(key.utf8)
+        if bytes.isEmpty { return "empty" }
+        if bytes.count > 1024 { return "too long" }
+        if bytes.contains(0x5C) { return "backslash" }
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "C0 control or DEL" }
+        if key.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) { return "C1 control" }
+        for component in bytes.split(separator: 0x2F, omittingEmptySubsequences: false) {
+            if component.isEmpty { return "empty component" }
+            if component.elementsEqual([0x2E]) || component.elementsEqual([0x2E, 0x2E]) {
+                return "dot component"
+            }
+            if component.count > 255 { return "long component" }
+        }
+        return nil
+    }
 }

@@ -18,6 +18,47 @@ struct DiskLoaderSpecialFileTests {
     static let fifoKeys = ["pipe", "sub/pipe"]
 
     @Test(.timeLimit(.minutes(1)), arguments: Resolution.both, fifoKeys)
+    func aFifoWithoutAWriterIsRefusedWithoutBlocking(_ resolution: Resolution, _ key: String) async throws {
+        let directory = try TemporaryDirectory()
+        try directory.makeDirectory("sub")
+        try directory.makeFifo(key)
+        // A blocking open for reading would wait here until a writer came, that is for ever.
+        let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+        await #expect(throws: DiskLoaderError.notARegularFile(key: key)) { try await loader.load(key) }
+    }
+
+    @Test(.timeLimit(.minutes(1)), arguments: Resolution.both, fifoKeys)
+    func aFifoIsRefusedWithoutReadingTheBytesWaitingInIt(_ resolution: Resolution, _ key: String) async throws
+    {
+        let directory = try TemporaryDirectory()
+        try directory.makeDirectory("sub")
+        try directory.makeFifo(key)
+        let fifo = directory.path(key)
+        // A reader of our own, so that a writer can open without blocking and its bytes wait in
+        // the pipe.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        defer { _ = close(reader) }
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { _ = close(writer) }
+        let message = Array("waiting".utf8)
+        #expect(write(writer, message, message.count) == message.count)
+
+        let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+        await #expect(throws: DiskLoaderError.notARegularFile(key: key)) { try await loader.load(key) }
+
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &buffer, buffer.count)
+        #expect(
+            count == message.count && Array(buffer.prefix(message.count)) == message,
+            "the load read bytes from the fifo")
+    }
+
+    /// The load looks at the name with `fstatat` and refuses the fifo without opening it: a
+    /// writer blocked in `open` on it stays blocked (an open for reading, even non-blocking,
+    /// would release it).
+    @Test(.timeLimit(.minutes(1)), arguments: Resolution.both, fifoKeys)
     func aFifoIsRefusedWithoutReleasingAWriterWaitingToOpenIt(
         _ resolution: Resolution, _ key: String
     ) async throws {
@@ -62,8 +103,10 @@ struct DiskLoaderSpecialFileTests {
 
     #if os(Linux)
         /// Device nodes made with mknod(2): one with a driver (1:3, like /dev/null), character and
-        /// block devices whose numbers have no driver (their open would fail), each at the root
-        /// and below it.
+        /// block devices whose numbers have no driver (their open would fail with ENXIO), a misc
+        /// device number no driver registered (its open would fail with ENODEV), each at the root
+        /// and below it. The loader looks at each with `fstatat` and opens none, so whatever the
+        /// driver would answer, the load is notARegularFile.
         @Test(.enabled(if: geteuid() == 0, "mknod(2) needs root"), arguments: Resolution.both)
         func aDeviceNodeIsNotARegularFileWhateverItsDriverWouldAnswer(_ resolution: Resolution) async throws {
             let directory = try TemporaryDirectory()
@@ -72,6 +115,7 @@ struct DiskLoaderSpecialFileTests {
                 ("null-like", S_IFCHR, 1, 3),
                 ("char-without-driver", S_IFCHR, 240, 77),
                 ("block-without-driver", S_IFBLK, 240, 77),
+                ("misc-without-driver", S_IFCHR, 10, 251),
             ]
             for device in devices {
                 for key in [device.name, "sub/\(device.name)"] {
@@ -88,6 +132,61 @@ struct DiskLoaderSpecialFileTests {
                     #expect(loader.resolution.usesOpenat2 == resolution.value.usesOpenat2)
                 }
             }
+        }
+    #endif
+
+    #if canImport(Glibc)
+        /// A name exchanged with a fifo in one step (`renameat2` with `RENAME_EXCHANGE`), over and
+        /// over, while it is loaded: the fifo may be swapped in between the loader's `fstatat`
+        /// and its `openat`, and then `fstat` on the opened descriptor must refuse it. A load
+        /// returns the file whole or is refused; it never blocks and never reads the fifo (which
+        /// would return no bytes: it has no writer). One case at a time: each spins a thread.
+        @Test(.serialized, .timeLimit(.minutes(1)), arguments: Resolution.both, ["victim", "sub/victim"])
+        func aFifoSwappedInAfterTheLookIsRefusedUnread(_ resolution: Resolution, _ key: String) async throws {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+                Issue.record("the C library has no renameat2")
+                return
+            }
+            let renameat2 = unsafeBitCast(symbol, to: DiskLoaderPathResolutionTests.Renameat2.self)
+            let exchange: UInt32 = 1 << 1  // RENAME_EXCHANGE
+            let directory = try TemporaryDirectory()
+            try directory.write(key, "public")
+            try directory.makeFifo(key + ".fifo")
+            let loader = DiskLoader(root: directory.url, resolution: resolution.value)
+            let victim = directory.path(key)
+            let fifo = directory.path(key + ".fifo")
+            let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
+            Thread {
+                var failed = false
+                while !failed && !flipper.withLock({ $0.stop }) {
+                    failed = renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) != 0
+                }
+                flipper.withLock { $0 = (true, true, failed) }
+            }.start()
+            var regularSeen = 0
+            var refusedSeen = 0
+            var loads = 0
+            // 20,000 loads meet the gap between the look and the open some tens of times on an
+            // idle machine; a busy one (renames slow every lookup in the folder) gets 5 seconds.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while loads < 20_000 && (loads % 64 != 0 || ContinuousClock.now < deadline)
+                && !flipper.withLock({ $0.failed })
+            {
+                do {
+                    let data = try await loader.load(key)
+                    #expect(data == Data("public".utf8), "a load read something other than the file")
+                    regularSeen += 1
+                } catch let error as DiskLoaderError {
+                    #expect(error == .notARegularFile(key: key), "\(error)")
+                    refusedSeen += 1
+                }
+                loads += 1
+                if loads % 64 == 0 { await Task.yield() }
+            }
+            flipper.withLock { $0.stop = true }
+            while !flipper.withLock({ $0.stopped }) { await Task.yield() }
+            #expect(!flipper.withLock { $0.failed }, "the flipper could not exchange the file and the fifo")
+            #expect(regularSeen >= 10 && refusedSeen >= 10, "the loads did not overlap the swaps")
         }
     #endif
 }

@@ -13,71 +13,40 @@ enum DiskKeyRules {
     /// Checks the UTF-8 bytes of a key; when it is valid, sets `lastComponent` to the index
     /// where its last component starts (0 for a key of one component).
     ///
-    /// Eight bytes are looked at together (``isPlain(_:)``) while none of them is special, so a
-    /// key of printable ASCII without `/` costs a few instructions per eight bytes. Eight bytes
-    /// with something special in them are looked at one at a time, in order, so a key that
-    /// breaks several rules is refused for the first break, as a byte-by-byte check would.
-    ///
     /// - Returns: `nil` when the key is valid, otherwise why it is not.
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, lastComponent: inout Int) -> String? {
         let length = bytes.count
-        guard let base = bytes.baseAddress, length > 0 else { return "it is empty" }
         var componentStart = 0
-        var index = 0
-        while index < length {
-            if index &+ 8 <= length {
-                if isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                    index &+= 8
-                    continue
-                }
-            } else if length >= 8
-                && isPlain(UnsafeRawPointer(base + length - 8).loadUnaligned(as: UInt64.self))
-            {
-                // The last bytes, read again with some already checked before them: none special.
+        var previous: UInt8 = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            // Printable ASCII other than "/" and "\" needs no check (most bytes of most keys).
+            if byte &- 0x20 < 0x5F && byte != 0x2F && byte != 0x5C {
+                previous = byte
+                continue
+            }
+            switch byte {
+            case 0x2F:
+                if let reason = checkComponent(bytes, from: componentStart, to: index) { return reason }
+                componentStart = index + 1
+            case 0x00:
+                return "it contains a NUL character"
+            case 0x01...0x1F, 0x7F:
+                return "it contains the control character \(codePoint(byte))"
+            case 0x80...0x9F where previous == 0xC2:
+                return "it contains the control character \(codePoint(byte))"
+            case 0x5C:
+                return "it contains a backslash"
+            default:
                 break
             }
-            let end = Swift.min(index &+ 8, length)
-            while index < end {
-                let byte = base[index]
-                switch byte {
-                case 0x2F:
-                    if let reason = checkComponent(bytes, from: componentStart, to: index) { return reason }
-                    componentStart = index + 1
-                case 0x00:
-                    return "it contains a NUL character"
-                case 0x01...0x1F, 0x7F:
-                    return "it contains the control character \(codePoint(byte))"
-                case 0x80...0x9F where index > 0 && base[index - 1] == 0xC2:
-                    return "it contains the control character \(codePoint(byte))"
-                case 0x5C:
-                    return "it contains a backslash"
-                default:
-                    break
-                }
-                index &+= 1
-            }
+            previous = byte
         }
+        if length == 0 { return "it is empty" }
         if componentStart == length { return "it ends with \"/\"" }
         if let reason = checkComponent(bytes, from: componentStart, to: length) { return reason }
         lastComponent = componentStart
         return nil
-    }
-
-    /// Whether none of the eight bytes in `word` is special: each is printable ASCII (0x20–0x7E)
-    /// other than `/` and `\`. Each test sets the high bit of some byte exactly when some byte
-    /// matches (the byte order of `word` does not matter): a byte below 0x20 (subtracting 0x20
-    /// from each byte borrows into a byte whose high bit was clear), a byte of 0x7F or more
-    /// (adding 1 to each byte sets a high bit, or it was set), a `/` or a `\` (a zero byte
-    /// after the exclusive or, found as below 0x01).
-    @inline(__always)
-    static func isPlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let control = (word &- ones &* 0x20) & ~word
-        let nonASCII = (word &+ ones) | word
-        let slash = word ^ (ones &* 0x2F)
-        let backslash = word ^ (ones &* 0x5C)
-        let separator = (slash &- ones) & ~slash | (backslash &- ones) & ~backslash
-        return (control | nonASCII | separator) & (ones &* 0x80) == 0
     }
 
     /// Checks a key given as a `String`: its length, then its bytes.

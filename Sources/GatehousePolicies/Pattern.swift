@@ -10,19 +10,22 @@ import GatehouseCore
 final class Pattern: Sendable {
     /// A piece of a pattern.
     enum Part: Sendable, Hashable {
-        /// Literal bytes (never empty).
-        case text([UInt8])
-        /// `*`.
-        case star
+        /// Literal bytes (never empty): this range of ``bytes``.
+        case text(Range<Int>)
         /// A value of the request, matched literally.
         case placeholder(Placeholder)
     }
 
     /// The literal bytes before the first star or placeholder.
     let prefix: [UInt8]
-    /// The pieces between the stars, in order (a pattern starting or ending with a star has an
-    /// empty first or last segment).
-    private let segments: [[Part]]
+    /// The pattern's bytes, which `Part.text` ranges point into.
+    private let bytes: [UInt8]
+    /// The pieces between the stars, every segment's in order, in one array (nothing to copy
+    /// out per segment).
+    private let parts: [Part]
+    /// Each segment's range of ``parts`` (a pattern starting or ending with a star has an empty
+    /// first or last segment); there is always at least one.
+    private let segments: [Range<Int>]
 
     /// The pattern spelled `spelling`; with `stars` false (a condition's value), `*` is literal
     /// text.
@@ -31,16 +34,22 @@ final class Pattern: Sendable {
     init(_ spelling: some StringProtocol, stars: Bool = true) throws(PatternSyntaxError) {
         let bytes = Array(spelling.utf8)
         var parts: [Part] = []
+        var segments: [Range<Int>] = []
+        var segmentStart = 0
         var textStart = 0
         var index = 0
         func flushText(upTo end: Int) {
-            if textStart < end { parts.append(.text(Array(bytes[textStart..<end]))) }
+            if textStart < end { parts.append(.text(textStart..<end)) }
         }
         while index < bytes.count {
             let byte = bytes[index]
             if stars && byte == UInt8(ascii: "*") {
                 flushText(upTo: index)
-                if parts.last != .star { parts.append(.star) }
+                // Consecutive stars are one star: they end one segment only.
+                if index == 0 || bytes[index - 1] != UInt8(ascii: "*") {
+                    segments.append(segmentStart..<parts.count)
+                    segmentStart = parts.count
+                }
                 textStart = index + 1
             } else if byte == UInt8(ascii: "{") {
                 guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else {
@@ -57,35 +66,48 @@ final class Pattern: Sendable {
             index += 1
         }
         flushText(upTo: bytes.count)
-        if case .text(let first)? = parts.first {
-            prefix = first
+        segments.append(segmentStart..<parts.count)
+        if case .text(let first)? = parts.first, segments[0].count > 0 {
+            prefix = Array(bytes[first])
         } else {
             prefix = []
         }
-        segments = parts.split(separator: .star, omittingEmptySubsequences: false).map(Array.init)
+        self.bytes = bytes
+        self.parts = parts
+        self.segments = segments
     }
 
     /// Whether `text` matches; `values` gives each placeholder's value, or `nil` when it has
-    /// none (then nothing matches).
+    /// none (then nothing matches). With `prefixMatched`, `text` is known to start with
+    /// ``prefix`` (the index compared it), so it is not compared again.
     ///
     /// The first segment is matched at the start, the last at the end (one segment alone: the
     /// whole text), and each segment between at its leftmost place after the one before. A
     /// later place would leave less text for the segments after it, so the leftmost never loses
     /// a match; the walk takes at most `text × pattern` steps.
-    func matches<Text: ByteText & ~Escapable>(_ text: Text, values: some PlaceholderValues) -> Bool {
-        guard var position = Self.match(segments[0], text, at: 0, values) else { return false }
+    func matches<Text: ByteText & ~Escapable>(
+        _ text: Text, values: some PlaceholderValues, prefixMatched: Bool = false
+    ) -> Bool {
+        var first = segments[0]
+        var start = 0
+        if prefixMatched && !prefix.isEmpty {
+            first = first.dropFirst()
+            start = prefix.count
+        }
+        guard var position = match(first, text, at: start, values) else { return false }
         if segments.count == 1 { return position == text.count }
-        guard let lastLength = Self.length(segments[segments.count - 1], values),
+        let last = segments[segments.count - 1]
+        guard let lastLength = length(last, values),
             lastLength <= text.count - position,
-            Self.match(segments[segments.count - 1], text, at: text.count - lastLength, values) != nil
+            match(last, text, at: text.count - lastLength, values) != nil
         else { return false }
         let limit = text.count - lastLength
         for segment in segments.dropFirst().dropLast() {
-            guard let length = Self.length(segment, values) else { return false }
+            guard let length = length(segment, values) else { return false }
             var start = position
             while true {
                 if start + length > limit { return false }
-                if Self.match(segment, text, at: start, values) != nil { break }
+                if match(segment, text, at: start, values) != nil { break }
                 start += 1
             }
             position = start + length
@@ -93,17 +115,17 @@ final class Pattern: Sendable {
         return position <= limit
     }
 
-    /// Where `segment` ends when it is matched in `text` from `start`, or `nil` when it does not
-    /// match there.
-    private static func match<Text: ByteText & ~Escapable>(
-        _ segment: [Part], _ text: Text, at start: Int, _ values: some PlaceholderValues
+    /// Where the parts `segment` end when they are matched in `text` from `start`, or `nil`
+    /// when they do not match there.
+    private func match<Text: ByteText & ~Escapable>(
+        _ segment: Range<Int>, _ text: Text, at start: Int, _ values: some PlaceholderValues
     ) -> Int? {
         var position = start
-        for part in segment {
-            switch part {
-            case .text(let bytes):
-                guard position + bytes.count <= text.count else { return nil }
-                for byte in bytes {
+        for index in segment {
+            switch parts[index] {
+            case .text(let run):
+                guard position + run.count <= text.count else { return nil }
+                for byte in bytes[run] {
                     if text[position] != byte { return nil }
                     position += 1
                 }
@@ -113,23 +135,20 @@ final class Pattern: Sendable {
                     if position == text.count || text[position] != byte { return nil }
                     position += 1
                 }
-            case .star:
-                return nil
             }
         }
         return position
     }
 
-    /// The number of bytes `segment` matches, or `nil` when a placeholder has no value.
-    private static func length(_ segment: [Part], _ values: some PlaceholderValues) -> Int? {
+    /// The number of bytes the parts `segment` match, or `nil` when a placeholder has no value.
+    private func length(_ segment: Range<Int>, _ values: some PlaceholderValues) -> Int? {
         var length = 0
-        for part in segment {
-            switch part {
-            case .text(let bytes): length += bytes.count
+        for index in segment {
+            switch parts[index] {
+            case .text(let run): length += run.count
             case .placeholder(let placeholder):
                 guard let value = values.value(of: placeholder) else { return nil }
                 length += value.utf8.count
-            case .star: return nil
             }
         }
         return length

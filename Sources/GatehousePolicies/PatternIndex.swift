@@ -356,7 +356,8 @@ package struct PatternIndex: Sendable {
             case .glob:
                 matches = globMatchesAfterPrefix(id, text)
             case .template:
-                matches = templates[Int(entries[id].template)].matches(text, values: values)
+                matches = templates[Int(entries[id].template)].matches(
+                    text, values: values, prefixMatched: true)
             case .exact:
                 matches = false
             }

@@ -42,8 +42,11 @@ public struct AccessGate: Sendable {
     public let service: String?
     /// Stamps records.
     let clock: @Sendable () -> Date
-    /// The gatekeepers, when every one answers without suspending.
-    private let immediate: [any ImmediateAccessPolicy]?
+    /// The gatekeepers, when every one answers without suspending (``asksImmediately``);
+    /// otherwise empty.
+    private let immediate: [any ImmediateAccessPolicy]
+    /// Whether every gatekeeper answers without suspending, so ``immediate`` holds them all.
+    private let asksImmediately: Bool
     /// Whether ``authorize(_:)`` decides with plain calls: every gatekeeper answers without
     /// suspending and there is no observer (whose shadow gatekeepers may suspend).
     @usableFromInline let decidesImmediately: Bool
@@ -73,8 +76,9 @@ public struct AccessGate: Sendable {
         self.identity = identity
         self.service = service
         let immediate = gatekeepers.compactMap { $0 as? any ImmediateAccessPolicy }
-        self.immediate = immediate.count == gatekeepers.count ? immediate : nil
-        self.decidesImmediately = self.immediate != nil && observer == nil
+        self.asksImmediately = immediate.count == gatekeepers.count
+        self.immediate = asksImmediately ? immediate : []
+        self.decidesImmediately = asksImmediately && observer == nil
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
@@ -150,7 +154,7 @@ public struct AccessGate: Sendable {
         let decided: Decided
         if let refused = refusedBeforeAsking(request, identity: identity) {
             decided = refused
-        } else if let immediate {
+        } else if asksImmediately {
             decided =
                 try Self.ask(immediate, request, explained: explained)
                 ?? Decided(
@@ -173,7 +177,7 @@ public struct AccessGate: Sendable {
         if Task.isCancelled { throw CancellationError() }
         if let refused =
             try refusedBeforeAsking(request, identity: identity)
-            ?? Self.ask(immediate ?? [], request, explained: false)
+            ?? Self.ask(immediate, request, explained: false)
         {
             throw AccessDenied(request: request, verdict: refused.verdict, underlyingError: refused.failure)
         }

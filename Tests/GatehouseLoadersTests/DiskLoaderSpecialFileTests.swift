@@ -167,9 +167,12 @@ struct DiskLoaderSpecialFileTests {
             var refusedSeen = 0
             var loads = 0
             // 20,000 loads meet the gap between the look and the open some tens of times on an
-            // idle machine; a busy one (renames slow every lookup in the folder) gets 5 seconds.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while loads < 20_000 && (loads % 64 != 0 || ContinuousClock.now < deadline)
+            // idle machine. They go on until both outcomes were seen ten times too: on a busy
+            // machine the flipper thread may get little time, so the loop has up to 20 seconds,
+            // checked every 64 loads.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while (loads < 20_000 || regularSeen < 10 || refusedSeen < 10)
+                && (loads % 64 != 0 || ContinuousClock.now < deadline)
                 && !flipper.withLock({ $0.failed })
             {
                 do {

@@ -46,7 +46,7 @@ public struct AccessGate: Sendable {
     /// otherwise empty.
     private let immediate: [any ImmediateAccessPolicy]
     /// Whether every gatekeeper answers without suspending, so ``immediate`` holds them all.
-    private let asksImmediately: Bool
+    private var asksImmediately: Bool { immediate.count == gatekeepers.count }
     /// Whether ``authorize(_:)`` decides with plain calls: every gatekeeper answers without
     /// suspending and there is no observer (whose shadow gatekeepers may suspend).
     @usableFromInline let decidesImmediately: Bool
@@ -76,9 +76,9 @@ public struct AccessGate: Sendable {
         self.identity = identity
         self.service = service
         let immediate = gatekeepers.compactMap { $0 as? any ImmediateAccessPolicy }
-        self.asksImmediately = immediate.count == gatekeepers.count
-        self.immediate = asksImmediately ? immediate : []
-        self.decidesImmediately = asksImmediately && observer == nil
+        let all = immediate.count == gatekeepers.count
+        self.immediate = all ? immediate : []
+        self.decidesImmediately = all && observer == nil
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's

@@ -121,11 +121,7 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     package func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
-        var explanation = version.rules.explanation(for: request)
-        if let invalid = version.invalidCurrent {
-            explanation.note = Self.lastGoodNote(invalid)
-        }
-        return explanation
+        return version.noted(version.rules.explanation(for: request))
     }
 
     /// `nil` when ``explainNow(_:)`` would allow, otherwise its answer; an allow builds nothing.
@@ -133,11 +129,7 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     /// - Throws: ``RulesFileError`` as ``explainNow(_:)`` does.
     package func refusalNow(_ request: AccessRequest) throws -> AccessExplanation? {
         let version = try currentVersion()
-        guard var refusal = version.rules.refusal(for: request) else { return nil }
-        if let invalid = version.invalidCurrent {
-            refusal.note = Self.lastGoodNote(invalid)
-        }
-        return refusal
+        return version.rules.refusal(for: request).map(version.noted)
     }
 
     /// The note on a decision made by the last good version.
@@ -232,6 +224,14 @@ private struct Loaded {
 private struct Version {
     var rules: RulesFile
     var invalidCurrent: RulesFileError?
+
+    /// `explanation` with, when the last good version decided, the note that says so.
+    func noted(_ explanation: AccessExplanation) -> AccessExplanation {
+        guard let invalidCurrent else { return explanation }
+        var noted = explanation
+        noted.note = FilePolicy.lastGoodNote(invalidCurrent)
+        return noted
+    }
 }
 
 /// What a ``FilePolicy`` shares between decisions: the identity of the version last loaded and

@@ -174,9 +174,25 @@ public struct AccessGate: Sendable {
     /// order as `decided(_:identity:explained:)`, with plain calls.
     @usableFromInline
     func authorizeImmediately(_ request: AccessRequest) throws {
+        try authorizeImmediately(request, checksAction: true)
+    }
+
+    /// ``authorizeImmediately(_:)`` for a proxy's call: the request for `action` on `resource`
+    /// in the current ``AccessContext``. `actionIsValid` says the proxy found `action` to keep
+    /// ``ResourceIdentity/text`` when it was made, so it is not checked again.
+    @usableFromInline
+    func authorizeImmediately(action: String, resource: consuming String, actionIsValid: Bool) throws {
+        let context = AccessContext.current
+        try authorizeImmediately(
+            AccessRequest(
+                subject: context.subject, action: action, resource: resource, attributes: context.attributes),
+            checksAction: !actionIsValid)
+    }
+
+    private func authorizeImmediately(_ request: AccessRequest, checksAction: Bool) throws {
         if Task.isCancelled { throw CancellationError() }
         if let refused =
-            try refusedBeforeAsking(request, identity: identity)
+            try refusedBeforeAsking(request, identity: identity, checksAction: checksAction)
             ?? Self.ask(immediate, request, explained: false)
         {
             throw AccessDenied(request: request, verdict: refused.verdict, underlyingError: refused.failure)
@@ -186,8 +202,10 @@ public struct AccessGate: Sendable {
 
     /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
     /// or the gate has no gatekeepers.
-    private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> Decided? {
-        if let problem = Self.identityProblem(request, identity: identity) {
+    private func refusedBeforeAsking(
+        _ request: AccessRequest, identity: ResourceIdentity, checksAction: Bool = true
+    ) -> Decided? {
+        if let problem = Self.identityProblem(request, identity: identity, checksAction: checksAction) {
             return Decided(
                 verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
             )
@@ -298,15 +316,18 @@ public struct AccessGate: Sendable {
     }
 
     /// The reason a request breaks `identity` (its resource), or is not NFC text free of
-    /// control characters (its subject or action); `nil` when it keeps them.
-    private static func identityProblem(_ request: AccessRequest, identity: ResourceIdentity) -> String? {
+    /// control characters (its subject or, if `checksAction`, its action); `nil` when it keeps
+    /// them.
+    private static func identityProblem(
+        _ request: AccessRequest, identity: ResourceIdentity, checksAction: Bool
+    ) -> String? {
         if let violation = identity.violation(in: request.resource) {
             return "the resource \(violation)"
         }
         if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
             return "the subject \(violation)"
         }
-        if let violation = ResourceIdentity.text.violation(in: request.action) {
+        if checksAction, let violation = ResourceIdentity.text.violation(in: request.action) {
             return "the action \(violation)"
         }
         return nil

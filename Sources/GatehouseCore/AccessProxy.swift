@@ -31,6 +31,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 
     /// Names a key's resource; `nil` for `String` keys named by themselves (no closure call).
     @usableFromInline let resourceName: (@Sendable (Base.Key) -> String)?
+    /// Whether ``action`` keeps ``ResourceIdentity/text``, checked once when the proxy is made.
+    @usableFromInline let actionIsValid: Bool
 
     /// The gatekeepers, asked in order.
     public var gatekeepers: [any AccessPolicy] { gate.gatekeepers }
@@ -67,6 +69,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.gate = gate
         self.action = action
         self.resourceName = resource
+        self.actionIsValid = ResourceIdentity.text.violation(in: action) == nil
     }
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
@@ -128,7 +131,16 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   base's own error, unchanged.
     @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
-        try await gate.authorize(request(for: key))
+        guard gate.decidesImmediately else { return try await loadAfterAsking(key) }
+        try gate.authorizeImmediately(
+            action: action, resource: resource(of: key), actionIsValid: actionIsValid)
+        return try await base.load(key)
+    }
+
+    /// `load(_:)` when the gate may suspend.
+    @usableFromInline
+    func loadAfterAsking(_ key: Base.Key) async throws -> Base.Resource {
+        try await gate.authorize(request(for: key), identity: gate.identity)
         return try await base.load(key)
     }
 

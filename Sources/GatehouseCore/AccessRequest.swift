@@ -1,7 +1,16 @@
 /// Who asks to do what to which resource: the question every gatekeeper answers.
 public struct AccessRequest: Sendable, Hashable, Codable {
     /// The party asking, or `nil` for the app itself or an anonymous caller.
-    public var subject: String?
+    public var subject: String? {
+        get { storedSubject }
+        set {
+            self = AccessRequest(
+                subject: newValue, action: action, resource: resource, attributes: attributes)
+        }
+    }
+    /// Stored as a constant: with a `var` here, building a request copies it once more on
+    /// every call (see docs/performance.md, "The request is built once").
+    private let storedSubject: String?
     /// What the caller wants to do; ``AccessProxy`` uses `"read"` for `load` by default.
     public var action: String
     /// The resource, as text: the key passed to `load`.
@@ -16,7 +25,7 @@ public struct AccessRequest: Sendable, Hashable, Codable {
         resource: String,
         attributes: [String: String] = [:]
     ) {
-        self.subject = subject
+        self.storedSubject = subject
         self.action = action
         self.resource = resource
         self.attributes = attributes
@@ -50,5 +59,14 @@ extension AccessRequest {
             action: try container.decodeIfPresent(String.self, forKey: .action) ?? "read",
             resource: try container.decode(String.self, forKey: .resource),
             attributes: try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:])
+    }
+
+    /// Writes the four fields; a request without a subject leaves `subject` out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(subject, forKey: .subject)
+        try container.encode(action, forKey: .action)
+        try container.encode(resource, forKey: .resource)
+        try container.encode(attributes, forKey: .attributes)
     }
 }

@@ -93,6 +93,19 @@ struct IdentityAttackTests {
         #expect(loader.calls == 0)
     }
 
+    @Test(arguments: GatePath.allCases)
+    func aProxyWhoseActionIsNotNFCTextRefusesEveryCallWhateverItsGatekeepers(path: GatePath) async throws {
+        let loader = CountingLoader()
+        let gatekeeper = path.gate("gate") { _ in .allow }
+        let proxy = loader.guarded(by: gatekeeper, action: "re\u{0301}ad")
+        let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
+        #expect(error?.gatekeeper == "(identity)")
+        #expect(error?.reason.hasPrefix("the action is not in Unicode NFC") == true)
+        let fine = loader.guarded(by: gatekeeper, action: "re\u{00E9}ad")
+        _ = try await fine.load("a")
+        #expect(loader.receivedKeys == ["a"])
+    }
+
     @Test func textIdentityLetsAProxyGuardURLKeys() async throws {
         let loader = CountingLoader()
         let proxy = AccessProxy(loader, gatekeepers: [SwitchPolicy("gate", allow)], identity: .text)

@@ -16,6 +16,22 @@ struct PortableRecordTests {
             try Self.json(AccessDecision.deny(reason: "closed")) == #"{"effect":"deny","reason":"closed"}"#)
     }
 
+    @Test func aRequestIsWrittenWithItsFourFieldsAndNoSubjectLeftOut() throws {
+        var request = AccessRequest(action: "write", resource: "a/b", attributes: ["tenant": "acme"])
+        #expect(
+            try Self.json(request)
+                == #"{"action":"write","attributes":{"tenant":"acme"},"resource":"a\/b"}"#)
+        request.subject = "alice"
+        #expect(
+            request
+                == AccessRequest(
+                    subject: "alice", action: "write", resource: "a/b", attributes: ["tenant": "acme"]))
+        #expect(
+            try Self.json(request)
+                == #"{"action":"write","attributes":{"tenant":"acme"},"resource":"a\/b","subject":"alice"}"#)
+        #expect(try JSONDecoder().decode(AccessRequest.self, from: Data(Self.json(request).utf8)) == request)
+    }
+
     @Test func aDecisionWithAnotherEffectOrADenialWithoutReasonIsRefused() {
         for text in [#"{"effect":"permit"}"#, #"{"effect":"deny"}"#, #"{}"#] {
             #expect(throws: DecodingError.self) {

@@ -1,3 +1,8 @@
+#if defined(__linux__)
+#define _GNU_SOURCE
+#include <sched.h>
+#endif
+
 #include "CGatehouseLinux.h"
 
 #include <errno.h>
@@ -23,6 +28,14 @@ long gatehouse_openat2(int directory, const char *path, uint64_t flags, uint64_t
     (void)flags;
     (void)resolve;
     errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int gatehouse_current_cpu(void) {
+#if defined(__linux__)
+    return sched_getcpu();
+#else
     return -1;
 #endif
 }

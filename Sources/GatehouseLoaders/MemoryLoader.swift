@@ -6,11 +6,11 @@ import GatehouseCore
 /// It also adopts `ResourceStoring` (``store(_:for:)``, and the asynchronous `remove`), and,
 /// for `String` keys, `ResourceListing`, so it can stand in for a document store in tests.
 public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: ResourceStoring {
-    @usableFromInline let storage: LockedState<[Key: Resource]>
+    @usableFromInline let storage: ReadMostlyState<[Key: Resource]>
 
     /// Creates a loader holding `resources`.
     public init(_ resources: [Key: Resource] = [:]) {
-        storage = LockedState(resources)
+        storage = ReadMostlyState(resources)
     }
 
     /// Returns the resource stored for `key`.
@@ -18,7 +18,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     /// - Throws: ``ResourceNotFound`` naming the key when nothing is stored for it.
     @inlinable
     public func load(_ key: Key) async throws -> Resource {
-        guard let resource = storage.withLock({ $0[key] }) else {
+        guard let resource = storage.value(for: key) else {
             throw ResourceNotFound(key: String(describing: key))
         }
         return resource
@@ -26,7 +26,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
 
     /// Stores `resource` for `key`, replacing what was there.
     public func set(_ resource: Resource, for key: Key) {
-        storage.withLock { $0[key] = resource }
+        storage.withWriteLock { $0[key] = resource }
     }
 
     /// Removes what is stored for `key` and returns it, if anything was.
@@ -41,7 +41,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     /// `try await`; write `_ = loader.remove(key) as Resource?` to keep this one.
     @discardableResult
     public func remove(_ key: Key) -> Resource? {
-        storage.withLock { $0.removeValue(forKey: key) }
+        storage.withWriteLock { $0.removeValue(forKey: key) }
     }
 
     /// Stores `resource` for `key`, replacing what was there: ``set(_:for:)`` as the
@@ -55,12 +55,12 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     /// - Throws: ``ResourceNotFound`` naming the key when nothing is stored for it, as
     ///   ``load(_:)`` does (the synchronous `remove(_:)` returns `nil` instead).
     public func remove(_ key: Key) async throws {
-        let removed: Resource? = storage.withLock { $0.removeValue(forKey: key) }
+        let removed: Resource? = storage.withWriteLock { $0.removeValue(forKey: key) }
         guard removed != nil else { throw ResourceNotFound(key: String(describing: key)) }
     }
 
     /// The number of stored resources.
     public var count: Int {
-        storage.withLock { $0.count }
+        storage.read { $0.count }
     }
 }

@@ -78,14 +78,24 @@ public struct AllowList: AccessPolicy, ImmediateAccessPolicy {
         AccessExplanation(decision(for: request))
     }
 
+    /// `nil` when ``explainNow(_:)`` would allow, otherwise its answer; an allow builds nothing.
+    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
+        denial(of: request).map { AccessExplanation(.deny(reason: $0)) }
+    }
+
     private func decision(for request: AccessRequest) -> AccessDecision {
+        denial(of: request).map { .deny(reason: $0) } ?? .allow
+    }
+
+    /// The reason `request` is denied, or `nil` when it is allowed.
+    private func denial(of request: AccessRequest) -> String? {
         let resourceListed = !checksResources || resources.contains(match: request.resource)
         let subjectListed =
             !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
         if resourceListed && subjectListed {
-            return .allow
+            return nil
         }
-        return .deny(reason: reason(request, resourceListed: resourceListed, subjectListed: subjectListed))
+        return reason(request, resourceListed: resourceListed, subjectListed: subjectListed)
     }
 
     /// What is not listed, one clause each, joined with "; ".

@@ -279,6 +279,25 @@ func mainCases(_ f: Fixtures, sink: Sink) throws -> [BenchCase] {
             try await concurrentLoads(proxy1, tasks: 2, total: n)
         },
         BenchCase(
+            "stat-syscall-2-tasks", "stat-syscall split over two tasks at once: what two cores give here",
+            iterations: 200_000
+        ) { [path = f.smallFile] n in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for task in 0..<2 {
+                    group.addTask {
+                        var sum = 0
+                        var status = stat()
+                        for _ in 0..<(n / 2 + (task < n % 2 ? 1 : 0)) {
+                            precondition(stat(path.pointer, &status) == 0)
+                            sum &+= Int(status.st_size)
+                        }
+                        return sum
+                    }
+                }
+                return try await group.reduce(0, &+)
+            }
+        },
+        BenchCase(
             "concurrent-4-gates-1-task", "proxy-4-gates loads over a lock-free base, one task",
             iterations: 100_000
         ) {

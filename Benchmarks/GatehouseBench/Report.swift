@@ -61,6 +61,15 @@ enum Report {
             lines.append(
                 "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL"))
         }
+        let scaling = Target.scaling.compactMap { ratio -> String? in
+            guard let one = byName[ratio.one], let two = byName[ratio.two] else { return nil }
+            return "  " + padded(ratio.label, 62) + leftPadded(String(format: "%.2f", one / two), 9)
+        }
+        if !scaling.isEmpty {
+            lines.append("")
+            lines.append("scaling: throughput of two tasks over one (reported, no target)")
+            lines += scaling
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -34,6 +34,8 @@ struct BenchResult: Sendable {
     let iterations: Int
     let runs: Int
     let spread: (low: Double, high: Double)
+    /// Nanoseconds per operation of each run, in round order.
+    let byRound: [Double]
 }
 
 /// Keeps results alive: every checksum goes through an opaque call the optimizer cannot remove.
@@ -93,7 +95,7 @@ func measure(_ cases: [BenchCase], runs: Int, quick: Bool, sink: Sink) async thr
             name: benchCase.name, summary: benchCase.summary,
             nanosecondsPerOperation: sorted[sorted.count / 2],
             iterations: quick ? benchCase.quickIterations : benchCase.iterations,
-            runs: sorted.count, spread: (sorted.first!, sorted.last!))
+            runs: sorted.count, spread: (sorted.first!, sorted.last!), byRound: timings[index])
     }
 }
 

@@ -46,23 +46,28 @@ enum Report {
         for reason in skipped {
             lines.append(padded(reason.name, 30) + "  " + reason.reason)
         }
-        let byName = Dictionary(
-            results.map { ($0.name, $0.nanosecondsPerOperation) }, uniquingKeysWith: { a, _ in a })
+        let byName = Dictionary(results.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         lines.append("")
-        lines.append("targets" + (quick ? " (quick run: too few operations to judge)" : ""))
+        lines.append(
+            "targets" + (quick ? " (quick run: too few operations to judge)" : "")
+                + ": the median of each round's ratio; in brackets the ratio of the medians")
         for target in Target.all {
-            guard let (value, passed) = target.check(byName) else {
+            guard let (value, passed, ofMedians) = target.check(byName) else {
                 lines.append("  " + padded(target.label, 62) + "   (not run)")
                 continue
             }
             let shown =
                 target.isAbsoluteMilliseconds
                 ? String(format: "%.1f ms", value) : String(format: "%.2f", value)
+            let beside = target.isAbsoluteMilliseconds ? "" : String(format: "  (%.2f)", ofMedians)
             lines.append(
-                "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL"))
+                "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL")
+                    + beside)
         }
         let scaling = Target.scaling.compactMap { ratio -> String? in
-            guard let one = byName[ratio.one], let two = byName[ratio.two] else { return nil }
+            guard let one = byName[ratio.one]?.nanosecondsPerOperation,
+                let two = byName[ratio.two]?.nanosecondsPerOperation
+            else { return nil }
             return "  " + padded(ratio.label, 62) + leftPadded(String(format: "%.2f", one / two), 9)
         }
         if !scaling.isEmpty {

@@ -1,7 +1,9 @@
 import GatehouseCore
 
 /// A thread-safe in-memory store that loads resources by key; resources can be set and removed
-/// while it is in use. A missing key throws ``ResourceNotFound``.
+/// while it is in use. A missing key throws ``ResourceNotFound``. Loads on different cores never
+/// wait for each other (each locks only its core's stripe of the lock); a change waits for the
+/// loads in progress.
 ///
 /// It also adopts `ResourceStoring` (``store(_:for:)``, and the asynchronous `remove`), and,
 /// for `String` keys, `ResourceListing`, so it can stand in for a document store in tests.

@@ -130,14 +130,36 @@ final class Pattern: Sendable {
                     position += 1
                 }
             case .placeholder(let placeholder):
-                guard let value = values.value(of: placeholder) else { return nil }
-                for byte in value.utf8 {
-                    if position == text.count || text[position] != byte { return nil }
-                    position += 1
-                }
+                guard let value = values.value(of: placeholder),
+                    let end = Self.match(value, text, at: position)
+                else { return nil }
+                position = end
             }
         }
         return position
+    }
+
+    /// Where `value` ends when it is matched in `text` from `start`, or `nil` when it does not
+    /// match there. The value's bytes are read through its `Span` where the platform has it.
+    private static func match<Text: ByteText & ~Escapable>(_ value: String, _ text: Text, at start: Int)
+        -> Int?
+    {
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return match(bytes: value.utf8.span, text, at: start)
+        } else {
+            return match(bytes: Array(value.utf8), text, at: start)
+        }
+    }
+
+    /// Where `bytes` end when they are matched in `text` from `start`, or `nil`.
+    private static func match<Bytes: ByteText & ~Escapable, Text: ByteText & ~Escapable>(
+        bytes: Bytes, _ text: Text, at start: Int
+    ) -> Int? {
+        guard bytes.count <= text.count - start else { return nil }
+        for index in 0..<bytes.count where text[start + index] != bytes[index] {
+            return nil
+        }
+        return start + bytes.count
     }
 
     /// The number of bytes the parts `segment` match, or `nil` when a placeholder has no value.
@@ -213,12 +235,14 @@ enum Placeholder: Sendable, Hashable {
         }
         guard let value, !value.isEmpty else { return nil }
         // One pass over the bytes settles an ASCII value, the common case.
-        var isASCII = true
-        for byte in value.utf8 {
-            if byte == UInt8(ascii: "/") || byte < 0x20 || byte == 0x7F { return nil }
-            if byte >= 0x80 { isASCII = false }
+        let scan: ValueScan
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            scan = ValueScan(value.utf8.span)
+        } else {
+            scan = ValueScan(Array(value.utf8))
         }
-        if isASCII { return value }
+        guard scan.isUsable else { return nil }
+        if scan.isASCII { return value }
         guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
         return PatternCharacters.normalized(value)
     }
@@ -250,6 +274,25 @@ enum PatternSyntaxError: Error, Equatable {
             "a \"}\" without a \"{\" before it; a placeholder is written {subject} or {NAME}"
         case .badPlaceholderName(let name):
             "the placeholder {\(name)}: a name is letters, digits, \"_\", \"-\" and \".\", at least one"
+        }
+    }
+}
+
+/// The first pass over a placeholder value's bytes: whether it may stand in a path component as
+/// far as ASCII goes (no `/`, no C0 control character, no DEL), and whether it is all ASCII (then
+/// nothing else needs checking).
+private struct ValueScan {
+    private(set) var isUsable = true
+    private(set) var isASCII = true
+
+    init<Bytes: ByteText & ~Escapable>(_ bytes: Bytes) {
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte < 0x20 || byte == 0x7F {
+                isUsable = false
+                return
+            }
+            if byte >= 0x80 { isASCII = false }
         }
     }
 }

@@ -81,8 +81,10 @@ package final class ReadMostlyState<State>: @unchecked Sendable {
         } else {
             #if canImport(Darwin)
                 let thread = UInt(bitPattern: pthread_self())
-            #else
+            #elseif canImport(Glibc)
                 let thread = UInt(pthread_self())
+            #else
+                let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
             #endif
             stripe = Int(bitPattern: thread >> 12) & (stripeCount - 1)
         }

@@ -247,17 +247,7 @@ public struct DiskLoader: ResourceLoading {
     private func openDirectoryComponent(
         _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
-        let opened = retryingOnInterrupt { openat(directory, name, Self.directoryFlags) }
-        guard opened >= 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
-        }
-        #if canImport(Darwin)
-            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
-                _ = close(opened)
-                throw mismatch
-            }
-        #endif
-        return opened
+        try openComponent(name, in: directory, flags: Self.directoryFlags, component: component, key: key)
     }
 
     /// Opens the file `name` in `directory` for reading, only after `fstatat` (not following a
@@ -282,7 +272,16 @@ public struct DiskLoader: ResourceLoading {
         if let refusal = Self.fileTypeError(status.st_mode, key: key) {
             throw refusal
         }
-        let opened = retryingOnInterrupt { openat(directory, name, Self.fileFlags) }
+        return try openComponent(name, in: directory, flags: Self.fileFlags, component: component, key: key)
+    }
+
+    /// `openat(directory, name, flags)`, retried on `EINTR`; a failure is the component's error
+    /// for `key`, and on Darwin a name the volume stores spelled otherwise is refused
+    /// (``StoredSpelling``) and the descriptor closed.
+    private func openComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String
+    ) throws(DiskLoaderError) -> Int32 {
+        let opened = retryingOnInterrupt { openat(directory, name, flags) }
         guard opened >= 0 else {
             throw Self.componentError(errno, parent: directory, name: name, key: key)
         }

@@ -64,6 +64,17 @@ enum Report {
                 "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL")
                     + beside)
         }
+        let floors = Target.floors.compactMap { floor -> String? in
+            guard let (value, _, ofMedians) = floor.floor.check(byName) else { return nil }
+            let label = "\(floor.floor.numerator) / \(floor.floor.denominators[0])"
+            return "  " + padded(label, 62) + leftPadded(String(format: "%.2f", value), 9)
+                + String(format: "  (%.2f)", ofMedians) + "  under " + floor.target
+        }
+        if !floors.isEmpty {
+            lines.append("")
+            lines.append("floors: the load plus what every gate call must do, without a gate (reported, no target)")
+            lines += floors
+        }
         let scaling = Target.scaling.compactMap { ratio -> String? in
             guard let one = byName[ratio.one]?.nanosecondsPerOperation,
                 let two = byName[ratio.two]?.nanosecondsPerOperation

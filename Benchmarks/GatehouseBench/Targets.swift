@@ -49,6 +49,13 @@ struct Target {
         ("stat-syscall / stat-syscall-2-tasks", "stat-syscall", "stat-syscall-2-tasks"),
     ]
 
+    /// The floors (see `floorCases`), reported without a bound: each over the denominator of the
+    /// target it stands under, next to that target's bound.
+    static let floors: [(floor: Target, target: String)] = [
+        (Target("gate-floor", "<=", .infinity, ["direct-memory-load"]), "proxy-1-gate <= 2"),
+        (Target("gate-floor-set-1m", "<=", .infinity, ["direct-memory-load"]), "proxy-allowlist-1m <= 2.5"),
+    ]
+
     /// The measured value (a ratio, or milliseconds), whether it meets the bound, and the ratio
     /// of the cases' medians; `nil` when a case it needs was not run.
     ///
@@ -94,5 +101,5 @@ let allCaseNames: Set<String> = [
     "concurrent-1-task", "concurrent-2-tasks", "stat-syscall-2-tasks", "concurrent-4-gates-1-task",
     "concurrent-4-gates-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
-    "decision-log-100k",
+    "decision-log-100k", "gate-floor", "gate-floor-set-1m",
 ]

@@ -58,6 +58,7 @@ do {
         }
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
+        cases += floorCases(fixtures)
         cases.append(decisionLogCase(fixtures))
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {

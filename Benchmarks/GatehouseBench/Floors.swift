@@ -26,7 +26,8 @@ func floorCases(_ f: Fixtures) -> [BenchCase] {
                 let context = AccessContext.current
                 sum &+= handedOver(
                     AccessRequest(
-                        subject: context.subject, action: "read", resource: key, attributes: context.attributes))
+                        subject: context.subject, action: "read", resource: key,
+                        attributes: context.attributes))
                 if Task.isCancelled { throw CancellationError() }
                 sum &+= try await memory.load(key).count
             }
@@ -43,7 +44,8 @@ func floorCases(_ f: Fixtures) -> [BenchCase] {
                 let context = AccessContext.current
                 sum &+= lookedUp(
                     AccessRequest(
-                        subject: context.subject, action: "read", resource: key, attributes: context.attributes),
+                        subject: context.subject, action: "read", resource: key,
+                        attributes: context.attributes),
                     in: patterns)
                 if Task.isCancelled { throw CancellationError() }
                 sum &+= try await memory.load(key).count

@@ -72,7 +72,8 @@ enum Report {
         }
         if !floors.isEmpty {
             lines.append("")
-            lines.append("floors: the load plus what every gate call must do, without a gate (reported, no target)")
+            lines.append(
+                "floors: the load plus what every gate call must do, without a gate (reported, no target)")
             lines += floors
         }
         let scaling = Target.scaling.compactMap { ratio -> String? in

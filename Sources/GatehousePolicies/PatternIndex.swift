@@ -48,6 +48,9 @@ package struct PatternIndex: Sendable {
     private var groupsByHash = HashedIDs()
     /// The group of the patterns with an empty prefix (starting with `*` or a placeholder), or -1.
     private var emptyPrefixGroup: Int32 = -1
+    /// How many patterns are exact: when none is, a lookup hashes the text only as far as the
+    /// groups need and never probes the exact table.
+    private var exactCount = 0
     /// The prefix lengths (above 0) some group has, ascending, each once.
     private var groupLengths: [GroupLength] = []
     private let placeholders: Bool
@@ -167,7 +170,9 @@ package struct PatternIndex: Sendable {
             next: -1, nextSpelling: bySpelling[spellingHash] ?? -1,
             template: kind == .template ? Int32(templates.count - 1) : -1, kind: kind)
         bySpelling[spellingHash] = id
-        if kind != .exact {
+        if kind == .exact {
+            exactCount += 1
+        } else {
             let group = self.group(start: start, length: prefixLength)
             entry.next = groups[group].first
             groups[group].first = id
@@ -254,8 +259,28 @@ package struct PatternIndex: Sendable {
     }
 
     /// Whether any pattern matches `text`.
+    ///
+    /// The exact pattern that is the text is looked up first, and when there is one the groups
+    /// are not walked: one look-up answers an allow-list of exact names.
     package func contains(match text: String) -> Bool {
-        !matchedIDs(of: text).isEmpty
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            containsMatch(text.utf8.span)
+        } else {
+            containsMatch(Array(text.utf8))
+        }
+    }
+
+    /// ``contains(match:)`` on the text's bytes.
+    private func containsMatch<Text: ByteText & ~Escapable>(_ text: Text) -> Bool {
+        var ids = MatchedIDs()
+        if exactCount > 0 {
+            collectExact(Self.hash(Self.emptyHash, text, 0..<text.count), text, into: &ids)
+            if !ids.isEmpty { return true }
+        }
+        if exactCount < count {
+            collectMatches(of: text, values: NoPlaceholderValues(), into: &ids, includingExact: false)
+        }
+        return !ids.isEmpty
     }
 
     /// The ids of all patterns that match `text`, in no particular order.
@@ -294,9 +319,10 @@ package struct PatternIndex: Sendable {
         return ids
     }
 
-    /// ``matchedIDs(of:values:)`` on the text's bytes.
+    /// ``matchedIDs(of:values:)`` on the text's bytes; `includingExact: false` leaves the exact
+    /// patterns out.
     private func collectMatches<Text: ByteText & ~Escapable>(
-        of text: Text, values: some PlaceholderValues, into ids: inout MatchedIDs
+        of text: Text, values: some PlaceholderValues, into ids: inout MatchedIDs, includingExact: Bool = true
     ) {
         if emptyPrefixGroup >= 0 {
             collectGroup(groups[Int(emptyPrefixGroup)], text, values, into: &ids)
@@ -323,7 +349,9 @@ package struct PatternIndex: Sendable {
                 candidate = group.nextWithHash
             }
         }
-        collectExact(Self.hash(hash, text, hashed..<text.count), text, into: &ids)
+        if includingExact && exactCount > 0 {
+            collectExact(Self.hash(hash, text, hashed..<text.count), text, into: &ids)
+        }
     }
 
     /// Adds the exact pattern that is `text`, whose hash is `hash`, if there is one.

@@ -121,6 +121,25 @@ struct PatternIndexTests {
         }
     }
 
+    @Test(arguments: ["ab/", "ab/*", "ab/**"])
+    func containsMatchAgreesWithTheReferenceOnExactOnlyWildcardOnlyAndMixedSets(alphabet: String) {
+        // "ab/" gives exact patterns only, "ab/**" mostly wildcards: `contains(match:)` looks an
+        // exact pattern up first and walks the groups only when the set has wildcards.
+        var random = SplitMix64(seed: 0x5eed_0002)
+        for _ in 0..<40 {
+            let patterns = (0..<Int.random(in: 1...40, using: &random)).map { _ in
+                random.string(from: alphabet, maxLength: 5)
+            }
+            let index = PatternIndex(patterns)
+            for _ in 0..<60 {
+                let text = random.string(from: "ab/", maxLength: 6)
+                let expected = patterns.contains { referenceGlobMatch($0, text) }
+                #expect(index.contains(match: text) == expected, "text \(text) in \(patterns)")
+                #expect(index.matches(of: text).isEmpty == !expected, "text \(text) in \(patterns)")
+            }
+        }
+    }
+
     @Test func globWithManyStarsOnALongNearMissFinishesQuickly() {
         // Exponential backtracking would never finish this; the matcher is at most quadratic.
         let index = PatternIndex(["*a*a*a*a*a*a*a*a*a*a*b"])

@@ -214,9 +214,12 @@ package struct PatternIndex: Sendable {
         return groups.count - 1
     }
 
-    /// Makes room for `count` patterns in all.
-    mutating func reserveCapacity(_ count: Int) {
+    /// Makes room for `count` patterns in all, of which up to `wildcards` have a star or a
+    /// placeholder (and so may each start a group), so that adding them does not grow the tables.
+    mutating func reserveCapacity(_ count: Int, wildcards: Int = 0) {
         bySpelling.reserveCapacity(count)
+        groupsByHash.reserveCapacity(wildcards)
+        entries.reserveCapacity(count)
     }
 
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).

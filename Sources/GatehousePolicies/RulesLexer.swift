@@ -23,8 +23,7 @@ struct RulesLexer {
     /// - Throws: ``RulesFileError`` naming the first line that is not UTF-8 or holds a
     ///   forbidden character, with its column and what to write instead.
     init(_ bytes: [UInt8], fileName: String) throws {
-        text = try Self.prepare(bytes, fileName: fileName)
-        lineCount = text.reduce(1) { $0 + ($1 == Self.newline ? 1 : 0) }
+        (text, lineCount) = try Self.prepare(bytes, fileName: fileName)
     }
 
     /// Calls `body` with each line that holds at least one field, in order. A comment line has
@@ -67,8 +66,9 @@ struct RulesLexer {
     /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// `bytes` without a leading byte-order mark, checked, in NFC.
-    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> [UInt8] {
+    /// `bytes` without a leading byte-order mark, checked, in NFC, and how many lines it has.
+    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> (text: [UInt8], lineCount: Int)
+    {
         let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
         var isASCII = true
         var lineNumber = 1
@@ -76,6 +76,8 @@ struct RulesLexer {
         var lineIsASCII = true
         for index in text.indices {
             let byte = text[index]
+            // Printable ASCII, most of any rules file, needs nothing more.
+            if byte &- 0x20 < 0x5F { continue }
             if byte == 0x0A {
                 if !lineIsASCII {
                     try checkLine(text[lineStart..<index], number: lineNumber, fileName: fileName)
@@ -98,8 +100,12 @@ struct RulesLexer {
         if !lineIsASCII {
             try checkLine(text[lineStart...], number: lineNumber, fileName: fileName)
         }
-        if isASCII { return text }
-        return Array(String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+        if isASCII { return (text, lineNumber) }
+        // NFC leaves newlines alone, so the line count holds for the normalized text.
+        return (
+            Array(String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8),
+            lineNumber
+        )
     }
 
     /// Checks one line (up to its newline, or to the end of the text).

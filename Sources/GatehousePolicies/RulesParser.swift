@@ -16,7 +16,8 @@ struct RulesParser {
     init(fileName: String, lineCount: Int) {
         self.fileName = fileName
         subjects.reserveCapacity(lineCount)
-        resources.reserveCapacity(lineCount)
+        // Most rules name their resources with a star; each may start a group of its own.
+        resources.reserveCapacity(lineCount, wildcards: lineCount)
         rules.reserveCapacity(lineCount)
     }
 
@@ -35,7 +36,7 @@ struct RulesParser {
             return
         }
         do throws(RuleSyntaxError) {
-            if fields.count == 1 && fields[0].elementsEqual("end".utf8) {
+            if fields.count == 1 && fields[0].elementsEqual(Self.endKeyword) {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")
@@ -47,11 +48,11 @@ struct RulesParser {
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
             let keyword = fields[0]
-            if keyword.elementsEqual("allow".utf8) {
+            if keyword.elementsEqual(Self.allowKeyword) {
                 try readRule(fields, effect: .allow, line: line.number)
-            } else if keyword.elementsEqual("deny".utf8) {
+            } else if keyword.elementsEqual(Self.denyKeyword) {
                 try readRule(fields, effect: .deny, line: line.number)
-            } else if keyword.elementsEqual("group".utf8) {
+            } else if keyword.elementsEqual(Self.groupKeyword) {
                 try readGroup(fields, line: line.number)
             } else {
                 throw RuleSyntaxError("unknown effect \"\(text(fields[0]))\"; expected allow, deny or group")
@@ -75,7 +76,7 @@ struct RulesParser {
                 throw RuleSyntaxError(
                     "a comment after a rule; a comment is a line of its own, starting with \"#\"")
             }
-            guard fields[4].elementsEqual("if".utf8) else {
+            guard fields[4].elementsEqual(Self.ifKeyword) else {
                 throw RuleSyntaxError(
                     "expected 4 fields (effect subject action resource), then optionally \"if\" and "
                         + "conditions KEY=VALUE; found \"\(text(fields[4]))\" as field 5")
@@ -158,6 +159,13 @@ struct RulesParser {
                     + "only in the resource and in condition values")
         }
     }
+
+    /// The keywords, as the bytes a field is compared with.
+    private static let endKeyword = Array("end".utf8)
+    private static let allowKeyword = Array("allow".utf8)
+    private static let denyKeyword = Array("deny".utf8)
+    private static let groupKeyword = Array("group".utf8)
+    private static let ifKeyword = Array("if".utf8)
 
     /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)

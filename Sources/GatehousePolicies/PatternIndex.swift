@@ -126,47 +126,68 @@ package struct PatternIndex: Sendable {
         return (try? insert(parsing: pattern)) ?? -1
     }
 
-    /// Adds the pattern spelled by the UTF-8 `spelling` to an index without placeholders and
-    /// returns its id.
-    mutating func insert(_ spelling: ArraySlice<UInt8>) -> Int {
+    /// Adds the pattern spelled by the UTF-8 bytes `text[range]` to an index without
+    /// placeholders and returns its id.
+    mutating func insert(_ text: [UInt8], _ range: Range<Int>) -> Int {
         precondition(!placeholders, "an index with placeholders inserts with insert(parsing:)")
-        return (try? insert(parsing: spelling)) ?? -1
+        return (try? insert(parsing: text, range)) ?? -1
     }
 
     /// Adds `spelling` and returns its id.
     ///
     /// - Throws: ``PatternSyntaxError`` for braces that do not form placeholders.
     mutating func insert(parsing spelling: String) throws(PatternSyntaxError) -> Int {
-        try insert(parsing: Array(spelling.utf8)[...])
+        let bytes = Array(spelling.utf8)
+        return try insert(parsing: bytes, bytes.indices)
     }
 
-    /// Adds the pattern spelled by the UTF-8 `spelling` and returns its id.
+    /// Adds the pattern spelled by the UTF-8 bytes `text[range]` and returns its id.
+    ///
+    /// The bytes are read in place, by position: a rules file's fields are ranges of its text,
+    /// so parsing one makes no slice (and no reference count traffic) per field.
     ///
     /// - Throws: ``PatternSyntaxError`` for braces that do not form placeholders.
-    mutating func insert(parsing spelling: ArraySlice<UInt8>) throws(PatternSyntaxError) -> Int {
-        let spellingHash = Self.hash(spelling)
-        if let id = find(spelling, hash: spellingHash) { return Int(id) }
+    mutating func insert(parsing text: [UInt8], _ range: Range<Int>) throws(PatternSyntaxError) -> Int {
+        // One pass: the hash, the first and last star, whether only stars follow the first one,
+        // and whether a brace appears.
+        var spellingHash = Self.emptyHash
+        var firstStar = -1
+        var lastStar = -1
+        var onlyStarsAfterFirst = true
+        var hasBrace = false
+        for index in range {
+            let byte = text[index]
+            spellingHash = Self.hash(spellingHash, byte)
+            if byte == Self.star {
+                if firstStar < 0 { firstStar = index }
+                lastStar = index
+            } else {
+                if firstStar >= 0 { onlyStarsAfterFirst = false }
+                if byte == Self.openBrace || byte == Self.closeBrace { hasBrace = true }
+            }
+        }
+        if let id = find(text, range, hash: spellingHash) { return Int(id) }
         let id = Int32(entries.count)
         let kind: Kind
         let prefixLength: Int
-        if placeholders && spelling.contains(where: { $0 == Self.openBrace || $0 == Self.closeBrace }) {
+        if placeholders && hasBrace {
             // A brace always forms a placeholder (or throws), so the pattern is never exact.
-            let pattern = try Pattern(String(decoding: spelling, as: UTF8.self))
+            let pattern = try Pattern(String(decoding: text[range], as: UTF8.self))
             templates.append(pattern)
             kind = .template
             prefixLength = pattern.prefix.count
-        } else if let star = spelling.firstIndex(of: Self.star) {
-            kind = spelling[star...].allSatisfy { $0 == Self.star } ? .prefixOnly : .glob
-            prefixLength = star - spelling.startIndex
+        } else if firstStar >= 0 {
+            kind = onlyStarsAfterFirst ? .prefixOnly : .glob
+            prefixLength = firstStar - range.lowerBound
         } else {
             kind = .exact
-            prefixLength = spelling.count
+            prefixLength = range.count
         }
         let start = bytes.count
-        bytes += spelling
+        bytes += text[range]
         var entry = Entry(
             start: Int32(start), end: Int32(bytes.count), prefixLength: Int32(prefixLength),
-            lastStar: Int32(spelling.lastIndex(of: Self.star).map { start + $0 - spelling.startIndex } ?? -1),
+            lastStar: Int32(lastStar >= 0 ? start + lastStar - range.lowerBound : -1),
             next: -1, nextSpelling: bySpelling[spellingHash] ?? -1,
             template: kind == .template ? Int32(templates.count - 1) : -1, kind: kind)
         bySpelling[spellingHash] = id
@@ -225,6 +246,21 @@ package struct PatternIndex: Sendable {
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
         find(pattern.utf8, hash: Self.hash(pattern.utf8)).map(Int.init)
+    }
+
+    /// The id of the pattern spelled `text[range]`, whose hash is `hash`.
+    private func find(_ text: [UInt8], _ range: Range<Int>, hash: UInt64) -> Int32? {
+        var candidate = bySpelling[hash] ?? -1
+        while candidate >= 0 {
+            let entry = entries[Int(candidate)]
+            if Int(entry.end - entry.start) == range.count
+                && equal(Int(entry.start)..<Int(entry.end), text, at: range.lowerBound)
+            {
+                return candidate
+            }
+            candidate = entry.nextSpelling
+        }
+        return nil
     }
 
     /// The id of the pattern spelled `spelling`, whose hash is `hash`.

@@ -73,7 +73,7 @@ package struct RulesFile: Sendable {
     {
         let lexer = try RulesLexer(bytes, fileName: fileName)
         var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
-        try lexer.forEachLine { try parser.read($0) }
+        try lexer.forEachLine { try parser.read($0, in: $1) }
         if parser.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(

@@ -1,11 +1,12 @@
 import Foundation
 
-/// One line of a rules file that is not blank: its 1-based number and its fields.
+/// One line of a rules file that is not blank: its 1-based number and where its fields are.
 struct RulesLine {
     /// The line's number in the file.
     var number: Int
-    /// The fields' UTF-8 bytes, split at spaces and tabs (never empty).
-    var fields: [ArraySlice<UInt8>]
+    /// Where each field's UTF-8 bytes are in the text, split at spaces and tabs (never empty).
+    /// Ranges, not slices: a slice would hold the text, one reference count more per field.
+    var fields: [Range<Int>]
 }
 
 /// The bytes of a rules file made into lines of fields: a leading byte-order mark dropped, every
@@ -26,9 +27,9 @@ struct RulesLexer {
         (text, lineCount) = try Self.prepare(bytes, fileName: fileName)
     }
 
-    /// Calls `body` with each line that holds at least one field, in order. A comment line has
-    /// the single field `#`.
-    func forEachLine(_ body: (RulesLine) throws -> Void) throws {
+    /// Calls `body` with each line that holds at least one field, in order, and the text its
+    /// fields are ranges of. A comment line has the single field `#`.
+    func forEachLine(_ body: (RulesLine, [UInt8]) throws -> Void) throws {
         var line = RulesLine(number: 0, fields: [])
         var index = 0
         while index < text.count {
@@ -38,19 +39,19 @@ struct RulesLexer {
                 if Self.isBlank(text[index]) {
                     index += 1
                 } else if line.fields.isEmpty && text[index] == Self.hash {
-                    line.fields.append(text[index...index])
+                    line.fields.append(index..<(index + 1))
                     while index < text.count && text[index] != Self.newline { index += 1 }
                 } else {
                     let start = index
                     while index < text.count && text[index] != Self.newline && !Self.isBlank(text[index]) {
                         index += 1
                     }
-                    line.fields.append(text[start..<index])
+                    line.fields.append(start..<index)
                 }
             }
             index += 1
             if !line.fields.isEmpty {
-                try body(line)
+                try body(line, text)
             }
         }
     }

@@ -26,17 +26,17 @@ struct RulesParser {
         ruleCount == 0 && !sawGroup && !sawComment && endLine == nil
     }
 
-    /// Reads one line that has fields.
+    /// Reads one line that has fields, ranges of `text`.
     ///
     /// - Throws: ``RulesFileError`` naming the line.
-    mutating func read(_ line: RulesLine) throws {
+    mutating func read(_ line: RulesLine, in text: [UInt8]) throws {
         let fields = line.fields
-        if fields[0].first == UInt8(ascii: "#") {
+        if text[fields[0].lowerBound] == UInt8(ascii: "#") {
             sawComment = true
             return
         }
         do throws(RuleSyntaxError) {
-            if fields.count == 1 && fields[0].elementsEqual(Self.endKeyword) {
+            if fields.count == 1 && Self.field(fields[0], in: text, is: Self.endKeyword) {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")
@@ -48,14 +48,15 @@ struct RulesParser {
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
             let keyword = fields[0]
-            if keyword.elementsEqual(Self.allowKeyword) {
-                try readRule(fields, effect: .allow, line: line.number)
-            } else if keyword.elementsEqual(Self.denyKeyword) {
-                try readRule(fields, effect: .deny, line: line.number)
-            } else if keyword.elementsEqual(Self.groupKeyword) {
-                try readGroup(fields, line: line.number)
+            if Self.field(keyword, in: text, is: Self.allowKeyword) {
+                try readRule(fields, in: text, effect: .allow, line: line.number)
+            } else if Self.field(keyword, in: text, is: Self.denyKeyword) {
+                try readRule(fields, in: text, effect: .deny, line: line.number)
+            } else if Self.field(keyword, in: text, is: Self.groupKeyword) {
+                try readGroup(fields, in: text, line: line.number)
             } else {
-                throw RuleSyntaxError("unknown effect \"\(text(fields[0]))\"; expected allow, deny or group")
+                throw RuleSyntaxError(
+                    "unknown effect \"\(string(fields[0], in: text))\"; expected allow, deny or group")
             }
         } catch {
             throw RulesFileError(file: fileName, line: line.number, kind: .malformed, message: error.message)
@@ -63,39 +64,39 @@ struct RulesParser {
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
-    private mutating func readRule(_ fields: [ArraySlice<UInt8>], effect: RulesFile.Effect, line: Int)
-        throws(RuleSyntaxError)
-    {
+    private mutating func readRule(
+        _ fields: [Range<Int>], in text: [UInt8], effect: RulesFile.Effect, line: Int
+    ) throws(RuleSyntaxError) {
         guard fields.count >= 4 else {
             throw RuleSyntaxError(
                 "expected 4 fields (effect subject action resource), found \(fields.count)")
         }
         var conditions: [RuleCondition] = []
         if fields.count > 4 {
-            if fields[4].first == UInt8(ascii: "#") {
+            if text[fields[4].lowerBound] == UInt8(ascii: "#") {
                 throw RuleSyntaxError(
                     "a comment after a rule; a comment is a line of its own, starting with \"#\"")
             }
-            guard fields[4].elementsEqual(Self.ifKeyword) else {
+            guard Self.field(fields[4], in: text, is: Self.ifKeyword) else {
                 throw RuleSyntaxError(
                     "expected 4 fields (effect subject action resource), then optionally \"if\" and "
-                        + "conditions KEY=VALUE; found \"\(text(fields[4]))\" as field 5")
+                        + "conditions KEY=VALUE; found \"\(string(fields[4], in: text))\" as field 5")
             }
             guard fields.count > 5 else {
                 throw RuleSyntaxError("\"if\" with no condition; write conditions KEY=VALUE after it")
             }
             conditions = try fields[5...].map { (field) throws(RuleSyntaxError) in
-                try RuleCondition(text(field)[...])
+                try RuleCondition(string(field, in: text)[...])
             }
         }
-        let subject = try subjectKey(fields[1], line: line)
-        try Self.refuseBraces(fields[2], field: "action")
-        let action = Int32(actions.insert(fields[2]))
+        let subject = try subjectKey(fields[1], in: text, line: line)
+        try Self.refuseBraces(fields[2], in: text, field: "action")
+        let action = Int32(actions.insert(text, fields[2]))
         let resource: Int32
         do {
-            resource = Int32(try resources.insert(parsing: fields[3]))
+            resource = Int32(try resources.insert(parsing: text, fields[3]))
         } catch {
-            throw RuleSyntaxError("the resource \"\(text(fields[3]))\" has \(error.message)")
+            throw RuleSyntaxError("the resource \"\(string(fields[3], in: text))\" has \(error.message)")
         }
         rules.add(
             RuleKey(resource: resource, subject: subject), line: Int32(clamping: line), effect: effect,
@@ -104,28 +105,33 @@ struct RulesParser {
     }
 
     /// The subject key of a rule's subject field: a pattern, or `@NAME` for a group.
-    private mutating func subjectKey(_ field: ArraySlice<UInt8>, line: Int) throws(RuleSyntaxError) -> Int32 {
-        if field.first == UInt8(ascii: "@") {
-            let name = try Self.groupName(text(field.dropFirst()), in: text(field))
+    private mutating func subjectKey(_ field: Range<Int>, in text: [UInt8], line: Int) throws(RuleSyntaxError)
+        -> Int32
+    {
+        if text[field.lowerBound] == UInt8(ascii: "@") {
+            let name = try Self.groupName(
+                string(field.dropFirst(), in: text), in: string(field, in: text))
             return RuleKey.subject(group: groups.reference(name, line: line))
         }
-        try Self.refuseBraces(field, field: "subject")
-        return Int32(subjects.insert(field))
+        try Self.refuseBraces(field, in: text, field: "subject")
+        return Int32(subjects.insert(text, field))
     }
 
     /// `group NAME MEMBER...`.
-    private mutating func readGroup(_ fields: [ArraySlice<UInt8>], line: Int) throws(RuleSyntaxError) {
+    private mutating func readGroup(_ fields: [Range<Int>], in text: [UInt8], line: Int)
+        throws(RuleSyntaxError)
+    {
         guard fields.count >= 3 else {
             throw RuleSyntaxError("a group line needs a name and at least one member: group NAME MEMBER...")
         }
-        let name = try Self.groupName(text(fields[1]), in: text(fields[1]))
+        let name = try Self.groupName(string(fields[1], in: text), in: string(fields[1], in: text))
         var subjects: [String] = []
         var members: [(String, Int)] = []
         for field in fields[2...] {
-            let member = text(field)
-            if field.first == UInt8(ascii: "@") {
+            let member = string(field, in: text)
+            if text[field.lowerBound] == UInt8(ascii: "@") {
                 members.append((try Self.groupName(String(member.dropFirst()), in: member), line))
-            } else if let bad = field.first(where: Self.memberForbidden.contains) {
+            } else if let bad = member.utf8.first(where: Self.memberForbidden.contains) {
                 throw RuleSyntaxError(
                     "the group member \"\(member)\" holds \"\(Character(Unicode.Scalar(bad)))\"; a member is an "
                         + "exact subject or @GROUP")
@@ -152,12 +158,23 @@ struct RulesParser {
 
     /// Refuses a subject or action field holding a brace: placeholders belong in resources and
     /// condition values only.
-    private static func refuseBraces(_ value: ArraySlice<UInt8>, field: String) throws(RuleSyntaxError) {
-        if value.contains(where: braces.contains) {
+    private static func refuseBraces(_ value: Range<Int>, in text: [UInt8], field: String)
+        throws(RuleSyntaxError)
+    {
+        for index in value where text[index] == UInt8(ascii: "{") || text[index] == UInt8(ascii: "}") {
             throw RuleSyntaxError(
-                "the \(field) \"\(text(value))\" holds a brace; placeholders such as {subject} may be used "
-                    + "only in the resource and in condition values")
+                "the \(field) \"\(string(value, in: text))\" holds a brace; placeholders such as {subject} may "
+                    + "be used only in the resource and in condition values")
         }
+    }
+
+    /// Whether the field `range` of `text` is `keyword`.
+    private static func field(_ range: Range<Int>, in text: [UInt8], is keyword: [UInt8]) -> Bool {
+        guard range.count == keyword.count else { return false }
+        for (offset, byte) in keyword.enumerated() where text[range.lowerBound + offset] != byte {
+            return false
+        }
+        return true
     }
 
     /// The keywords, as the bytes a field is compared with.
@@ -170,10 +187,9 @@ struct RulesParser {
     /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)
     private static let groupNameForbidden = Array("*@{}=".utf8)
-    private static let braces = Array("{}".utf8)
 }
 
-/// A field as text, for messages, names and conditions.
-private func text(_ field: ArraySlice<UInt8>) -> String {
-    String(decoding: field, as: UTF8.self)
+/// The field `range` of `text` as a string, for messages, names and conditions.
+private func string(_ range: Range<Int>, in text: [UInt8]) -> String {
+    String(decoding: text[range], as: UTF8.self)
 }

@@ -58,7 +58,10 @@ do {
         }
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
-        cases += floorCases(fixtures)
+        // The floors run next to the proxy cases they stand under, so each round measures them
+        // in the same state of the machine.
+        let afterProxies = (cases.firstIndex { $0.name == "proxy-allowlist-1m" } ?? cases.count - 1) + 1
+        cases.insert(contentsOf: floorCases(fixtures), at: afterProxies)
         cases.append(decisionLogCase(fixtures))
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {

@@ -147,8 +147,9 @@ private final class Contents: Sendable {
     /// to `subjects` as exact patterns, so one lookup of the subject finds both.
     let membershipStarts: [Int32]
     let membershipKeys: [Int32]
-    /// Whether a rule names the subject pattern with that id (not only a group line).
-    let namedByRules: [Bool]
+    /// How many subject patterns rules name: ids below it. A group's members are inserted
+    /// after the rules' subjects, so an id at or above it is named only by a group line.
+    let namedSubjectCount: Int
     let rules: RuleTable
     /// The id of the subject pattern `*`, the only one that matches a request without subject.
     let anySubject: Int32?
@@ -174,7 +175,7 @@ private final class Contents: Sendable {
         self.subjects = subjects
         membershipStarts = starts
         membershipKeys = keys
-        namedByRules = (0..<subjects.count).map { $0 < parser.subjects.count }
+        namedSubjectCount = parser.subjects.count
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
@@ -186,7 +187,7 @@ private final class Contents: Sendable {
             let matched = subjects.matchedIDs(of: subject)
             for index in 0..<matched.count {
                 let id = Int(matched[index])
-                if namedByRules[id] { subjectKeys.append(Int32(id)) }
+                if id < namedSubjectCount { subjectKeys.append(Int32(id)) }
                 if membershipStarts[id] < membershipStarts[id + 1] {
                     groups = Int(membershipStarts[id])..<Int(membershipStarts[id + 1])
                 }

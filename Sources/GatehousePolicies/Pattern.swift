@@ -14,18 +14,21 @@ final class Pattern: Sendable {
         case text(Range<Int>)
         /// A value of the request, matched literally.
         case placeholder(Placeholder)
+        /// A star: it ends one segment and starts the next (consecutive stars are one).
+        case star
     }
 
-    /// The literal bytes before the first star or placeholder.
-    let prefix: [UInt8]
+    /// How many literal bytes come before the first star or placeholder: the pattern's first
+    /// bytes, which a `PatternIndex` groups patterns by.
+    let prefixLength: Int
     /// The pattern's bytes, which `Part.text` ranges point into.
     private let bytes: [UInt8]
-    /// The pieces between the stars, every segment's in order, in one array (nothing to copy
-    /// out per segment).
+    /// The pieces, in order, with a `.star` between segments (a pattern starting or ending with
+    /// a star has an empty first or last segment). The whole pattern is these two arrays, so a
+    /// match reads little memory besides the text.
     private let parts: [Part]
-    /// Each segment's range of ``parts`` (a pattern starting or ending with a star has an empty
-    /// first or last segment); there is always at least one.
-    private let segments: [Range<Int>]
+    /// Where the last segment starts in ``parts`` (0 when there is no star).
+    private let lastSegmentStart: Int
 
     /// The pattern spelled `spelling`; with `stars` false (a condition's value), `*` is literal
     /// text.
@@ -34,8 +37,6 @@ final class Pattern: Sendable {
     init(_ spelling: some StringProtocol, stars: Bool = true) throws(PatternSyntaxError) {
         let bytes = Array(spelling.utf8)
         var parts: [Part] = []
-        var segments: [Range<Int>] = []
-        var segmentStart = 0
         var textStart = 0
         var index = 0
         func flushText(upTo end: Int) {
@@ -47,8 +48,7 @@ final class Pattern: Sendable {
                 flushText(upTo: index)
                 // Consecutive stars are one star: they end one segment only.
                 if index == 0 || bytes[index - 1] != UInt8(ascii: "*") {
-                    segments.append(segmentStart..<parts.count)
-                    segmentStart = parts.count
+                    parts.append(.star)
                 }
                 textStart = index + 1
             } else if byte == UInt8(ascii: "{") {
@@ -66,20 +66,20 @@ final class Pattern: Sendable {
             index += 1
         }
         flushText(upTo: bytes.count)
-        segments.append(segmentStart..<parts.count)
-        if case .text(let first)? = parts.first, segments[0].count > 0 {
-            prefix = Array(bytes[first])
+        if case .text(let first)? = parts.first {
+            prefixLength = first.count
         } else {
-            prefix = []
+            prefixLength = 0
         }
         self.bytes = bytes
         self.parts = parts
-        self.segments = segments
+        self.lastSegmentStart = (parts.lastIndex(of: .star) ?? -1) + 1
     }
 
     /// Whether `text` matches; `values` gives each placeholder's value, or `nil` when it has
-    /// none (then nothing matches). With `prefixMatched`, `text` is known to start with
-    /// ``prefix`` (the index compared it), so it is not compared again.
+    /// none (then nothing matches). With `prefixMatched`, `text` is known to start with the
+    /// pattern's first ``prefixLength`` bytes (the index compared them), so they are not
+    /// compared again.
     ///
     /// The first segment is matched at the start, the last at the end (one segment alone: the
     /// whole text), and each segment between at its leftmost place after the one before. A
@@ -88,21 +88,24 @@ final class Pattern: Sendable {
     func matches<Text: ByteText & ~Escapable>(
         _ text: Text, values: some PlaceholderValues, prefixMatched: Bool = false
     ) -> Bool {
-        var first = segments[0]
+        var first = 0..<segmentEnd(from: 0)
         var start = 0
-        if prefixMatched && !prefix.isEmpty {
+        if prefixMatched && prefixLength > 0 {
             first = first.dropFirst()
-            start = prefix.count
+            start = prefixLength
         }
         guard var position = match(first, text, at: start, values) else { return false }
-        if segments.count == 1 { return position == text.count }
-        let last = segments[segments.count - 1]
+        if lastSegmentStart == 0 { return position == text.count }
+        let last = lastSegmentStart..<parts.count
         guard let lastLength = length(last, values),
             lastLength <= text.count - position,
             match(last, text, at: text.count - lastLength, values) != nil
         else { return false }
         let limit = text.count - lastLength
-        for segment in segments.dropFirst().dropLast() {
+        var segmentStart = first.upperBound + 1
+        while segmentStart < lastSegmentStart {
+            let segment = segmentStart..<segmentEnd(from: segmentStart)
+            segmentStart = segment.upperBound + 1
             guard let length = length(segment, values) else { return false }
             var start = position
             while true {
@@ -113,6 +116,16 @@ final class Pattern: Sendable {
             position = start + length
         }
         return position <= limit
+    }
+
+    /// Where the segment that starts at `start` in ``parts`` ends: the next star, or the end.
+    private func segmentEnd(from start: Int) -> Int {
+        var end = start
+        while end < parts.count {
+            if case .star = parts[end] { break }
+            end += 1
+        }
+        return end
     }
 
     /// Where the parts `segment` end when they are matched in `text` from `start`, or `nil`
@@ -134,6 +147,8 @@ final class Pattern: Sendable {
                     let end = Self.match(value, text, at: position)
                 else { return nil }
                 position = end
+            case .star:
+                preconditionFailure("a segment holds no star")
             }
         }
         return position
@@ -171,6 +186,8 @@ final class Pattern: Sendable {
             case .placeholder(let placeholder):
                 guard let value = values.value(of: placeholder) else { return nil }
                 length += value.utf8.count
+            case .star:
+                preconditionFailure("a segment holds no star")
             }
         }
         return length

@@ -175,7 +175,7 @@ package struct PatternIndex: Sendable {
             let pattern = try Pattern(String(decoding: text[range], as: UTF8.self))
             templates.append(pattern)
             kind = .template
-            prefixLength = pattern.prefix.count
+            prefixLength = pattern.prefixLength
         } else if firstStar >= 0 {
             kind = onlyStarsAfterFirst ? .prefixOnly : .glob
             prefixLength = firstStar - range.lowerBound

@@ -109,7 +109,7 @@ struct FilePolicyStressTests {
                 }
                 return total
             }
-            let swaps = try writer.finish()
+            let swaps = try await onAThreadOfItsOwn { try writer.finish() }
             let elapsed = ContinuousClock.now - started
 
             #expect(tallies.neither == 0, "\(tallies.neither) decisions followed neither version")

@@ -68,7 +68,8 @@ enum Report {
             guard let (value, _, ofMedians) = floor.floor.check(byName) else { return nil }
             let label = "\(floor.floor.numerator) / \(floor.floor.denominators[0])"
             return "  " + padded(label, 62) + leftPadded(String(format: "%.2f", value), 9)
-                + String(format: "  (%.2f)", ofMedians) + "  under " + floor.target
+                + String(format: "  (%.2f)", ofMedians) + "  under "
+                + (Target.all.first { $0.numerator == floor.under }?.label ?? floor.under)
         }
         if !floors.isEmpty {
             lines.append("")

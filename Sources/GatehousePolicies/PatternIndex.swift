@@ -245,7 +245,8 @@ package struct PatternIndex: Sendable {
 
     /// The id of `pattern` if it is in the index (the pattern itself, not a pattern matching it).
     package func id(of pattern: String) -> Int? {
-        find(pattern.utf8, hash: Self.hash(pattern.utf8)).map(Int.init)
+        let bytes = Array(pattern.utf8)
+        return find(bytes, bytes.indices, hash: Self.hash(bytes)).map(Int.init)
     }
 
     /// The id of the pattern spelled `text[range]`, whose hash is `hash`.
@@ -261,28 +262,6 @@ package struct PatternIndex: Sendable {
             candidate = entry.nextSpelling
         }
         return nil
-    }
-
-    /// The id of the pattern spelled `spelling`, whose hash is `hash`.
-    private func find(_ spelling: some Collection<UInt8>, hash: UInt64) -> Int32? {
-        var candidate = bySpelling[hash] ?? -1
-        while candidate >= 0 {
-            if spells(Int(candidate), spelling) { return candidate }
-            candidate = entries[Int(candidate)].nextSpelling
-        }
-        return nil
-    }
-
-    /// Whether pattern `id` is spelled `text`.
-    private func spells(_ id: Int, _ text: some Collection<UInt8>) -> Bool {
-        let entry = entries[id]
-        guard Int(entry.end - entry.start) == text.count else { return false }
-        var index = Int(entry.start)
-        for byte in text {
-            if bytes[index] != byte { return false }
-            index += 1
-        }
-        return true
     }
 
     /// Whether pattern `id` is spelled `text`.

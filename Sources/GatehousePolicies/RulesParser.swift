@@ -124,7 +124,8 @@ struct RulesParser {
         guard fields.count >= 3 else {
             throw RuleSyntaxError("a group line needs a name and at least one member: group NAME MEMBER...")
         }
-        let name = try Self.groupName(string(fields[1], in: text), in: string(fields[1], in: text))
+        let written = string(fields[1], in: text)
+        let name = try Self.groupName(written, in: written)
         var subjects: [String] = []
         var members: [(String, Int)] = []
         for field in fields[2...] {

@@ -143,8 +143,8 @@ private final class Contents: Sendable {
     let resources: PatternIndex
     /// The subject keys (see `RuleKey`) of the groups each subject belongs to, by the id of the
     /// subject's exact pattern in `subjects`: those of id `i` are
-    /// `membershipKeys[membershipStarts[i]..<membershipStarts[i + 1]]`. Group members are added
-    /// to `subjects` as exact patterns, so one lookup of the subject finds both.
+    /// `membershipKeys[membershipStarts[i]..<membershipStarts[i + 1]]`, ascending. Group members
+    /// are added to `subjects` as exact patterns, so one lookup of the subject finds both.
     let membershipStarts: [Int32]
     let membershipKeys: [Int32]
     /// How many subject patterns rules name: ids below it. A group's members are inserted
@@ -159,12 +159,12 @@ private final class Contents: Sendable {
         ruleCount = parser.ruleCount
         actions = parser.actions
         resources = parser.resources
-        rules = parser.rules
+        rules = parser.rules.build(resourceCount: parser.resources.count)
         anySubject = parser.subjects.id(of: "*").map(Int32.init)
         var subjects = parser.subjects
         var groupsByID: [Int: [Int32]] = [:]
         for (member, groups) in try parser.groups.memberships(fileName: parser.fileName) {
-            groupsByID[subjects.insert(member)] = groups.map(RuleKey.subject(group:))
+            groupsByID[subjects.insert(member)] = groups.map(RuleKey.subject(group:)).sorted()
         }
         var starts: [Int32] = [0]
         var keys: [Int32] = []
@@ -202,21 +202,49 @@ private final class Contents: Sendable {
         var found = FoundLines()
         for resourceIndex in 0..<resourceIDs.count {
             let resource = resourceIDs[resourceIndex]
+            let range = rules.rules(of: resource)
+            if range.count <= RuleTable.scanLimit {
+                // A few rules: read them all, keep those filed under one of the subject keys.
+                for position in range {
+                    let rule = rules[position]
+                    let subject = rule.key.subject
+                    let filed =
+                        subject >= 0
+                        ? subjectKeys.contains(subject)
+                        : holds(subject, in: groups)
+                    if filed { found.consider(rule, in: rules, actions: actionIDs, request: request) }
+                }
+                continue
+            }
             for index in 0..<subjectKeys.count {
                 found.consider(
-                    RuleKey(resource: resource, subject: subjectKeys[index]), in: rules, actions: actionIDs,
-                    request: request)
+                    rules.rules(RuleKey(resource: resource, subject: subjectKeys[index]), in: range),
+                    in: rules,
+                    actions: actionIDs, request: request)
             }
             for index in groups {
                 found.consider(
-                    RuleKey(resource: resource, subject: membershipKeys[index]), in: rules,
-                    actions: actionIDs,
-                    request: request)
+                    rules.rules(RuleKey(resource: resource, subject: membershipKeys[index]), in: range),
+                    in: rules,
+                    actions: actionIDs, request: request)
             }
         }
         if found.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(found.deny)) }
         if found.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(found.allow)) }
         return nil
+    }
+    /// Whether the ascending `membershipKeys[range]` holds `key` (a binary search: a subject may
+    /// belong to thousands of groups).
+    private func holds(_ key: Int32, in range: Range<Int>) -> Bool {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            let found = membershipKeys[middle]
+            if found == key { return true }
+            if found < key { low = middle + 1 } else { high = middle }
+        }
+        return false
     }
 }
 
@@ -225,18 +253,23 @@ private struct FoundLines {
     var deny = Int32.max
     var allow = Int32.max
 
-    /// Takes the rules filed under `key` whose action and conditions match.
-    mutating func consider(_ key: RuleKey, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest) {
-        var index = rules.first(key)
-        while index >= 0 {
-            let rule = rules[index]
-            if actions.contains(rule.action) && rules.conditionsHold(rule, request) {
-                switch rule.effect {
-                case .deny: deny = min(deny, rule.line)
-                case .allow: allow = min(allow, rule.line)
-                }
-            }
-            index = rule.next
+    /// Takes the rules at `positions` whose action and conditions match.
+    mutating func consider(
+        _ positions: Range<Int>, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest
+    ) {
+        for position in positions {
+            consider(rules[position], in: rules, actions: actions, request: request)
+        }
+    }
+
+    /// Takes `rule` if its action and conditions match.
+    mutating func consider(
+        _ rule: IndexedRule, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest
+    ) {
+        guard actions.contains(rule.action) && rules.conditionsHold(rule, request) else { return }
+        switch rule.effect {
+        case .deny: deny = min(deny, rule.line)
+        case .allow: allow = min(allow, rule.line)
         }
     }
 }

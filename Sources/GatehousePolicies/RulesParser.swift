@@ -5,7 +5,7 @@ struct RulesParser {
     private(set) var actions = PatternIndex()
     private(set) var resources = PatternIndex(placeholders: true)
     private(set) var groups = RuleGroups()
-    private(set) var rules = RuleTable()
+    private(set) var rules = RuleTable.Builder()
     private(set) var ruleCount = 0
     /// The line of the `end` line, once read.
     private(set) var endLine: Int?

@@ -16,6 +16,9 @@ struct RulesGenerator {
         var groups: Bool
         var placeholders: Bool
         var conditions: Bool
+        /// Whether a file's rules share a few resource patterns, so that one pattern has many
+        /// rules (the engine files those by subject key; see `RuleTable`).
+        var manyRulesPerResource = false
 
         static let secondEdition = Features(groups: true, placeholders: true, conditions: true)
         static let firstEdition = Features(groups: false, placeholders: false, conditions: false)
@@ -96,10 +99,14 @@ struct RulesGenerator {
         }
         var ruleLines: [String] = []
         var rules: [Rule] = []
-        for _ in 0..<int(in: 1...25) {
+        var resourcePool: [String] = []
+        if features.manyRulesPerResource {
+            for _ in 0..<int(in: 1...3) { resourcePool.append(resourcePattern()) }
+        }
+        for _ in 0..<(features.manyRulesPerResource ? int(in: 20...60) : int(in: 1...25)) {
             var rule = Rule(
-                subject: subjectPattern(groups: groups), action: actionPattern(), resource: resourcePattern(),
-                conditions: [])
+                subject: subjectPattern(groups: groups), action: actionPattern(),
+                resource: resourcePool.randomElement(using: &random) ?? resourcePattern(), conditions: [])
             var fields = [chance(1, in: 3) ? "deny" : "allow", rule.subject, rule.action, rule.resource]
             if features.conditions && chance(1, in: 3) {
                 fields.append("if")

@@ -93,6 +93,26 @@ struct RulesSecondEditionReferenceTests {
         #expect(mismatches == 0, "\(mismatches) verdicts differ from the reference")
     }
 
+    /// Files whose rules share one to three resource patterns, 20 to 60 rules in all: a resource
+    /// pattern with more than eight rules has them filed by subject key, and a decision looks
+    /// each of the request's subject keys up instead of reading them all.
+    @Test(arguments: [0x5eed_2001, 0x5eed_2002] as [UInt64])
+    func agreesWithTheReferenceWhereOneResourcePatternHasManyRules(seed: UInt64) throws {
+        var features = RulesGenerator.Features.secondEdition
+        features.manyRulesPerResource = true
+        let mismatches = Self.compare(seed: seed, features: features, files: 100, requests: 100)
+        #expect(mismatches == 0, "\(mismatches) verdicts differ from the reference (seed \(seed))")
+        // The files do put more than eight rules on one resource pattern.
+        var generator = RulesGenerator(seed: seed, features: features)
+        var crowded = 0
+        for _ in 0..<100 {
+            let file = generator.file()
+            let counts = Dictionary(grouping: file.rules, by: \.resource).values.map(\.count)
+            if counts.contains(where: { $0 > 8 }) { crowded += 1 }
+        }
+        #expect(crowded >= 90)
+    }
+
     /// Guards the comparison against proving nothing: the generated files use every feature,
     /// the reference accepts them, and the verdicts are a mix of deny, allow and none.
     @Test func theRandomFilesUseEveryFeatureAndGiveEveryKindOfVerdict() throws {

@@ -147,6 +147,8 @@ private final class Contents: Sendable {
     /// are added to `subjects` as exact patterns, so one lookup of the subject finds both.
     let membershipStarts: [Int32]
     let membershipKeys: [Int32]
+    /// Whether any subject belongs to a group (when none does, a decision skips the look-up).
+    let hasGroups: Bool
     /// How many subject patterns rules name: ids below it. A group's members are inserted
     /// after the rules' subjects, so an id at or above it is named only by a group line.
     let namedSubjectCount: Int
@@ -175,6 +177,7 @@ private final class Contents: Sendable {
         self.subjects = subjects
         membershipStarts = starts
         membershipKeys = keys
+        hasGroups = !keys.isEmpty
         namedSubjectCount = parser.subjects.count
     }
 
@@ -188,7 +191,7 @@ private final class Contents: Sendable {
             for index in 0..<matched.count {
                 let id = Int(matched[index])
                 if id < namedSubjectCount { subjectKeys.append(Int32(id)) }
-                if membershipStarts[id] < membershipStarts[id + 1] {
+                if hasGroups && membershipStarts[id] < membershipStarts[id + 1] {
                     groups = Int(membershipStarts[id])..<Int(membershipStarts[id + 1])
                 }
             }

@@ -1,16 +1,17 @@
-/// Ids by 64-bit keys: a hash table in one array of slots (open addressing, linear probing),
+/// Ids by integer keys: a hash table in one array of slots (open addressing, linear probing),
 /// with a bit set in front that answers most looks-ups of absent keys without reading a slot.
 ///
-/// The keys are already hashes (of pattern bytes) or packed ids, so a slot is found by one
-/// multiplication, and a probe reads one slot holding both key and id. A `Dictionary` would
-/// hash each key again and keep keys and values in separate arrays, two or three cache misses
-/// per probe instead of one. The bit set (four bits a slot, one set per key) stays in cache
-/// where a table of 100,000 keys does not, and most looks-ups are of absent keys: a decision
-/// probes the prefix table at every prefix length some pattern has. Together they keep a
-/// decision over 100,000 rules about as fast as one over 100 (see docs/performance.md).
-struct HashedIDs: Sendable {
+/// The keys are already hashes (of pattern bytes, 32 bits) or packed ids (64 bits), so a slot
+/// is found by one multiplication, and a probe reads one slot holding both key and id (8 bytes
+/// with 32-bit keys). A `Dictionary` would hash each key again and keep keys and values in
+/// separate arrays, two or three cache misses per probe instead of one. The bit set (four bits
+/// a slot, one set per key) stays in cache where a table of 100,000 keys does not, and many
+/// looks-ups are of absent keys: a decision probes the prefix table at the prefix lengths some
+/// pattern has. Together they keep a decision over 100,000 rules about as fast as one over 100
+/// (see docs/performance.md).
+struct HashedIDs<Key: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable {
     private struct Slot: Sendable {
-        var key: UInt64
+        var key: Key
         /// -1 in an empty slot.
         var id: Int32
     }
@@ -38,7 +39,7 @@ struct HashedIDs: Sendable {
     }
 
     /// The id stored under `key`, or `nil`.
-    subscript(key: UInt64) -> Int32? {
+    subscript(key: Key) -> Int32? {
         get {
             let bit = presenceBit(key)
             guard present[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
@@ -65,12 +66,12 @@ struct HashedIDs: Sendable {
     }
 
     /// The first slot to probe: the key's top bits after mixing it with a multiplication.
-    private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9e37_79b9_7f4a_7c15) >> shift)
+    private func home(_ key: Key) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0x9e37_79b9_7f4a_7c15) >> shift)
     }
 
     /// The key's bit in `present`: top bits of another mixing, independent of the slot.
-    private func presenceBit(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0xc2b2_ae3d_27d4_eb4f) >> (shift - 2))
+    private func presenceBit(_ key: Key) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key) &* 0xc2b2_ae3d_27d4_eb4f) >> (shift - 2))
     }
 }

@@ -48,7 +48,7 @@ struct RuleTable: Sendable {
     private let starts: [Int32]
     /// For a resource pattern with more than ``scanLimit`` rules, the first rule of each subject
     /// key's run, by ``RuleKey/packed``.
-    private let runs: HashedIDs
+    private let runs: HashedIDs<UInt64>
     private let conditionLists: [[RuleCondition]]
 
     /// The rules of a file as its lines are read, before they are filed.
@@ -96,7 +96,7 @@ struct RuleTable: Sendable {
             rules[Int(next[Int(rule.key.resource)])] = rule
             next[Int(rule.key.resource)] += 1
         }
-        var runs = HashedIDs()
+        var runs = HashedIDs<UInt64>()
         for resource in 0..<resourceCount {
             let range = Int(starts[resource])..<Int(starts[resource + 1])
             guard range.count > Self.scanLimit else { continue }

@@ -85,6 +85,30 @@ struct PatternIndexTests {
         #expect(index.pattern(second) == "exact")
     }
 
+    /// The tables key spellings and prefixes by a 32-bit FNV-1a hash, under which `costarring`
+    /// and `liquid` (and `declinate` and `macallums`) collide: each must still be its own
+    /// pattern, found only by its own text, as an exact pattern and as a prefix.
+    @Test func spellingsWithTheSameHashStayApart() {
+        var index = PatternIndex()
+        let costarring = index.insert("costarring")
+        let liquid = index.insert("liquid")
+        let costarringStar = index.insert("costarring/*")
+        let liquidStar = index.insert("liquid/*")
+        let declinate = index.insert("declinate*")
+        let macallums = index.insert("macallums*")
+        #expect(Set([costarring, liquid, costarringStar, liquidStar, declinate, macallums]).count == 6)
+        #expect(index.insert("liquid") == liquid)
+        #expect(index.id(of: "costarring") == costarring)
+        #expect(index.id(of: "liquid") == liquid)
+        #expect(index.matches(of: "costarring") == [costarring])
+        #expect(index.matches(of: "liquid") == [liquid])
+        #expect(index.matches(of: "liquid/x") == [liquidStar])
+        #expect(index.matches(of: "costarring/x") == [costarringStar])
+        #expect(index.matches(of: "declinate-1") == [declinate])
+        #expect(index.matches(of: "macallums-1") == [macallums])
+        #expect(index.matches(of: "zinke").isEmpty)
+    }
+
     @Test func stoppingTheWalkStopsAtTheFirstMatch() {
         let index = PatternIndex(["*", "a*", "ab*", "abc"])
         var visited = 0

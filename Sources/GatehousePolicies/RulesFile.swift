@@ -211,10 +211,7 @@ private final class Contents: Sendable {
                 for position in range {
                     let rule = rules[position]
                     let subject = rule.key.subject
-                    let filed =
-                        subject >= 0
-                        ? subjectKeys.contains(subject)
-                        : holds(subject, in: groups)
+                    let filed = subject >= 0 ? subjectKeys.contains(subject) : holds(subject, in: groups)
                     if filed { found.consider(rule, in: rules, actions: actionIDs, request: request) }
                 }
                 continue
@@ -222,20 +219,19 @@ private final class Contents: Sendable {
             for index in 0..<subjectKeys.count {
                 found.consider(
                     rules.rules(RuleKey(resource: resource, subject: subjectKeys[index]), in: range),
-                    in: rules,
-                    actions: actionIDs, request: request)
+                    in: rules, actions: actionIDs, request: request)
             }
             for index in groups {
                 found.consider(
                     rules.rules(RuleKey(resource: resource, subject: membershipKeys[index]), in: range),
-                    in: rules,
-                    actions: actionIDs, request: request)
+                    in: rules, actions: actionIDs, request: request)
             }
         }
         if found.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(found.deny)) }
         if found.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(found.allow)) }
         return nil
     }
+
     /// Whether the ascending `membershipKeys[range]` holds `key` (a binary search: a subject may
     /// belong to thousands of groups).
     private func holds(_ key: Int32, in range: Range<Int>) -> Bool {

@@ -14,8 +14,8 @@ struct AvatarPickerExampleTests {
         return Array(lines[start...].prefix { !$0.isEmpty })
     }
 
-    @Test func theStoryHoldsEveryInvariantAndEndsWithTheCounts() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func theStoryHoldsEveryInvariantAndEndsWithTheCounts() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.hasSuffix("\n\(Self.summary)\n"))
@@ -23,29 +23,29 @@ struct AvatarPickerExampleTests {
     }
 
     @Test(arguments: [[], ["--hide-denials"]])
-    func everyLineFitsInOneHundredColumns(_ arguments: [String]) throws {
-        let run = try Examples.run("avatar-picker", arguments)
+    func everyLineFitsInOneHundredColumns(_ arguments: [String]) async throws {
+        let run = try await Examples.run("avatar-picker", arguments)
         for line in run.stdout.components(separatedBy: "\n") {
             #expect(line.count <= 100, "\(line.count) columns: \(line)")
         }
     }
 
-    @Test func eachDenialReasonIsPrintedOnce() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func eachDenialReasonIsPrintedOnce() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         let once = run.stdout.components(separatedBy: "tap Allow Photo Access\n     to choose an avatar")
         #expect(once.count == 2)
         #expect(!run.stdout.contains("view: needs permission: "))
         #expect(run.stdout.components(separatedBy: "showing the gate's reason as guidance").count == 6)
     }
 
-    @Test func theStoryIsTheSameOnEveryRun() throws {
-        let first = try Examples.run("avatar-picker", [])
-        let second = try Examples.run("avatar-picker", [])
+    @Test func theStoryIsTheSameOnEveryRun() async throws {
+        let first = try await Examples.run("avatar-picker", [])
+        let second = try await Examples.run("avatar-picker", [])
         #expect(first.stdout == second.stdout)
     }
 
-    @Test func authorizationChangesBetweenCallsAsIfTheUserWentToSettings() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func authorizationChangesBetweenCallsAsIfTheUserWentToSettings() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         let headers = (1...9).map { Self.step($0, of: run).first ?? "missing step \($0)" }
         #expect(
             headers == [
@@ -61,8 +61,8 @@ struct AvatarPickerExampleTests {
             ])
     }
 
-    @Test func notDeterminedDeniesWithoutCallingTheLoaderAndAsksOnlyAtAUserAction() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func notDeterminedDeniesWithoutCallingTheLoaderAndAsksOnlyAtAUserAction() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(
             Self.step(1, of: run) == [
                 "1. The view model asks for IMG_0001 (photo access not determined).",
@@ -76,8 +76,8 @@ struct AvatarPickerExampleTests {
                 "The app requests authorization now, at the user's\n   > action (the gate never asks)"))
     }
 
-    @Test func deniedAccessShowsOpenSettingsGuidanceInsteadOfAnImage() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func deniedAccessShowsOpenSettingsGuidanceInsteadOfAnImage() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(
             Self.step(2, of: run) == [
                 "2. The view model asks for IMG_0001 (photo access denied).",
@@ -88,8 +88,8 @@ struct AvatarPickerExampleTests {
             ])
     }
 
-    @Test func limitedAccessAllowsOnlyTheSelectedAssets() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func limitedAccessAllowsOnlyTheSelectedAssets() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(
             Self.step(3, of: run).suffix(3) == [
                 "   gatekeeper photoLibrary: allows",
@@ -105,8 +105,8 @@ struct AvatarPickerExampleTests {
             ])
     }
 
-    @Test func anEmptyThumbnailIsShownAsAFailureNeverAsAnImage() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func anEmptyThumbnailIsShownAsAFailureNeverAsAnImage() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(
             Self.step(6, of: run).suffix(2) == [
                 "   loader: called with \"IMG_0004\" (loader calls so far: 3)",
@@ -115,16 +115,16 @@ struct AvatarPickerExampleTests {
         #expect(!run.stdout.contains("view: image, 0 bytes"))
     }
 
-    @Test func aLoaderErrorReachesTheViewUnchanged() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func aLoaderErrorReachesTheViewUnchanged() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(
             Self.step(7, of: run).last
                 == "   view: failed: the thumbnail of IMG_0009 could not be loaded: no resource for key \"IMG_0009\""
         )
     }
 
-    @Test func accessTurnedOffDeniesAThumbnailThatWasShownBefore() throws {
-        let run = try Examples.run("avatar-picker", [])
+    @Test func accessTurnedOffDeniesAThumbnailThatWasShownBefore() async throws {
+        let run = try await Examples.run("avatar-picker", [])
         #expect(Self.step(5, of: run).last == "   view: image, 32 bytes (a tabby cat asleep on a keyboard)")
         let afterRevocation = Self.step(8, of: run)
         #expect(
@@ -134,8 +134,8 @@ struct AvatarPickerExampleTests {
         #expect(afterRevocation.dropFirst(3).first == "   loader: not called (loader calls so far: 4)")
     }
 
-    @Test func hidingDenialsAsEmptyDataBreaksTheInvariantsAndExitsOne() throws {
-        let run = try Examples.run("avatar-picker", ["--hide-denials"])
+    @Test func hidingDenialsAsEmptyDataBreaksTheInvariantsAndExitsOne() async throws {
+        let run = try await Examples.run("avatar-picker", ["--hide-denials"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("Invariants broken:"))
         #expect(
@@ -147,8 +147,8 @@ struct AvatarPickerExampleTests {
                     + "loader calls: 4, loader calls for denied requests: 0, empty images shown: 0\n"))
     }
 
-    @Test func anUnknownArgumentIsAUsageErrorExitingTwo() throws {
-        let run = try Examples.run("avatar-picker", ["--verbose"])
+    @Test func anUnknownArgumentIsAUsageErrorExitingTwo() async throws {
+        let run = try await Examples.run("avatar-picker", ["--verbose"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(
@@ -156,8 +156,8 @@ struct AvatarPickerExampleTests {
         )
     }
 
-    @Test func helpPrintsUsageAndExitsZero() throws {
-        let run = try Examples.run("avatar-picker", ["--help"])
+    @Test func helpPrintsUsageAndExitsZero() async throws {
+        let run = try await Examples.run("avatar-picker", ["--help"])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("usage: avatar-picker [--hide-denials]\n"))
     }

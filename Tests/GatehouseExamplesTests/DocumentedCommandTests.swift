@@ -49,12 +49,12 @@ struct DocumentedCommandTests {
     ]
 
     @Test(arguments: DocumentedCommand.all)
-    func aDocumentedCommandEndsAndPrintsAsTheDocShows(_ command: DocumentedCommand) throws {
+    func aDocumentedCommandEndsAndPrintsAsTheDocShows(_ command: DocumentedCommand) async throws {
         guard Self.skipped[command.key] == nil else { return }
         let status = try #require(
             Self.expectedStatus[command.key], "\(command) is listed nowhere in this test")
         let arguments = try #require(command.arguments, "\(command) is not a plain gatehouse command")
-        let run = try Examples.run("gatehouse", arguments)
+        let run = try await Examples.run("gatehouse", arguments)
         #expect(run.status == status, "\(command): \(run.stderr)")
         if let shown = command.shownStatus {
             #expect(run.status == shown, "\(command) shows exit status \(shown)")

@@ -5,15 +5,15 @@ import Testing
 /// roles by groups, the owner by `{subject}` and the tenant by an attribute.
 @Suite("documents example")
 struct DocumentsExampleTests {
-    @Test func theStoryHoldsAndExitsZero() throws {
-        let run = try Examples.run("documents", [])
+    @Test func theStoryHoldsAndExitsZero() async throws {
+        let run = try await Examples.run("documents", [])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.hasSuffix("Every call was allowed or refused as the rules say.\n"))
     }
 
-    @Test func eachOperationIsAllowedOrRefusedWithTheRuleOrTheReason() throws {
-        let lines = try Examples.run("documents", []).stdout.components(separatedBy: "\n")
+    @Test func eachOperationIsAllowedOrRefusedWithTheRuleOrTheReason() async throws {
+        let lines = try await Examples.run("documents", []).stdout.components(separatedBy: "\n")
         for expected in [
             "   allowed by documents:7: saved",
             "   refused by documents: no rule in documents allows",
@@ -35,7 +35,7 @@ struct DocumentsExampleTests {
             ])
     }
 
-    @Test func theOutputIsTheSameOnEveryRun() throws {
-        #expect(try Examples.run("documents", []).stdout == Examples.run("documents", []).stdout)
+    @Test func theOutputIsTheSameOnEveryRun() async throws {
+        #expect(try await Examples.run("documents", []).stdout == Examples.run("documents", []).stdout)
     }
 }

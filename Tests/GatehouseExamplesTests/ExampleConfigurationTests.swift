@@ -8,7 +8,7 @@ struct ExampleConfigurationTests {
     static let reports = "Examples/configurations/reports.json"
     static let documents = "Examples/configurations/documents.json"
 
-    @Test func everyConfigurationUnderExamplesIsValid() throws {
+    @Test func everyConfigurationUnderExamplesIsValid() async throws {
         let examples = Examples.packageRoot.appendingPathComponent("Examples")
         let files =
             FileManager.default.enumerator(at: examples, includingPropertiesForKeys: nil)?
@@ -17,19 +17,19 @@ struct ExampleConfigurationTests {
             .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".tests.json") } ?? []
         #expect(files.count >= 3)
         for file in files {
-            let run = try Examples.gatehouse("validate", file.path)
+            let run = try await Examples.gatehouse("validate", file.path)
             #expect(run.status == 0, "\(file.path): \(run.stderr)")
         }
     }
 
-    @Test func anAuditorPassesOutsideOfficeHoursThroughAnyOf() throws {
+    @Test func anAuditorPassesOutsideOfficeHoursThroughAnyOf() async throws {
         let sunday = "2026-11-29T15:00:00Z"
-        let auditor = try Examples.gatehouse(
+        let auditor = try await Examples.gatehouse(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "auditor-7", "--at",
             sunday,
             "avatars/bob.txt")
         #expect(auditor.status == 0)
-        let staff = try Examples.gatehouse(
+        let staff = try await Examples.gatehouse(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "bob", "--at", sunday,
             "avatars/bob.txt")
         #expect(staff.status == 3)
@@ -39,8 +39,8 @@ struct ExampleConfigurationTests {
             ))
     }
 
-    @Test func notDeniesDraftsThatTheAllowListMatches() throws {
-        let run = try Examples.gatehouse(
+    @Test func notDeniesDraftsThatTheAllowListMatches() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "carol", "--at",
             "2026-11-30T15:00:00Z",
             "avatars/carol/private-draft.txt")
@@ -48,8 +48,8 @@ struct ExampleConfigurationTests {
         #expect(run.stderr.hasPrefix("denied by no-drafts: allowList allows, and not(allowList) inverts it"))
     }
 
-    @Test func theClosedArchiveSaysWhy() throws {
-        let run = try Examples.gatehouse(
+    @Test func theClosedArchiveSaysWhy() async throws {
+        let run = try await Examples.gatehouse(
             "load", "--config", Self.reports, "--service", "archive", "anything")
         #expect(run.status == 3)
         #expect(
@@ -57,8 +57,8 @@ struct ExampleConfigurationTests {
                 "denied by alwaysDeny: the archive is closed for migration until further notice"))
     }
 
-    @Test func aFileWithSeveralServicesNeedsServiceNamed() throws {
-        let run = try Examples.gatehouse("check", "--config", Self.reports, "health")
+    @Test func aFileWithSeveralServicesNeedsServiceNamed() async throws {
+        let run = try await Examples.gatehouse("check", "--config", Self.reports, "health")
         #expect(run.status == 2)
         #expect(
             run.stderr.hasPrefix(

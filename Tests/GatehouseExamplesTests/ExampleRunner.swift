@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 
 /// Runs a built example executable and captures what it printed, like
 /// swift-argument-parser's example tests.
@@ -24,8 +25,12 @@ enum Examples {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `executable` with `arguments` in `directory` (the package root by default).
+    ///
+    /// The waits (for the child's output and its exit) happen on threads of their own, never on
+    /// the cooperative pool the tests share: a test that runs the command many times would
+    /// otherwise hold one of this machine's two pool threads for all of them.
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil)
-        throws -> ExampleRun
+        async throws -> ExampleRun
     {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(executable)
@@ -42,24 +47,22 @@ enum Examples {
             inputPipe.fileHandleForWriting.write(input)
             try inputPipe.fileHandleForWriting.close()
         }
-        // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        // Both pipes are read to the end at once, so a chatty child never blocks on a full pipe.
+        let outReader = out.fileHandleForReading
+        let errReader = err.fileHandleForReading
+        async let errData = onAThreadOfItsOwn { errReader.readDataToEndOfFile() }
+        let outData = try await onAThreadOfItsOwn { outReader.readDataToEndOfFile() }
+        let errBytes = try await errData
+        try await onAThreadOfItsOwn { process.waitUntilExit() }
         return ExampleRun(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            stderr: String(decoding: errBytes, as: UTF8.self))
     }
 
-    static func gatehouse(_ arguments: String..., in directory: URL? = nil, input: Data? = nil) throws
+    static func gatehouse(_ arguments: String..., in directory: URL? = nil, input: Data? = nil) async throws
         -> ExampleRun
     {
-        try run("gatehouse", arguments, in: directory, input: input)
+        try await run("gatehouse", arguments, in: directory, input: input)
     }
 }

@@ -21,8 +21,8 @@ struct GatehouseCommandEscapingTests {
         lines(run.stdout) + lines(run.stderr)
     }
 
-    @Test func aKeyWithANewlineCannotForgeAnAllowedLine() throws {
-        let run = try Examples.gatehouse(
+    @Test func aKeyWithANewlineCannotForgeAnAllowedLine() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "x" + Self.forged)
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
@@ -34,8 +34,8 @@ struct GatehouseCommandEscapingTests {
         #expect(!Self.allLines(run).contains { $0.hasPrefix("allowed:") })
     }
 
-    @Test func aKeyThatWouldBeAllowedButHoldsANewlineIsRefusedWithTheKeyEscaped() throws {
-        let run = try Examples.gatehouse(
+    @Test func aKeyThatWouldBeAllowedButHoldsANewlineIsRefusedWithTheKeyEscaped() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice" + Self.forged)
         #expect(run.status == 3)
@@ -47,8 +47,8 @@ struct GatehouseCommandEscapingTests {
             ])
     }
 
-    @Test func aKeyWithAReasonEchoingItIsEscapedInTheReasonToo() throws {
-        let run = try Examples.gatehouse(
+    @Test func aKeyWithAReasonEchoingItIsEscapedInTheReasonToo() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "k" + Self.forged)
         #expect(run.status == 3)
         #expect(
@@ -58,10 +58,10 @@ struct GatehouseCommandEscapingTests {
             ])
     }
 
-    @Test func terminalEscapeSequencesArePrintedNotSent() throws {
+    @Test func terminalEscapeSequencesArePrintedNotSent() async throws {
         let key =
             "avatars/\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\u{7f}x\u{202e}txt.exe\u{2066}\u{2028}\u{2029}"
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, key)
         #expect(run.status == 3)
         #expect(
@@ -75,8 +75,8 @@ struct GatehouseCommandEscapingTests {
             !raw.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0.properties.isBidiControl })
     }
 
-    @Test func aSubjectWithACarriageReturnIsEscaped() throws {
-        let run = try Examples.gatehouse(
+    @Test func aSubjectWithACarriageReturnIsEscaped() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "mallory\rallowed: alice", "--action", "read\tall",
             "--attr", "device=phone\nallowed: x", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 3)
@@ -87,14 +87,14 @@ struct GatehouseCommandEscapingTests {
             ])
     }
 
-    @Test func aBackslashIsDoubledSoEscapesReadBackUnambiguously() throws {
-        let run = try Examples.gatehouse(
+    @Test func aBackslashIsDoubledSoEscapesReadBackUnambiguously() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, #"a\nb"#)
         #expect(
             Self.lines(run.stderr).last == #"  request: mallory read "a\\nb" (service avatars)"#)
     }
 
-    @Test func aGateNameAndReasonFromTheConfigurationAreEscaped() throws {
+    @Test func aGateNameAndReasonFromTheConfigurationAreEscaped() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-esc-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -115,7 +115,7 @@ struct GatehouseCommandEscapingTests {
             ])
         ).write(to: config)
 
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--config", config.path, "--subject", "mallory", "--at", Self.monday, "avatars/a.txt")
         #expect(run.status == 3)
         #expect(
@@ -125,24 +125,24 @@ struct GatehouseCommandEscapingTests {
             ])
         #expect(!Self.allLines(run).contains { $0.hasPrefix("allowed:") })
 
-        let validate = try Examples.gatehouse("validate", config.path)
+        let validate = try await Examples.gatehouse("validate", config.path)
         #expect(validate.status == 0)
         #expect(Self.lines(validate.stdout) == [#"\#(config.path): valid; 1 service: s\u{2028}vc"#])
 
-        let explain = try Examples.gatehouse("explain", config.path)
+        let explain = try await Examples.gatehouse("explain", config.path)
         #expect(explain.status == 0)
         #expect(Self.lines(explain.stdout).first == #"service "s\u{2028}vc": gate → loader"#)
         #expect(!Self.allLines(explain).contains { $0.hasPrefix("allowed:") })
     }
 
-    @Test func aConfigurationPathWithANewlineIsEscapedInErrors() throws {
+    @Test func aConfigurationPathWithANewlineIsEscapedInErrors() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-esc-\(UUID())\nallowed: x")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("bad.json")
         try Data("[]".utf8).write(to: config)
-        let run = try Examples.gatehouse("validate", config.path)
+        let run = try await Examples.gatehouse("validate", config.path)
         #expect(run.status == 1)
         let shown = config.path.replacingOccurrences(of: "\n", with: #"\n"#)
         #expect(
@@ -151,8 +151,8 @@ struct GatehouseCommandEscapingTests {
             ])
     }
 
-    @Test func usageErrorsEscapeWhatWasTyped() throws {
-        let run = try Examples.run(
+    @Test func usageErrorsEscapeWhatWasTyped() async throws {
+        let run = try await Examples.run(
             "gatehouse", ["check", "--config", Self.config, "--sub\nallowed: x", "k"])
         #expect(run.status == 2)
         #expect(
@@ -161,10 +161,10 @@ struct GatehouseCommandEscapingTests {
         #expect(!Self.allLines(run).contains { $0.hasPrefix("allowed:") })
     }
 
-    @Test func jsonOutputEscapesControlCharactersAndStaysExact() throws {
+    @Test func jsonOutputEscapesControlCharactersAndStaysExact() async throws {
         let key = "x\nallowed: y\u{1b}[2J\u{85}\u{202e}\u{2028}"
         let subject = "mallory\r"
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--json", "--config", Self.config, "--subject", subject, "--at", Self.monday, key)
         #expect(run.status == 3)
         #expect(Self.lines(run.stdout).count == 1)

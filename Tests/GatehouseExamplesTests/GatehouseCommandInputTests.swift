@@ -31,8 +31,8 @@ struct GatehouseCommandInputTests {
         ("2026-11-30 10:00:00Z", "write YYYY-MM-DDTHH:MM:SS"),
         ("2026-11-30T10:00:00Zjunk", "write YYYY-MM-DDTHH:MM:SS"),
     ])
-    func atRefusesAnInstantThatDoesNotExist(value: String, reason: String) throws {
-        let run = try Examples.gatehouse(
+    func atRefusesAnInstantThatDoesNotExist(value: String, reason: String) async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
@@ -51,18 +51,18 @@ struct GatehouseCommandInputTests {
         ("2028-02-29T10:00:00Z", 0),  // a Tuesday in a leap year
         ("2026-11-30T01:00:00+05:00", 3),  // Sunday 21:00 in Berlin: the offset is applied
     ])
-    func atAcceptsFractionsOffsetsAndLeapDays(value: String, status: Int32) throws {
-        let run = try Examples.gatehouse(
+    func atAcceptsFractionsOffsetsAndLeapDays(value: String, status: Int32) async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == status, "stderr: \(run.stderr)")
     }
 
-    @Test func configDevNullSaysTheConfigurationIsEmpty() throws {
-        let run = try Examples.gatehouse("check", "--config", "/dev/null", "k")
+    @Test func configDevNullSaysTheConfigurationIsEmpty() async throws {
+        let run = try await Examples.gatehouse("check", "--config", "/dev/null", "k")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "/dev/null: the configuration is empty; \(Self.expectedObject)\n")
-        let json = try Examples.gatehouse("validate", "--json", "/dev/null")
+        let json = try await Examples.gatehouse("validate", "--json", "/dev/null")
         #expect(json.status == 1)
         #expect(
             json.stdout
@@ -78,22 +78,22 @@ struct GatehouseCommandInputTests {
         (#""services""#, "the configuration is a string"),
         ("null", "the configuration is null"),
     ])
-    func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) throws {
+    func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("gatehouse.json")
         try Data(content.utf8).write(to: file)
-        let run = try Examples.gatehouse("check", "--config", file.path, "k")
+        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr == "\(file.path): \(found); \(Self.expectedObject)\n")
     }
 
-    @Test func aDirectoryIsNotAConfiguration() throws {
+    @Test func aDirectoryIsNotAConfiguration() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("validate", folder.path)
+        let run = try await Examples.gatehouse("validate", folder.path)
         #expect(run.status == 1)
         #expect(
             run.stderr
@@ -101,21 +101,21 @@ struct GatehouseCommandInputTests {
         )
     }
 
-    @Test func aMissingConfigurationSaysSoInOneLine() throws {
+    @Test func aMissingConfigurationSaysSoInOneLine() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-none-\(UUID()).json")
-        let run = try Examples.gatehouse("validate", missing.path)
+        let run = try await Examples.gatehouse("validate", missing.path)
         #expect(run.status == 1)
         #expect(run.stderr == "\(missing.path): cannot read \(missing.path): No such file or directory\n")
     }
 
-    @Test func aNamedPipeNobodyWritesToReadsAsEmptyWithoutHanging() throws {
+    @Test func aNamedPipeNobodyWritesToReadsAsEmptyWithoutHanging() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("gatehouse.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let run = try Examples.gatehouse("validate", fifo)
+        let run = try await Examples.gatehouse("validate", fifo)
         #expect(run.status == 1)
         #expect(run.stderr == "\(fifo): the configuration is empty; \(Self.expectedObject)\n")
     }

@@ -7,8 +7,8 @@ struct GatehouseCommandTests {
     static let monday = "2026-11-30T10:00:00Z"
     static let saturday = "2026-11-28T10:00:00Z"
 
-    @Test func theDemoTellsEveryStepAndExitsZero() throws {
-        let run = try Examples.gatehouse()
+    @Test func theDemoTellsEveryStepAndExitsZero() async throws {
+        let run = try await Examples.gatehouse()
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         for line in [
@@ -26,15 +26,15 @@ struct GatehouseCommandTests {
         #expect(run.stdout.components(separatedBy: "exit status 3").count - 1 == 4)
     }
 
-    @Test func theDemoNeverChangesTheBundledRulesFile() throws {
+    @Test func theDemoNeverChangesTheBundledRulesFile() async throws {
         let rules = Examples.packageRoot.appendingPathComponent("Examples/demo/avatars.rules")
         let before = try Data(contentsOf: rules)
-        _ = try Examples.gatehouse("demo")
+        _ = try await Examples.gatehouse("demo")
         #expect(try Data(contentsOf: rules) == before)
     }
 
-    @Test func checkAllowedPrintsToStdoutAndExitsZero() throws {
-        let run = try Examples.gatehouse(
+    @Test func checkAllowedPrintsToStdoutAndExitsZero() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
         #expect(
@@ -43,8 +43,8 @@ struct GatehouseCommandTests {
         #expect(run.stderr.isEmpty)
     }
 
-    @Test func checkDeniedNamesGateAndReasonOnStderrAndExitsThree() throws {
-        let run = try Examples.gatehouse(
+    @Test func checkDeniedNamesGateAndReasonOnStderrAndExitsThree() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "avatars/alice.txt"
         )
         #expect(run.status == 3)
@@ -57,20 +57,20 @@ struct GatehouseCommandTests {
                 """)
     }
 
-    @Test func atEvaluatesAsIfTheClockReadThatInstant() throws {
-        let weekend = try Examples.gatehouse(
+    @Test func atEvaluatesAsIfTheClockReadThatInstant() async throws {
+        let weekend = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.saturday, "avatars/alice.txt"
         )
         #expect(weekend.status == 3)
         #expect(weekend.stderr.contains("office-hours"))
-        let offset = try Examples.gatehouse(
+        let offset = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", "2026-11-30T11:00:00+01:00",
             "avatars/alice.txt")
         #expect(offset.status == 0)
     }
 
-    @Test func checkJSONPrintsOneObject() throws {
-        let run = try Examples.gatehouse(
+    @Test func checkJSONPrintsOneObject() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--json", "--config", Self.config, "--subject", "mallory", "--attr", "device=phone",
             "--at", Self.monday,
             "avatars/alice.txt")
@@ -84,15 +84,15 @@ struct GatehouseCommandTests {
         #expect((request?["attributes"] as? [String: String]) == ["device": "phone"])
     }
 
-    @Test func loadWritesTheResourceToStdoutOrAFile() throws {
-        let run = try Examples.gatehouse(
+    @Test func loadWritesTheResourceToStdoutOrAFile() async throws {
+        let run = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of alice: a fox in a red scarf\n")
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-out-\(UUID()).txt")
         defer { try? FileManager.default.removeItem(at: output) }
-        let toFile = try Examples.gatehouse(
+        let toFile = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "--output", output.path,
             "avatars/bob.txt")
         #expect(toFile.status == 0)
@@ -100,10 +100,10 @@ struct GatehouseCommandTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == "avatar of bob: a heron on one leg\n")
     }
 
-    @Test func aDeniedLoadWritesNothing() throws {
+    @Test func aDeniedLoadWritesNothing() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-out-\(UUID()).txt")
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "--output",
             output.path, "avatars/bob.txt")
         #expect(run.status == 3)
@@ -111,8 +111,8 @@ struct GatehouseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
-    @Test func aHostilePathIsDeniedBeforeAnyGateExitingThree() throws {
-        let run = try Examples.gatehouse(
+    @Test func aHostilePathIsDeniedBeforeAnyGateExitingThree() async throws {
+        let run = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice/../../../gatehouse.json")
         #expect(run.status == 3)
@@ -124,15 +124,15 @@ struct GatehouseCommandTests {
                 + "  request: alice read \"avatars/alice/../../../gatehouse.json\" (service avatars)\n")
     }
 
-    @Test func aMissingResourceIsALoaderErrorExitingOne() throws {
-        let run = try Examples.gatehouse(
+    @Test func aMissingResourceIsALoaderErrorExitingOne() async throws {
+        let run = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "avatars/nobody.txt")
         #expect(run.status == 1)
         #expect(run.stderr.contains("avatars/nobody.txt"))
     }
 
-    @Test func validateReportsValidAndInvalidFiles() throws {
-        let valid = try Examples.gatehouse("validate", Self.config)
+    @Test func validateReportsValidAndInvalidFiles() async throws {
+        let valid = try await Examples.gatehouse("validate", Self.config)
         #expect(valid.status == 0)
         #expect(valid.stdout == "\(Self.config): valid; 1 service: avatars\n")
 
@@ -144,21 +144,21 @@ struct GatehouseCommandTests {
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "9am", "to": "17:00" }, { "type": "allowList", "subjcts": ["a"] } ] } } }"#
                 .utf8
         ).write(to: bad)
-        let invalid = try Examples.gatehouse("validate", bad.path)
+        let invalid = try await Examples.gatehouse("validate", bad.path)
         #expect(invalid.status == 1)
         #expect(
             invalid.stderr.contains(
                 "\(bad.path): services.s.gatekeepers[0].from: expected HH:mm, found \"9am\""))
         #expect(invalid.stderr.contains("\(bad.path): services.s.gatekeepers[1].subjcts: unknown key"))
-        let json = try Examples.gatehouse("validate", "--json", bad.path)
+        let json = try await Examples.gatehouse("validate", "--json", bad.path)
         #expect(json.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
         #expect((object?["errors"] as? [String])?.count == 3)
     }
 
-    @Test func explainDescribesTheChain() throws {
-        let run = try Examples.gatehouse("explain", Self.config)
+    @Test func explainDescribesTheChain() async throws {
+        let run = try await Examples.gatehouse("explain", Self.config)
         #expect(run.status == 0)
         #expect(
             run.stdout.hasPrefix(
@@ -167,16 +167,16 @@ struct GatehouseCommandTests {
     }
 
     @Test(arguments: ["check", "load", "validate", "explain", "demo"])
-    func everySubcommandHasHelp(command: String) throws {
-        let run = try Examples.gatehouse(command, "--help")
+    func everySubcommandHasHelp(command: String) async throws {
+        let run = try await Examples.gatehouse(command, "--help")
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("gatehouse \(command) - "))
-        let viaHelp = try Examples.gatehouse("help", command)
+        let viaHelp = try await Examples.gatehouse("help", command)
         #expect(viaHelp.stdout == run.stdout)
     }
 
-    @Test func topLevelHelpListsTheCommands() throws {
-        let run = try Examples.gatehouse("--help")
+    @Test func topLevelHelpListsTheCommands() async throws {
+        let run = try await Examples.gatehouse("--help")
         #expect(run.status == 0)
         for command in ["check", "load", "validate", "explain"] {
             #expect(run.stdout.contains("gatehouse \(command)"))
@@ -220,36 +220,36 @@ struct GatehouseCommandTests {
         (["demo", "extra"], "error: 'demo' takes no arguments"),
         (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
     ])
-    func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) throws {
-        let run = try Examples.run("gatehouse", arguments)
+    func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) async throws {
+        let run = try await Examples.run("gatehouse", arguments)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix(message), "stderr: \(run.stderr)")
         #expect(run.stderr.contains("Run 'gatehouse help'"))
     }
 
-    @Test func aBrokenConfigurationExitsOneNamingFileAndPlace() throws {
+    @Test func aBrokenConfigurationExitsOneNamingFileAndPlace() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("broken.json")
         try Data("{\n  \"services\": [\n".utf8).write(to: file)
-        let run = try Examples.gatehouse("check", "--config", file.path, "k")
+        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path): line 3, column 1: invalid JSON"))
     }
 
-    @Test func theCommandWorksFromAnotherWorkingDirectory() throws {
+    @Test func theCommandWorksFromAnotherWorkingDirectory() async throws {
         let config = Examples.packageRoot.appendingPathComponent(Self.config).path
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "load", "--config", config, "--subject", "carol", "--at", Self.monday, "avatars/carol.txt",
             in: FileManager.default.temporaryDirectory)
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of carol: a hedgehog with glasses\n")
     }
 
-    @Test func aDenyRuleWinsOverAnAllowInTheRulesFile() throws {
-        let run = try Examples.gatehouse(
+    @Test func aDenyRuleWinsOverAnAllowInTheRulesFile() async throws {
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "carol", "--at", Self.monday,
             "avatars/carol/private-draft.txt")
         #expect(run.status == 3)

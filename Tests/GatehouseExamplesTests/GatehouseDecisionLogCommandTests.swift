@@ -15,11 +15,11 @@ struct GatehouseDecisionLogCommandTests {
             }
     }
 
-    @Test func checkWritesTheDecisionToTheLogBeforeItExits() throws {
+    @Test func checkWritesTheDecisionToTheLogBeforeItExits() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "--decision-log",
             log,
             "avatars/alice.txt")
@@ -34,12 +34,12 @@ struct GatehouseDecisionLogCommandTests {
         #expect((lines[0]["decision_id"] as? String)?.count == 36)
     }
 
-    @Test func loadAppendsADenialWithItsGatekeeper() throws {
+    @Test func loadAppendsADenialWithItsGatekeeper() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
         for subject in ["alice", "mallory"] {
-            _ = try Examples.gatehouse(
+            _ = try await Examples.gatehouse(
                 "load", "--config", Self.config, "--subject", subject, "--at", Self.monday,
                 "--decision-log=\(log)",
                 "avatars/alice.txt")
@@ -50,7 +50,7 @@ struct GatehouseDecisionLogCommandTests {
         #expect(lines[1]["failed"] as? Bool == false)
     }
 
-    @Test func theFlagReplacesTheConfiguredPathAndKeepsTheMask() throws {
+    @Test func theFlagReplacesTheConfiguredPathAndKeepsTheMask() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         try Data(
@@ -60,7 +60,7 @@ struct GatehouseDecisionLogCommandTests {
               "decisionLog": { "path": "configured.jsonl", "mask": ["token"] } }
             """.utf8
         ).write(to: URL(fileURLWithPath: folder.path("gatehouse.json")))
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--config", folder.path("gatehouse.json"), "--attr", "token=s3cr3t", "--attr",
             "tenant=acme",
             "--decision-log", folder.path("given.jsonl"), "a")
@@ -74,11 +74,11 @@ struct GatehouseDecisionLogCommandTests {
         #expect(lines[0]["erased"] as? [String] == ["/input/attributes/token"])
     }
 
-    @Test func aLogThatCannotBeOpenedIsAConfigurationErrorAndExitsOne() throws {
+    @Test func aLogThatCannotBeOpenedIsAConfigurationErrorAndExitsOne() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("missing/decisions.jsonl")
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "--decision-log",
             log,
             "avatars/alice.txt")

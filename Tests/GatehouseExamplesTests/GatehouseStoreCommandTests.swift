@@ -41,26 +41,26 @@ struct GatehouseStoreCommandTests {
         func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
-    @Test func anAllowedStoreWritesTheResourceFromStandardInput() throws {
+    @Test func anAllowedStoreWritesTheResourceFromStandardInput() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "store", "--config", fixture.config, "--subject", "alice", "docs/new.txt",
             input: Data("draft".utf8))
         #expect(run.status == 0)
         #expect(run.stdout == "stored 5 bytes: alice write \"docs/new.txt\" (service docs)\n")
         #expect(try Data(contentsOf: fixture.file("docs/new.txt")) == Data("draft".utf8))
-        let load = try Examples.gatehouse(
+        let load = try await Examples.gatehouse(
             "load", "--config", fixture.config, "--subject", "bob", "docs/new.txt")
         #expect(load.stdout == "draft")
     }
 
-    @Test func aDeniedStoreNeverReachesTheLoaderAndExitsThree() throws {
+    @Test func aDeniedStoreNeverReachesTheLoaderAndExitsThree() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
         let input = fixture.folder.appendingPathComponent("input.txt")
         try Data("vandal".utf8).write(to: input)
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "store", "--config", fixture.config, "--subject", "bob", "--input", input.path, "docs/plan.txt")
         #expect(run.status == 3)
         #expect(run.stderr.hasPrefix("denied by rules: no rule in docs.rules allows\n"))
@@ -68,14 +68,14 @@ struct GatehouseStoreCommandTests {
         #expect(try Data(contentsOf: fixture.file("docs/plan.txt")) == Data("plan".utf8))
     }
 
-    @Test func removeDeletesOnlyWhenAllowed() throws {
+    @Test func removeDeletesOnlyWhenAllowed() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let denied = try Examples.gatehouse(
+        let denied = try await Examples.gatehouse(
             "remove", "--config", fixture.config, "--subject", "bob", "docs/plan.txt")
         #expect(denied.status == 3)
         #expect(FileManager.default.fileExists(atPath: fixture.file("docs/plan.txt").path))
-        let allowed = try Examples.gatehouse(
+        let allowed = try await Examples.gatehouse(
             "remove", "--config", fixture.config, "--subject", "alice", "docs/plan.txt")
         #expect(allowed.status == 0)
         #expect(allowed.stdout == "removed: alice delete \"docs/plan.txt\" (service docs)\n")
@@ -83,14 +83,14 @@ struct GatehouseStoreCommandTests {
     }
 
     @Test(arguments: ["docs", "docs/"])
-    func listShowsOnlyTheKeysThatMayBeReadAndNeverNamesTheOthers(_ prefix: String) throws {
+    func listShowsOnlyTheKeysThatMayBeReadAndNeverNamesTheOthers(_ prefix: String) async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try Examples.gatehouse("list", "--config", fixture.config, "--subject", "bob", prefix)
+        let run = try await Examples.gatehouse("list", "--config", fixture.config, "--subject", "bob", prefix)
         #expect(run.status == 0)
         #expect(run.stdout == "docs/plan.txt\n")
         #expect(!(run.stdout + run.stderr).contains("secret"))
-        let json = try Examples.gatehouse(
+        let json = try await Examples.gatehouse(
             "list", "--json", "--config", fixture.config, "--subject", "bob", prefix)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["keys"] as? [String] == ["docs/plan.txt"])
@@ -98,50 +98,51 @@ struct GatehouseStoreCommandTests {
         #expect(!json.stdout.contains("secret"))
     }
 
-    @Test func aDeniedListingExitsThreeAndNamesNoKey() throws {
+    @Test func aDeniedListingExitsThreeAndNamesNoKey() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
         try FileManager.default.createDirectory(
             at: fixture.file("private"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: fixture.file("private/key.txt"))
-        let run = try Examples.gatehouse("list", "--config", fixture.config, "--subject", "bob", "private")
+        let run = try await Examples.gatehouse(
+            "list", "--config", fixture.config, "--subject", "bob", "private")
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
         #expect(!run.stderr.contains("key.txt"))
     }
 
-    @Test func storeWithJSONReportsTheBytesAndAnUnreadableInputIsAUsageError() throws {
+    @Test func storeWithJSONReportsTheBytesAndAnUnreadableInputIsAUsageError() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "store", "--json", "--config", fixture.config, "--subject", "alice", "docs/a.txt",
             input: Data("abc".utf8))
         #expect(run.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["bytes"] as? Int == 3)
         #expect(object?["allowed"] as? Bool == true)
-        let missing = try Examples.gatehouse(
+        let missing = try await Examples.gatehouse(
             "store", "--config", fixture.config, "--subject", "alice", "--input", "/nonexistent/x",
             "docs/a.txt")
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("error: cannot read /nonexistent/x"))
     }
 
-    @Test func theLoaderFailingAfterAnAllowedRemoveExitsOne() throws {
+    @Test func theLoaderFailingAfterAnAllowedRemoveExitsOne() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "remove", "--config", fixture.config, "--subject", "alice", "docs/never-there.txt")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("error: the loader failed: "))
     }
 
-    @Test func storeRemoveAndListHaveHelpAndRefuseAnAction() throws {
+    @Test func storeRemoveAndListHaveHelpAndRefuseAnAction() async throws {
         for command in ["store", "remove", "list"] {
-            let help = try Examples.gatehouse(command, "--help")
+            let help = try await Examples.gatehouse(command, "--help")
             #expect(help.status == 0)
             #expect(help.stdout.hasPrefix("gatehouse \(command) - "))
-            let action = try Examples.gatehouse(command, "--config", "x.json", "--action", "read", "k")
+            let action = try await Examples.gatehouse(command, "--config", "x.json", "--action", "read", "k")
             #expect(action.status == 2)
         }
     }

@@ -40,8 +40,8 @@ struct GatehouseTestCommandTests {
 
     // MARK: the example table
 
-    @Test func theExampleTablePassesWithASummaryLine() throws {
-        let run = try Examples.gatehouse("test", Self.exampleTable)
+    @Test func theExampleTablePassesWithASummaryLine() async throws {
+        let run = try await Examples.gatehouse("test", Self.exampleTable)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let lines = run.stdout.split(separator: "\n")
@@ -62,8 +62,8 @@ struct GatehouseTestCommandTests {
             cases.allSatisfy { $0["at"] != nil }, "every case pins its instant: the demo has a time window")
     }
 
-    @Test func theExampleTableAsJSONIsOneObjectWithEveryCase() throws {
-        let run = try Examples.gatehouse("test", "--json", Self.exampleTable)
+    @Test func theExampleTableAsJSONIsOneObjectWithEveryCase() async throws {
+        let run = try await Examples.gatehouse("test", "--json", Self.exampleTable)
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 1)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
@@ -78,7 +78,7 @@ struct GatehouseTestCommandTests {
 
     // MARK: failing cases
 
-    @Test func aTableWithOneWrongExpectationExitsOneNamingThatCase() throws {
+    @Test func aTableWithOneWrongExpectationExitsOneNamingThatCase() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(
@@ -86,7 +86,7 @@ struct GatehouseTestCommandTests {
                 Self.aliceAllowed,
                 #"{ "name": "bob reads alice's avatar", "subject": "bob", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny" }"#
             ), to: "wrong.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout == """
@@ -98,14 +98,14 @@ struct GatehouseTestCommandTests {
                 """)
     }
 
-    @Test func aDenyByAnotherGateThanTheNamedOneFailsSayingWhichGateAndWhy() throws {
+    @Test func aDenyByAnotherGateThanTheNamedOneFailsSayingWhichGateAndWhy() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(
             Self.table(
                 #"{ "name": "mallory is refused by the rules", "subject": "mallory", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny", "gate": "rules" }"#
             ), to: "gate.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
@@ -114,7 +114,7 @@ struct GatehouseTestCommandTests {
         #expect(run.stdout.hasSuffix("0 passed, 1 failed\n"))
     }
 
-    @Test func aFailingGateFailsADenyCaseRatherThanPassingIt() throws {
+    @Test func aFailingGateFailsADenyCaseRatherThanPassingIt() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         try demo.write("allow alice read\n", to: "avatars.rules")
@@ -122,7 +122,7 @@ struct GatehouseTestCommandTests {
             Self.table(
                 #"{ "name": "bob is denied", "subject": "bob", "resource": "avatars/secret.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny" }"#
             ), to: "broken.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
@@ -130,7 +130,7 @@ struct GatehouseTestCommandTests {
             ))
     }
 
-    @Test func eachCaseIsDecidedAtItsOwnInstant() throws {
+    @Test func eachCaseIsDecidedAtItsOwnInstant() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(
@@ -139,19 +139,19 @@ struct GatehouseTestCommandTests {
                 #"{ "name": "saturday", "subject": "alice", "resource": "avatars/alice.txt", "at": "2026-11-28T10:00:00Z", "expect": "deny", "gate": "office-hours" }"#,
                 #"{ "name": "monday again", "subject": "alice", "resource": "avatars/alice.txt", "at": "2026-11-30T11:00:00+01:00", "expect": "allow" }"#
             ), to: "instants.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.hasSuffix("3 passed, 0 failed\n"))
     }
 
-    @Test func echoedNamesAndReasonsAreEscaped() throws {
+    @Test func echoedNamesAndReasonsAreEscaped() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(
             Self.table(
                 #"{ "name": "x\npass  forged", "subject": "mallory", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "allow" }"#
             ), to: "escape.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix(#"FAIL  x\npass  forged: expected allow"#))
         #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("pass") })
@@ -189,11 +189,11 @@ struct GatehouseTestCommandTests {
         ),
         (#""a case""#, "cases[0]: expected a case (an object), found a string"),
     ])
-    func aMalformedCaseExitsTwoNamingThePlace(element: String, problem: String) throws {
+    func aMalformedCaseExitsTwoNamingThePlace(element: String, problem: String) async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(Self.table(Self.aliceAllowed, element), to: "bad.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         let expected = "\(table): \(problem.replacingOccurrences(of: "cases[0]", with: "cases[1]"))"
@@ -210,22 +210,22 @@ struct GatehouseTestCommandTests {
         (#"{ "config": "gatehouse.json", "case": [] }"#, #"case: unknown key (did you mean "cases"?)"#),
         ("{ \"config\": \"gatehouse.json\",\n  \"cases\": [ x ] }", "invalid JSON: line 2, column 14: "),
     ])
-    func aMalformedTableExitsTwoNamingThePlace(text: String, problem: String) throws {
+    func aMalformedTableExitsTwoNamingThePlace(text: String, problem: String) async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(text, to: "bad.tests.json")
-        let run = try Examples.gatehouse("test", table)
+        let run = try await Examples.gatehouse("test", table)
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("\(table): \(problem)"), "stderr: \(run.stderr)")
     }
 
-    @Test func aMalformedTableAsJSONListsEveryProblem() throws {
+    @Test func aMalformedTableAsJSONListsEveryProblem() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(
             Self.table(#"{ "name": "n", "resource": "r", "expect": "maybe", "gate": 3 }"#),
             to: "bad.tests.json")
-        let run = try Examples.gatehouse("test", "--json", table)
+        let run = try await Examples.gatehouse("test", "--json", table)
         #expect(run.status == 2)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -236,10 +236,10 @@ struct GatehouseTestCommandTests {
             ])
     }
 
-    @Test func aMissingTableOrConfigurationSaysSo() throws {
+    @Test func aMissingTableOrConfigurationSaysSo() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
-        let missingTable = try Examples.gatehouse("test", demo.path("nothing.tests.json"))
+        let missingTable = try await Examples.gatehouse("test", demo.path("nothing.tests.json"))
         #expect(missingTable.status == 2)
         #expect(
             missingTable.stderr == "\(demo.path("nothing.tests.json")): cannot read the table: no such file\n"
@@ -247,39 +247,39 @@ struct GatehouseTestCommandTests {
 
         let table = try demo.write(
             #"{ "config": "elsewhere.json", "cases": [\#(Self.aliceAllowed)] }"#, to: "t.tests.json")
-        let missingConfiguration = try Examples.gatehouse("test", table)
+        let missingConfiguration = try await Examples.gatehouse("test", table)
         #expect(missingConfiguration.status == 1)
         #expect(missingConfiguration.stderr.hasPrefix("\(demo.path("elsewhere.json")): cannot read"))
     }
 
-    @Test func testNeedsATableAndHasHelp() throws {
-        let missing = try Examples.gatehouse("test")
+    @Test func testNeedsATableAndHasHelp() async throws {
+        let missing = try await Examples.gatehouse("test")
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("error: missing CASES for 'test'"))
-        let help = try Examples.gatehouse("test", "--help")
+        let help = try await Examples.gatehouse("test", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("gatehouse test - "))
-        #expect(try Examples.gatehouse("help", "test").stdout == help.stdout)
-        #expect(try Examples.gatehouse("--help").stdout.contains("gatehouse test"))
+        #expect(try await Examples.gatehouse("help", "test").stdout == help.stdout)
+        #expect(try await Examples.gatehouse("--help").stdout.contains("gatehouse test"))
     }
 
     // MARK: validate reads the rules files
 
-    @Test func validateOfAConfigurationWhoseRulesFileIsMalformedExitsOneNamingFileAndLine() throws {
+    @Test func validateOfAConfigurationWhoseRulesFileIsMalformedExitsOneNamingFileAndLine() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         try demo.write(
             "# effect subject action resource\nallow alice read avatars/alice*\nallow bob read\n",
             to: "avatars.rules")
         let config = demo.path("gatehouse.json")
-        let run = try Examples.gatehouse("validate", config)
+        let run = try await Examples.gatehouse("validate", config)
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(
             run.stderr
                 == "\(config): services.avatars.gatekeepers[2]: avatars.rules:3: expected 4 fields (effect subject action resource), found 3\n"
         )
-        let json = try Examples.gatehouse("validate", "--json", config)
+        let json = try await Examples.gatehouse("validate", "--json", config)
         #expect(json.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -288,19 +288,19 @@ struct GatehouseTestCommandTests {
                 "services.avatars.gatekeepers[2]: avatars.rules:3: ") == true)
     }
 
-    @Test func validateOfAConfigurationWhoseRulesFileIsMissingExitsOne() throws {
+    @Test func validateOfAConfigurationWhoseRulesFileIsMissingExitsOne() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
         try FileManager.default.removeItem(atPath: demo.path("avatars.rules"))
         let config = demo.path("gatehouse.json")
-        let run = try Examples.gatehouse("validate", config)
+        let run = try await Examples.gatehouse("validate", config)
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix("\(config): services.avatars.gatekeepers[2]: avatars.rules: cannot read"))
     }
 
-    @Test func validateOfTheDemoConfigurationStillSaysValid() throws {
-        let run = try Examples.gatehouse("validate", "Examples/demo/gatehouse.json")
+    @Test func validateOfTheDemoConfigurationStillSaysValid() async throws {
+        let run = try await Examples.gatehouse("validate", "Examples/demo/gatehouse.json")
         #expect(run.status == 0)
         #expect(run.stdout == "Examples/demo/gatehouse.json: valid; 1 service: avatars\n")
     }

@@ -27,39 +27,41 @@ struct ProxyVersusDecoratorExampleTests {
         return Array(lines[header...].prefix { !$0.isEmpty })
     }
 
-    @Test func theLessonHoldsAndExitsZero() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func theLessonHoldsAndExitsZero() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.hasSuffix("\nAll 16 expectations of the lesson hold.\n"))
     }
 
-    @Test func everyLineFitsInOneHundredColumns() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func everyLineFitsInOneHundredColumns() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         for line in run.stdout.components(separatedBy: "\n") {
             #expect(line.count <= 100, "\(line.count) columns: \(line)")
         }
     }
 
-    @Test func everyCallLineSaysWhetherTheLoaderWasReached() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func everyCallLineSaysWhetherTheLoaderWasReached() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         let lines = (1...4).flatMap { Self.calls($0, of: run) }.filter { !$0.contains("--") }
-        #expect(lines.count == 2 * (6 + 4 + 5 + 3))
+        // Two lines for each of the 6 + 4 + 5 + 3 calls of the four parts.
+        let expectedLines: Int = 2 * (6 + 4 + 5 + 3)
+        #expect(lines.count == expectedLines)
         for line in lines {
             #expect(line.contains(" loader reached ") || line.contains(" loader not reached "), "\(line)")
         }
     }
 
-    @Test func noCallLineBlamesTheCacheOrCarriesARunningTotal() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func noCallLineBlamesTheCacheOrCarriesARunningTotal() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         #expect(!run.stdout.contains("ANYWAY"))
         for line in (1...4).flatMap({ Self.calls($0, of: run) }) {
             #expect(!line.contains("["), "\(line)")
         }
     }
 
-    @Test func theProxyDecidesWhetherAndTheDecoratorHowCallByCall() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func theProxyDecidesWhetherAndTheDecoratorHowCallByCall() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         #expect(
             Self.calls(1, of: run) == [
                 "  1  public/a.png          proxy        gate allows                loader reached      served",
@@ -83,8 +85,8 @@ struct ProxyVersusDecoratorExampleTests {
             ])
     }
 
-    @Test func twoStackedDecoratorsServeTheSameInEitherOrder() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func twoStackedDecoratorsServeTheSameInEitherOrder() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         let part = Self.part(2, of: run)
         #expect(part.contains("  log first:    CallLog(CachingLoader(loader, countLimit: 10))"))
         #expect(part.contains("  cache first:  CachingLoader(CallLog(loader), countLimit: 10)"))
@@ -101,8 +103,8 @@ struct ProxyVersusDecoratorExampleTests {
             ])
     }
 
-    @Test func aCacheInFrontOfTheGateKeepsServingAfterRevocationWhileBehindItDenies() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func aCacheInFrontOfTheGateKeepsServingAfterRevocationWhileBehindItDenies() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         #expect(
             Array(Self.calls(3, of: run).dropFirst(4)) == [
                 "     -- access revoked --",
@@ -121,8 +123,8 @@ struct ProxyVersusDecoratorExampleTests {
             ])
     }
 
-    @Test func aCacheInFrontOfTheGateServesAlicesAvatarToBobWhileBehindItRefusesHim() throws {
-        let run = try Examples.run("proxy-vs-decorator", [])
+    @Test func aCacheInFrontOfTheGateServesAlicesAvatarToBobWhileBehindItRefusesHim() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", [])
         #expect(
             Self.calls(4, of: run) == [
                 "  1  alice: avatars/alice  gate first   gate allows, cache miss    loader reached      served",
@@ -135,21 +137,21 @@ struct ProxyVersusDecoratorExampleTests {
         #expect(Self.part(4, of: run).contains { $0.contains("bob got the bytes alice loaded") })
     }
 
-    @Test func theLessonIsTheSameOnEveryRun() throws {
-        let first = try Examples.run("proxy-vs-decorator", [])
-        let second = try Examples.run("proxy-vs-decorator", [])
+    @Test func theLessonIsTheSameOnEveryRun() async throws {
+        let first = try await Examples.run("proxy-vs-decorator", [])
+        let second = try await Examples.run("proxy-vs-decorator", [])
         #expect(first.stdout == second.stdout)
     }
 
-    @Test func aStrayArgumentIsAUsageErrorExitingTwo() throws {
-        let run = try Examples.run("proxy-vs-decorator", ["--fast"])
+    @Test func aStrayArgumentIsAUsageErrorExitingTwo() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", ["--fast"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "error: unexpected argument \"--fast\"; proxy-vs-decorator takes none\n")
     }
 
-    @Test func helpPrintsUsageAndExitsZero() throws {
-        let run = try Examples.run("proxy-vs-decorator", ["--help"])
+    @Test func helpPrintsUsageAndExitsZero() async throws {
+        let run = try await Examples.run("proxy-vs-decorator", ["--help"])
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("usage: proxy-vs-decorator\n"))
     }

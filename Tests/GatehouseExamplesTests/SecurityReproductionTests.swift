@@ -28,63 +28,66 @@ struct SecurityReproductionTests {
     static let blockRules = "allow * read *\ndeny mallory read Keys/*\ndeny mallory read docs/café/*\n"
 
     @Test(arguments: ["\u{212A}eys/master", "docs/cafe\u{0301}/plan"])
-    func aUnicodeEquivalentKeyNeverPassesADenyRule(_ key: String) throws {
+    func aUnicodeEquivalentKeyNeverPassesADenyRule(_ key: String) async throws {
         let (folder, config) = try Self.configuration(
             rules: Self.blockRules, gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("denied by (identity): the resource is not in Unicode NFC"))
     }
 
-    @Test func aDenyWrittenInNFDCoversItsNFCRequest() throws {
+    @Test func aDenyWrittenInNFDCoversItsNFCRequest() async throws {
         let (folder, config) = try Self.configuration(
             rules: "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n",
             gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "docs/café/plan")
+        let run = try await Examples.gatehouse(
+            "load", "--config", config, "--subject", "mallory", "docs/café/plan")
         #expect(run.status == 3)
         #expect(run.stderr.hasPrefix("denied by file: keys.rules:2 denies"))
     }
 
-    @Test func aUnicodeEquivalentKeyNeverPassesANegatedAllowList() throws {
+    @Test func aUnicodeEquivalentKeyNeverPassesANegatedAllowList() async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "policy": { "type": "allowList", "resources": ["Keys/*"] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse(
+        let run = try await Examples.gatehouse(
             "load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE MASTER KEY"))
     }
 
     @Test(arguments: ["tenants/acme/../globex/plan.txt", "tenants/acme/./../globex/plan.txt"])
-    func theGateNeverAllowsADotDotPath(_ key: String) throws {
+    func theGateNeverAllowsADotDotPath(_ key: String) async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "allowList", "resources": ["tenants/acme/*"] }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let check = try Examples.gatehouse("check", "--config", config, "--subject", "alice", key)
+        let check = try await Examples.gatehouse("check", "--config", config, "--subject", "alice", key)
         #expect(check.status == 3)
         #expect(check.stderr.hasPrefix("denied by (identity): the resource has a "))
     }
 
-    @Test func anEmptyBlockListUnderNotFails() throws {
+    @Test func anEmptyBlockListUnderNotFails() async throws {
         let (folder, config) = try Self.configuration(
             rules: "",
             gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "Keys/master")
+        let run = try await Examples.gatehouse(
+            "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 3)
         #expect(run.stderr.contains("keys.rules: is empty (0 bytes)"))
         #expect(!run.stdout.contains("THE MASTER KEY"))
     }
 
     @Test(arguments: ["allOf", "anyOf"])
-    func notOfAnEmptyCombinatorIsRefusedByTheConfiguration(_ type: String) throws {
+    func notOfAnEmptyCombinatorIsRefusedByTheConfiguration(_ type: String) async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "policy": { "type": "\#(type)", "policies": [] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try Examples.gatehouse("load", "--config", config, "--subject", "mallory", "Keys/master")
+        let run = try await Examples.gatehouse(
+            "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(

@@ -17,9 +17,10 @@ import GatehouseCore
 /// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
 /// A decision finds the matching subject, action and resource patterns in a `PatternIndex`
 /// each, adds the groups the subject belongs to (worked out when the file is read, so nesting
-/// costs nothing then), and looks up the rules filed under each matching (resource, subject)
-/// pair: its cost depends on how many patterns match the request, not on how many rules or
-/// groups the file has.
+/// costs nothing then), and visits the rules of each matching resource pattern (`RuleTable`),
+/// keeping those filed under a matching subject or one of the subject's groups: its cost
+/// depends on how many patterns match the request, not on how many rules or groups the file
+/// has.
 package struct RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {

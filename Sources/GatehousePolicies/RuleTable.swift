@@ -53,7 +53,7 @@ struct RuleTable: Sendable {
 
     /// The rules of a file as its lines are read, before they are filed.
     struct Builder {
-        private(set) var rules: [IndexedRule] = []
+        private var rules: [IndexedRule] = []
         private var conditionLists: [[RuleCondition]] = []
 
         /// Makes room for `count` rules in all.

@@ -149,7 +149,7 @@ private final class Contents: Sendable {
     let membershipStarts: [Int32]
     let membershipKeys: [Int32]
     /// Whether any subject belongs to a group (when none does, a decision skips the look-up).
-    let hasGroups: Bool
+    var hasGroups: Bool { !membershipKeys.isEmpty }
     /// How many subject patterns rules name: ids below it. A group's members are inserted
     /// after the rules' subjects, so an id at or above it is named only by a group line.
     let namedSubjectCount: Int
@@ -178,7 +178,6 @@ private final class Contents: Sendable {
         self.subjects = subjects
         membershipStarts = starts
         membershipKeys = keys
-        hasGroups = !keys.isEmpty
         namedSubjectCount = parser.subjects.count
     }
 

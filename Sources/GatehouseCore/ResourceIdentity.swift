@@ -102,7 +102,7 @@ public struct ResourceIdentity: Sendable, Hashable {
         for (offset, scalar) in resource.unicodeScalars.enumerated() where Self.isControl(scalar) {
             return .controlCharacter(scalar, offset: offset)
         }
-        let normalized = resource.precomposedStringWithCanonicalMapping
+        let normalized = Self.normalized(resource)
         if !normalized.utf8.elementsEqual(resource.utf8) {
             return .notNFC(normalized: normalized)
         }
@@ -116,6 +116,12 @@ public struct ResourceIdentity: Sendable, Hashable {
         if let violation = violation(in: resource) {
             throw violation
         }
+    }
+
+    /// `text` in Unicode Normalization Form C: the one spelling that gates compare and that keys,
+    /// patterns, subjects and values are normalized to.
+    public static func normalized(_ text: String) -> String {
+        text.precomposedStringWithCanonicalMapping
     }
 
     /// Whether `scalar` is a C0 or C1 control character or DEL; shared with the policies'

@@ -48,7 +48,7 @@ enum PatternCharacters {
 
     /// `text` in Unicode NFC.
     static func normalized(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : ResourceIdentity.normalized(text)
     }
 
     /// A character a pattern may not hold, and why.

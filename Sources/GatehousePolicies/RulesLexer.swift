@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// One line of a rules file that is not blank: its 1-based number and where its fields are.
 struct RulesLine {
@@ -104,7 +105,7 @@ struct RulesLexer {
         if isASCII { return (text, lineNumber) }
         // NFC leaves newlines alone, so the line count holds for the normalized text.
         return (
-            Array(String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8),
+            Array(ResourceIdentity.normalized(String(decoding: text, as: UTF8.self)).utf8),
             lineNumber
         )
     }

@@ -91,6 +91,7 @@ let package = Package(
         // Test doubles and helpers shared by the test targets (not a product); GatehouseCore only.
         .target(
             name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
+            exclude: ["generate-canonical-equivalents.py"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTestSupport"],

@@ -47,8 +47,10 @@ struct CommandLineArguments {
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
-            if let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
+            // Split on the `=` scalar: a value that starts with a combining mark makes one
+            // `Character` with the `=`.
+            if let equals = name.unicodeScalars.firstIndex(of: "=") {
+                inlineValue = String(name[name.unicodeScalars.index(after: equals)...])
                 name = String(name[..<equals])
             }
             guard let option = known[name] else {

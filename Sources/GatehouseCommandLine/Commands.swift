@@ -105,10 +105,11 @@ struct Commands {
         }
         var attributes: [String: String] = [:]
         for pair in parsed.all("attr") {
-            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
+            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
                 return .finished(usage("--attr expects KEY=VALUE, found '\(pair)'", help: helpText))
             }
-            attributes[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
         }
         var clock: @Sendable () -> Date = { Date() }
         if let text = parsed.value("at") {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The rule that makes gates and loaders agree on which resource a request names.
 ///
 /// Gates compare text byte for byte; loaders look keys up in ways that may not (a Swift
@@ -8,9 +6,9 @@ import Foundation
 /// the request's resource and refuses, with a denial that says what is wrong, a resource that
 /// could name something other than what the gates see:
 ///
-/// - text that is not in Unicode Normalization Form C (NFC): `"\u{212A}eys/master"` (KELVIN
-///   SIGN) or `"cafe\u{301}"` (a combining accent) is refused, where `"Keys/master"` and
-///   `"café"` are not;
+/// - text that is not in Unicode Normalization Form C (NFC) as the Swift runtime normalizes it
+///   (``normalized(_:)``): `"\u{212A}eys/master"` (KELVIN SIGN) or `"cafe\u{301}"` (a combining
+///   accent) is refused, where `"Keys/master"` and `"café"` are not;
 /// - a control character: C0 (U+0000–U+001F, NUL and newline included), DEL (U+007F) or C1
 ///   (U+0080–U+009F);
 /// - with ``path`` (the default), a path that is empty, starts with `/`, or has an empty, `.`
@@ -118,10 +116,17 @@ public struct ResourceIdentity: Sendable, Hashable {
         }
     }
 
-    /// `text` in Unicode Normalization Form C: the one spelling that gates compare and that keys,
-    /// patterns, subjects and values are normalized to.
+    /// `text` in Unicode Normalization Form C (NFC), as the Swift runtime normalizes it: the one
+    /// spelling that gates compare and that patterns, group members, condition and placeholder
+    /// values are normalized to.
+    ///
+    /// Two strings are `==` (and one key to a `Dictionary` or `Set`) exactly when their
+    /// normalized forms have the same bytes, because both come from the runtime's Unicode data
+    /// (Unicode 17 in Swift 6.3). Foundation's `precomposedStringWithCanonicalMapping` is not
+    /// used: its tables are older, so it took `"\u{11382}\u{113C9}"` for NFC while `==` found it
+    /// equal to `"\u{11383}"`, and a deny written for one spelling did not hold for the other.
     public static func normalized(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping
+        String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
     /// Whether `scalar` is a C0 or C1 control character or DEL; shared with the policies'

@@ -1,9 +1,14 @@
+import GatehouseCore
+
 /// The path rules of ``DiskLoader``, checked in one pass over a key's UTF-8 bytes.
 ///
 /// A key is one or more components separated by single `/` characters. It is refused when it
 /// is empty, longer than `maximumKeyLength` bytes, starts with `/` (absolute), ends with `/`,
 /// contains `//`, a `.` or `..` component, a component longer than `maximumComponentLength`
-/// bytes, a backslash, or a control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F).
+/// bytes, a backslash, a control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F),
+/// or when it is not in Unicode NFC as the Swift runtime normalizes it
+/// (`ResourceIdentity.normalized(_:)`): the gate refuses such a key, a `Dictionary` takes it
+/// for its NFC spelling, and a file system that keeps bytes would take it for another file.
 enum DiskKeyRules {
     /// The longest key accepted, in UTF-8 bytes.
     static let maximumKeyLength = 1024
@@ -18,6 +23,7 @@ enum DiskKeyRules {
         let length = bytes.count
         var componentStart = 0
         var previous: UInt8 = 0
+        var isASCII = true
         for index in bytes.indices {
             let byte = bytes[index]
             // Printable ASCII other than "/" and "\" needs no check (most bytes of most keys).
@@ -25,6 +31,7 @@ enum DiskKeyRules {
                 previous = byte
                 continue
             }
+            if byte >= 0x80 { isASCII = false }
             switch byte {
             case 0x2F:
                 if let reason = checkComponent(bytes, from: componentStart, to: index) { return reason }
@@ -45,6 +52,11 @@ enum DiskKeyRules {
         if length == 0 { return "it is empty" }
         if componentStart == length { return "it ends with \"/\"" }
         if let reason = checkComponent(bytes, from: componentStart, to: length) { return reason }
+        if !isASCII
+            && !ResourceIdentity.normalized(String(decoding: bytes, as: UTF8.self)).utf8.elementsEqual(bytes)
+        {
+            return "it is not in Unicode NFC; write the NFC spelling of the name, the one the gate admits"
+        }
         lastComponent = componentStart
         return nil
     }

@@ -15,8 +15,10 @@ struct RuleCondition: Sendable {
         guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")) else {
             throw RuleSyntaxError("the condition \"\(field)\" has no \"=\"; write KEY=VALUE")
         }
+        // Split on the `=` byte, not on characters: a value that starts with a combining mark
+        // makes one `Character` with the `=`, and `index(after:)` would drop the mark.
         let key = field[..<equals]
-        let value = field[field.index(after: equals)...]
+        let value = field[field.utf8.index(after: equals)...]
         guard !key.isEmpty else {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty key; write KEY=VALUE")
         }

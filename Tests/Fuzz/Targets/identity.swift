@@ -53,7 +53,8 @@ private func referenceViolation(_ key: String) -> String? {
     if key.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
         return "control character"
     }
-    if !Array(key.utf8).elementsEqual(Array(key.precomposedStringWithCanonicalMapping.utf8)) {
+    // The runtime's NFC, the one `==` compares by (Foundation's tables are older).
+    if !key.utf8.elementsEqual(key._nfcCodeUnits) {
         return "not NFC"
     }
     // Bytes, not `String` comparisons: those see "/" plus a combining mark as one character.

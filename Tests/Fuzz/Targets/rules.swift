@@ -101,8 +101,7 @@ private struct ReferenceRules {
             }
         }
         // Second pass: the structure of each line, on the text in NFC.
-        let normalized = Array(
-            String(decoding: text, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)
+        let normalized = String(decoding: text, as: UTF8.self)._nfcCodeUnits
         var normalizedLines = normalized.split(
             separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if normalized.last == UInt8(ascii: "\n") { normalizedLines.removeLast() }

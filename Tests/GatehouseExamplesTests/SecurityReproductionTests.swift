@@ -17,7 +17,8 @@ struct SecurityReproductionTests {
             { "services": { "vault": {
                 "loader": { "type": "memory", "resources": {
                     "Keys/master": "THE MASTER KEY", "docs/café/plan": "THE PLAN",
-                    "tenants/globex/plan.txt": "GLOBEX PLAN", "public/a": "public" } },
+                    "tenants/globex/plan.txt": "GLOBEX PLAN", "public/a": "public",
+                    "keys/\u{11383}": "THE TULU KEY" } },
                 "gatekeepers": \(gatekeepers) } } }
             """
         let config = folder.appendingPathComponent("gatehouse.json")
@@ -36,6 +37,24 @@ struct SecurityReproductionTests {
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("denied by (identity): the resource is not in Unicode NFC"))
+    }
+
+    /// Issue 25: a character of Unicode 16, which Foundation's older tables do not compose.
+    @Test(arguments: ["keys/\u{11382}\u{113C9}", "keys/\u{11383}"])
+    func aSpellingNewerThanFoundationsTablesNeverPassesADeny(_ key: String) async throws {
+        let (folder, config) = try Self.configuration(
+            rules: "allow * read keys/*\ndeny mallory read keys/\u{11383}\n",
+            gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        #expect(run.status == 3)
+        #expect(!run.stdout.contains("THE TULU KEY"))
+        let decider =
+            key.unicodeScalars.count == 6 ? "file: keys.rules:2 denies" : "(identity): the resource is not"
+        #expect(run.stderr.hasPrefix("denied by \(decider)"))
+        let alice = try await Examples.gatehouse(
+            "load", "--config", config, "--subject", "alice", "keys/\u{11383}")
+        #expect(alice.stdout.contains("THE TULU KEY"))
     }
 
     @Test func aDenyWrittenInNFDCoversItsNFCRequest() async throws {

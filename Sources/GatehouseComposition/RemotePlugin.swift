@@ -56,7 +56,8 @@ extension BuiltInPlugins {
                 )
             }
             if let problem = RemotePolicy.bearerTokenProblem(value) {
-                throw SettingsError(key: "bearerTokenEnvironment", message: "\(problem) (from \"\(variable)\")")
+                throw SettingsError(
+                    key: "bearerTokenEnvironment", message: "\(problem) (from \"\(variable)\")")
             }
             bearerToken = value
         }
@@ -97,7 +98,8 @@ extension BuiltInPlugins {
         guard let text else { return .direct }
         if let known = RemoteProxy(rawValue: text) { return known }
         throw SettingsError(
-            key: "proxy", message: "unknown value \"\(text)\"; expected \"none\" (the default) or \"environment\"")
+            key: "proxy",
+            message: "unknown value \"\(text)\"; expected \"none\" (the default) or \"environment\"")
     }
 
     /// `remote: OPA data API at http://…, timeout 250ms; no answer fails the gate`.

@@ -97,7 +97,9 @@ struct AnswerReader {
         }
     }
 
-    private mutating func readLiteral(_ word: String, _ value: AnswerJSON) throws(AnswerShapeError) -> AnswerJSON {
+    private mutating func readLiteral(_ word: String, _ value: AnswerJSON) throws(AnswerShapeError)
+        -> AnswerJSON
+    {
         for byte in word.utf8 {
             guard consume(byte) else { throw notJSON() }
         }

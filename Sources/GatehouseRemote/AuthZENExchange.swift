@@ -42,7 +42,8 @@ enum AuthZENExchange {
     /// The request's body, or ``Unaskable`` for a request without a subject id.
     static func requestBody(_ request: AccessRequest) throws -> Data {
         guard let subject = request.subject else {
-            throw Unaskable(message: "an AuthZEN evaluation needs a subject id, and the request has no subject")
+            throw Unaskable(
+                message: "an AuthZEN evaluation needs a subject id, and the request has no subject")
         }
         guard !subject.isEmpty else {
             throw Unaskable(

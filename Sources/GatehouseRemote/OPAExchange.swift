@@ -56,7 +56,8 @@ enum OPAExchange {
                 throw AnswerShapeError("\"result.reason\" must be a string, found \(other.kindDescription)")
             }
             if allow { return .allow }
-            return .deny(reason: reason ?? "the OPA policy at \(RemotePolicy.redacted(service)) does not allow it")
+            return .deny(
+                reason: reason ?? "the OPA policy at \(RemotePolicy.redacted(service)) does not allow it")
         default:
             throw AnswerShapeError(
                 "\"result\" must be true, false or an object with \"allow\", found \(result.kindDescription)")

@@ -15,5 +15,7 @@ public enum RemoteProxy: String, Sendable, Hashable, CaseIterable {
     case environment
 
     /// The variables any HTTP client here may take a proxy from.
-    static let variables = ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+    static let variables = [
+        "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+    ]
 }

@@ -22,7 +22,8 @@ extension RemotePolicy {
         }
         guard let schemeEnd = text.range(of: "://") else { return String(text) + suffix }
         let authorityStart = schemeEnd.upperBound
-        let authorityEnd = text[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "\\" }) ?? text.endIndex
+        let authorityEnd =
+            text[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "\\" }) ?? text.endIndex
         guard let at = text[authorityStart..<authorityEnd].lastIndex(of: "@") else {
             return String(text) + suffix
         }

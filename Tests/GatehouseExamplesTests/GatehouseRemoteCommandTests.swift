@@ -27,7 +27,9 @@ struct GatehouseRemoteCommandTests {
         let run = try await Examples.run(
             "gatehouse", ["load", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
             environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
-        #expect(proxy.requests.isEmpty, "the environment's proxy got the decision: \(proxy.requests.map(\.bodyText))")
+        #expect(
+            proxy.requests.isEmpty,
+            "the environment's proxy got the decision: \(proxy.requests.map(\.bodyText))")
         #expect(!run.stdout.contains("THE SECRET"))
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("http_proxy"), "\(run.stderr)")
@@ -41,7 +43,8 @@ struct GatehouseRemoteCommandTests {
             "gatehouse", ["load", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
             environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
         #expect(proxy.requests.count == 1, "\(run.stderr)")
-        #expect(proxy.requests.first?.path == service.url().absoluteString, "a proxy is asked for the whole URL")
+        #expect(
+            proxy.requests.first?.path == service.url().absoluteString, "a proxy is asked for the whole URL")
         #expect(service.requests.isEmpty)
         #expect(run.status == 0, "\(run.stderr)")
     }
@@ -86,12 +89,16 @@ struct GatehouseRemoteCommandTests {
             ["check", "--json", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
         ] {
             let run = try await Examples.run("gatehouse", arguments)
-            #expect(!(run.stdout + run.stderr).contains("T0pS3cr3t"), "\(arguments): \(run.stdout)\(run.stderr)")
+            #expect(
+                !(run.stdout + run.stderr).contains("T0pS3cr3t"), "\(arguments): \(run.stdout)\(run.stderr)")
         }
         let log = folder.file("decisions.jsonl")
         let run = try await Examples.run(
             "gatehouse",
-            ["check", "--config", folder.path("gatehouse.json"), "--decision-log", log.path, "--subject", "alice", "a"])
+            [
+                "check", "--config", folder.path("gatehouse.json"), "--decision-log", log.path, "--subject",
+                "alice", "a",
+            ])
         let line = try String(contentsOf: log, encoding: .utf8)
         #expect(run.status == 3, "\(run.stderr)")
         #expect(line.contains("127.0.0.1:\(port)/v1/data/x?…"), "\(line)")

@@ -43,12 +43,14 @@ struct RemoteAnswerDuplicateKeyTests {
     }
 
     @Test func aDuplicateKeyWrittenWithAnEscapeIsStillADuplicate() async throws {
-        try await expectDuplicate(#"{"result": true, "r\u0065sult": false}"#, key: "result", place: "the answer")
+        try await expectDuplicate(
+            #"{"result": true, "r\u0065sult": false}"#, key: "result", place: "the answer")
     }
 
     @Test func duplicateDecisionKeysInAnAuthZENAnswerFailTheGate() async throws {
         try await expectDuplicate(
-            #"{"decision": true, "decision": false}"#, protocol: .authzen, key: "decision", place: "the answer")
+            #"{"decision": true, "decision": false}"#, protocol: .authzen, key: "decision",
+            place: "the answer")
         try await expectDuplicate(
             #"{"decision": false, "context": {"reason": "a", "reason": "b"}}"#, protocol: .authzen,
             key: "reason", place: "\"context\"")

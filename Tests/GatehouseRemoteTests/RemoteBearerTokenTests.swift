@@ -20,7 +20,8 @@ struct RemoteBearerTokenTests {
     @Test(arguments: ["", "a\r\nX-Injected: 1", "tab\there"])
     func aBearerTokenThatCannotBeAHeaderValueIsRefusedWithoutShowingIt(token: String) throws {
         do {
-            _ = try RemotePolicy(url: URL(string: "http://127.0.0.1:8181/v1/data/x")!, protocol: .opa, bearerToken: token)
+            _ = try RemotePolicy(
+                url: URL(string: "http://127.0.0.1:8181/v1/data/x")!, protocol: .opa, bearerToken: token)
             Issue.record("the token was accepted")
         } catch let error as RemotePolicyError {
             #expect(!(error.errorDescription ?? "").contains("Injected"))

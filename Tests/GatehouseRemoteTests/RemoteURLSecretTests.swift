@@ -37,7 +37,8 @@ struct RemoteURLSecretTests {
         #expect(
             decision
                 == .deny(reason: "the OPA policy at \(server.url().absoluteString)?… does not allow it"))
-        #expect(server.requests.first?.path == "/v1/data/gatehouse?token=T0pS3cr3t", "the query is still sent")
+        #expect(
+            server.requests.first?.path == "/v1/data/gatehouse?token=T0pS3cr3t", "the query is still sent")
     }
 
     @Test func anUndefinedOPADecisionAndAnAuthZENDenialShowTheQueryAsAnEllipsis() async throws {
@@ -50,7 +51,8 @@ struct RemoteURLSecretTests {
         let denied = try await RemotePolicy(
             url: URL(string: authzen.url().absoluteString + "?token=T0pS3cr3t#frag")!, protocol: .authzen
         ).evaluate(aliceReads)
-        #expect(denied == .deny(reason: "the AuthZEN service at \(authzen.url().absoluteString)?…#… denied it"))
+        #expect(
+            denied == .deny(reason: "the AuthZEN service at \(authzen.url().absoluteString)?…#… denied it"))
     }
 
     @Test func aFailureShowsTheQueryAsAnEllipsis() async throws {
@@ -58,7 +60,9 @@ struct RemoteURLSecretTests {
         let url = URL(string: server.url().absoluteString + "?token=T0pS3cr3t")!
         let outcome = await timed { try await RemotePolicy(url: url, protocol: .opa).evaluate(aliceReads) }
         let text = message(of: outcome.error)
-        #expect(text.hasPrefix("the decision service \(server.url().absoluteString)?… answered HTTP 500"), "\(text)")
+        #expect(
+            text.hasPrefix("the decision service \(server.url().absoluteString)?… answered HTTP 500"),
+            "\(text)")
         #expect(!"\(String(describing: outcome.error))".contains("T0pS3cr3t"))
     }
 

@@ -9,12 +9,16 @@ import GatehouseCore
 
 /// One request as the loopback server read it.
 public struct ReceivedRequest: Sendable {
+    /// `POST`, `GET`, …
     public var method: String
+    /// The request target as sent: a path, or a whole URL when asked as a proxy.
     public var path: String
     /// Header names in lower case.
     public var headers: [String: String]
+    /// The body, as many bytes as `Content-Length` said.
     public var body: Data
 
+    /// The body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
@@ -41,6 +45,7 @@ public final class LoopbackServer: Sendable {
         var stopped = false
     }
 
+    /// The port it listens on, on 127.0.0.1.
     public let port: UInt16
     private let listener: Int32
     private let state = LockedState(State())
@@ -48,7 +53,9 @@ public final class LoopbackServer: Sendable {
 
     /// Starts listening. With `accepting` false the server never accepts a connection: the
     /// kernel completes the handshake and holds the request, and nothing answers.
-    public init(accepting: Bool = true, script: @escaping @Sendable (Int, ReceivedRequest) -> [ServerStep]) throws {
+    public init(accepting: Bool = true, script: @escaping @Sendable (Int, ReceivedRequest) -> [ServerStep])
+        throws
+    {
         self.script = script
         let listener = try Self.openListener()
         self.listener = listener
@@ -85,7 +92,9 @@ public final class LoopbackServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
+    /// The requests read so far, in order.
     public var requests: [ReceivedRequest] { state.withLock { $0.requests } }
+    /// How many clients closed their connection before the script ended.
     public var closedByClient: Int { state.withLock { $0.closedByClient } }
 
     /// Stops accepting (a connection attempt is then refused); connections in progress end on
@@ -99,7 +108,9 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Waits (polling, at most `limit`) until `condition` holds; whether it did.
-    public func waitUntil(within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool)
+    public func waitUntil(
+        within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool
+    )
         async
         -> Bool
     {
@@ -113,7 +124,9 @@ public final class LoopbackServer: Sendable {
     }
 
     /// An HTTP/1.1 response with a JSON body and `Connection: close`.
-    public static func response(status: Int, body: Data, contentLength: Int? = nil, headers: [String] = []) -> Data {
+    public static func response(status: Int, body: Data, contentLength: Int? = nil, headers: [String] = [])
+        -> Data
+    {
         head(status: status, contentLength: contentLength ?? body.count, headers: headers) + body
     }
 

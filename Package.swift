@@ -112,7 +112,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "GatehouseRemoteTests",
-            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies"],
+            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies", "GatehouseTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -6,14 +6,21 @@ import GatehouseRemote
 ///
 /// ```json
 /// { "type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse",
-///   "timeout": "250ms", "maxResponseBytes": 1048576 }
+///   "timeout": "250ms", "maxResponseBytes": 1048576,
+///   "bearerTokenEnvironment": "OPA_TOKEN", "proxy": "none" }
 /// ```
+///
+/// A URL never carries credentials: user information is refused, and a token comes from the
+/// environment variable `bearerTokenEnvironment` names. What is said about the URL (problems,
+/// `explain`) never shows its query.
 extension BuiltInPlugins {
     struct RemoteSettings: Decodable {
         var `protocol`: String
         var url: String
         var timeout: String?
         var maxResponseBytes: Int?
+        var bearerTokenEnvironment: String?
+        var proxy: String?
     }
 
     static func registerRemote(in registry: inout PluginRegistry) {
@@ -29,9 +36,32 @@ extension BuiltInPlugins {
             throw SettingsError(
                 key: "url",
                 message:
-                    "expected an http:// or https:// URL with a host, such as \"http://127.0.0.1:8181/v1/data/gatehouse\", found \"\(settings.url)\""
+                    "expected an http:// or https:// URL with a host, such as \"http://127.0.0.1:8181/v1/data/gatehouse\", found \"\(RemotePolicy.redacted(settings.url))\""
             )
         }
+        guard !RemotePolicy.redacted(settings.url).contains("…@"), url.user == nil, url.password == nil else {
+            throw SettingsError(
+                key: "url",
+                message:
+                    "the URL carries user information (a name or password before \"@\"), which would show in denial reasons and logs; remove it and name an environment variable that holds a token with \"bearerTokenEnvironment\""
+            )
+        }
+        var bearerToken: String?
+        if let variable = settings.bearerTokenEnvironment {
+            guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
+                throw SettingsError(
+                    key: "bearerTokenEnvironment",
+                    message:
+                        "the environment variable \"\(variable)\" is not set or empty; set it to the token the decision service expects"
+                )
+            }
+            if let problem = RemotePolicy.bearerTokenProblem(value) {
+                throw SettingsError(
+                    key: "bearerTokenEnvironment", message: "\(problem) (from \"\(variable)\")")
+            }
+            bearerToken = value
+        }
+        let proxy = try remoteProxy(settings.proxy)
         var timeout = RemotePolicy.defaultTimeout
         if let text = settings.timeout {
             switch ConfigurationDuration.parse(text) {
@@ -46,7 +76,8 @@ extension BuiltInPlugins {
         do {
             return try RemotePolicy(
                 url: url, protocol: decisionProtocol, timeout: timeout,
-                maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes)
+                maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
+                bearerToken: bearerToken, proxy: proxy)
         } catch let error as RemotePolicyError {
             throw SettingsError(key: "url", message: error.errorDescription ?? "cannot be used")
         }
@@ -62,6 +93,15 @@ extension BuiltInPlugins {
             key: "protocol", message: "unknown value \"\(text)\"; expected \"opa\" or \"authzen\"\(hint)")
     }
 
+    /// The `proxy` setting: `"none"` (the default) or `"environment"`.
+    static func remoteProxy(_ text: String?) throws -> RemoteProxy {
+        guard let text else { return .direct }
+        if let known = RemoteProxy(rawValue: text) { return known }
+        throw SettingsError(
+            key: "proxy",
+            message: "unknown value \"\(text)\"; expected \"none\" (the default) or \"environment\"")
+    }
+
     /// `remote: OPA data API at http://…, timeout 250ms; no answer fails the gate`.
     static func describeRemote(_ settings: RemoteSettings) -> String {
         let api: String
@@ -72,8 +112,10 @@ extension BuiltInPlugins {
         }
         let timeout =
             settings.timeout ?? ConfigurationDuration.text(RemotePolicy.defaultTimeout) + " (default)"
-        var text = "remote: asks the \(api) at \(settings.url), timeout \(timeout)"
+        var text = "remote: asks the \(api) at \(RemotePolicy.redacted(settings.url)), timeout \(timeout)"
         if let limit = settings.maxResponseBytes { text += ", answers up to \(limit) bytes" }
+        if let variable = settings.bearerTokenEnvironment { text += ", a bearer token from $\(variable)" }
+        if settings.proxy == RemoteProxy.environment.rawValue { text += ", through the environment's proxy" }
         return text + "; no answer fails the gate, a grant is never cached"
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// A decision service's answer, parsed as plain JSON values so that its shape can be checked
 /// strictly: a boolean is only `true` or `false` (never the number 1), a string only a string.
-enum AnswerJSON: Sendable, Hashable, Decodable {
+/// ``AnswerReader`` reads it, refusing a key written twice in one object.
+enum AnswerJSON: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,31 +11,10 @@ enum AnswerJSON: Sendable, Hashable, Decodable {
     case array([AnswerJSON])
     case object([String: AnswerJSON])
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let values = try? container.decode([AnswerJSON].self) {
-            self = .array(values)
-        } else {
-            self = .object(try container.decode([String: AnswerJSON].self))
-        }
-    }
-
     /// Parses a whole body.
     static func parse(_ body: Data) throws -> AnswerJSON {
         guard !body.isEmpty else { throw AnswerShapeError("the body is empty; expected a JSON object") }
-        do {
-            return try JSONDecoder().decode(AnswerJSON.self, from: body)
-        } catch {
-            throw AnswerShapeError("the body is not JSON (\(Excerpt.of(body)))")
-        }
+        return try AnswerReader.read(Array(body))
     }
 
     /// The members of an object, or `nil` for any other value.

@@ -5,9 +5,10 @@ import GatehouseCore
 /// reads the answer.
 ///
 /// Request: `{"action": {"name": …}, "context": {…attributes}, "resource": {"id": …, "type":
-/// "resource"}, "subject": {"id": …, "type": "user"}}`. AuthZEN requires a subject id, so a
-/// request without a subject is not sent: the gate fails (an empty id would name nobody, and a
-/// made-up "anonymous" id could match a real account).
+/// "resource"}, "subject": {"id": …, "type": "user"}}`. AuthZEN requires a subject with an id,
+/// so a request without a subject, or with an empty one, is not sent: the gate fails (an empty
+/// id names nobody and a service may read it as an anonymous caller it allows, and a made-up
+/// "anonymous" id could match a real account).
 /// Answer: `{"decision": true | false, "context": {…}}`. A denial's reason comes from
 /// `context.reason` when it is a string, or from a user-facing Reason Field (`reason_user`,
 /// `{"en": "…"}`) either inside `context.reason` or directly in `context`, as the
@@ -33,8 +34,21 @@ enum AuthZENExchange {
     static let subjectType = "user"
     static let resourceType = "resource"
 
-    static func requestBody(_ request: AccessRequest) throws -> Data? {
-        guard let subject = request.subject else { return nil }
+    /// Why a request cannot be put to an AuthZEN service; the service is not asked.
+    struct Unaskable: Error {
+        let message: String
+    }
+
+    /// The request's body, or ``Unaskable`` for a request without a subject id.
+    static func requestBody(_ request: AccessRequest) throws -> Data {
+        guard let subject = request.subject else {
+            throw Unaskable(
+                message: "an AuthZEN evaluation needs a subject id, and the request has no subject")
+        }
+        guard !subject.isEmpty else {
+            throw Unaskable(
+                message: "an AuthZEN evaluation needs a subject id, and the request's subject is empty")
+        }
         return try JSONCoding.encoder.encode(
             Body(
                 subject: Entity(type: subjectType, id: subject), action: Action(name: request.action),
@@ -53,7 +67,7 @@ enum AuthZENExchange {
         if decision { return .allow }
         return .deny(
             reason: reason(in: members["context"]).map(Excerpt.reason)
-                ?? "the AuthZEN service at \(service.absoluteString) denied it")
+                ?? "the AuthZEN service at \(RemotePolicy.redacted(service)) denied it")
     }
 
     /// The user-facing reason in a response's `context`, if there is one of a known shape. The

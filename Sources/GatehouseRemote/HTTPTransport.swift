@@ -12,6 +12,11 @@ import GatehouseCore
 /// end), no redirects followed, and nothing cached or stored: the session is ephemeral, with no
 /// URL cache, cookies or credential storage. Cancelling the calling task cancels the request.
 /// The session is invalidated when the last copy of the policy goes away.
+///
+/// The bearer token lives here, in a class, so that printing a policy never shows it. With
+/// ``RemoteProxy/direct``, an exchange is refused before anything is sent when the environment
+/// names a proxy: libcurl, under `URLSession` on Linux, would follow it, and
+/// `connectionProxyDictionary` is ignored there.
 final class HTTPTransport: Sendable {
     /// A complete answer: its status and body.
     struct Response: Sendable {
@@ -24,12 +29,23 @@ final class HTTPTransport: Sendable {
         case timedOut
         case tooLarge
         case transport(String)
+        /// The environment names a proxy (this variable) and the policy may not use one.
+        case proxyInEnvironment(String)
     }
 
     private let session: URLSession
+    private let bearerToken: String?
+    private let proxy: RemoteProxy
 
-    init() {
+    init(bearerToken: String?, proxy: RemoteProxy) {
+        self.bearerToken = bearerToken
+        self.proxy = proxy
         let configuration = URLSessionConfiguration.ephemeral
+        if proxy == .direct {
+            // Honoured by Apple's URLSession (no system proxy); libcurl ignores it, hence the
+            // check of the environment before each exchange.
+            configuration.connectionProxyDictionary = [:]
+        }
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -45,11 +61,15 @@ final class HTTPTransport: Sendable {
     /// POSTs `body` as JSON and returns the answer, or throws ``Failure`` (or
     /// `CancellationError` when the calling task is cancelled).
     func post(_ body: Data, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
+        if proxy == .direct, let variable = Self.proxyVariable(in: ProcessInfo.processInfo.environment) {
+            throw Failure.proxyInEnvironment(variable)
+        }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
         request.cachePolicy = .reloadIgnoringLocalCacheData
         // The deadline below is the one that counts; this idle timeout only backs it up.
         request.timeoutInterval = Self.seconds(timeout) + 1
@@ -84,6 +104,12 @@ final class HTTPTransport: Sendable {
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// The first variable of `environment` that names a proxy, if any (its value is never shown:
+    /// it may carry a password).
+    static func proxyVariable(in environment: [String: String]) -> String? {
+        RemoteProxy.variables.first { !(environment[$0] ?? "").isEmpty }
     }
 
     static func seconds(_ duration: Duration) -> Double {

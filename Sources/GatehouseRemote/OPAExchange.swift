@@ -35,14 +35,14 @@ enum OPAExchange {
             // OPA answers {} when the document asked for is undefined: no rule produced a value.
             return .deny(
                 reason:
-                    "the OPA decision at \(service.absoluteString) is undefined (no rule gave a result), which denies"
+                    "the OPA decision at \(RemotePolicy.redacted(service)) is undefined (no rule gave a result), which denies"
             )
         }
         switch result {
         case .bool(true):
             return .allow
         case .bool(false):
-            return .deny(reason: "the OPA policy at \(service.absoluteString) does not allow it")
+            return .deny(reason: "the OPA policy at \(RemotePolicy.redacted(service)) does not allow it")
         case .object(let fields):
             guard case .bool(let allow)? = fields["allow"] else {
                 let found = fields["allow"].map(\.kindDescription) ?? "no \"allow\""
@@ -56,7 +56,8 @@ enum OPAExchange {
                 throw AnswerShapeError("\"result.reason\" must be a string, found \(other.kindDescription)")
             }
             if allow { return .allow }
-            return .deny(reason: reason ?? "the OPA policy at \(service.absoluteString) does not allow it")
+            return .deny(
+                reason: reason ?? "the OPA policy at \(RemotePolicy.redacted(service)) does not allow it")
         default:
             throw AnswerShapeError(
                 "\"result\" must be true, false or an object with \"allow\", found \(result.kindDescription)")

@@ -20,6 +20,11 @@ import GatehouseCore
 /// let avatars = loader.guarded(by: opa)
 /// ```
 ///
+/// The URL never carries credentials (user information is refused): pass a token as
+/// `bearerToken`, sent as `Authorization: Bearer …` and never shown. Messages show the URL
+/// without its query (``redacted(_:)``). No proxy is used unless `proxy` is
+/// ``RemoteProxy/environment``.
+///
 /// The exact request and answer shapes are in docs/policies.md ("The remote gatekeeper").
 /// Each policy value holds one `URLSession`, shared by its copies and reused for every decision.
 public struct RemotePolicy: AccessPolicy {
@@ -38,6 +43,8 @@ public struct RemotePolicy: AccessPolicy {
     public let timeout: Duration
     /// The largest answer body accepted, in bytes.
     public let maxResponseBytes: Int
+    /// Whether decisions may go through the proxy the environment names.
+    public let proxy: RemoteProxy
 
     private let transport: HTTPTransport
 
@@ -51,16 +58,25 @@ public struct RemotePolicy: AccessPolicy {
     ///   - decisionProtocol: The API the service speaks.
     ///   - timeout: How long a decision may take, connecting included; positive.
     ///   - maxResponseBytes: The largest answer accepted; positive.
+    ///   - bearerToken: A token sent as `Authorization: Bearer <token>` with every decision:
+    ///     printable ASCII without spaces. It is never shown.
+    ///   - proxy: Whether decisions may go through the proxy the environment names; by
+    ///     default they may not, and the gate fails when the environment names one.
     /// - Throws: ``RemotePolicyError`` with kind `invalidConfiguration` when a setting cannot
-    ///   be used.
+    ///   be used, a URL with user information (`http://name:password@…`) included; the error
+    ///   never shows the password or the token.
     public init(
         name: String = "remote",
         url: URL,
         protocol decisionProtocol: RemoteDecisionProtocol,
         timeout: Duration = defaultTimeout,
-        maxResponseBytes: Int = defaultMaxResponseBytes
+        maxResponseBytes: Int = defaultMaxResponseBytes,
+        bearerToken: String? = nil,
+        proxy: RemoteProxy = .direct
     ) throws {
-        if let problem = Self.problem(url: url, timeout: timeout, maxResponseBytes: maxResponseBytes) {
+        if let problem = Self.problem(
+            url: url, timeout: timeout, maxResponseBytes: maxResponseBytes, bearerToken: bearerToken)
+        {
             throw RemotePolicyError(url: url, kind: .invalidConfiguration(problem))
         }
         self.name = name
@@ -68,17 +84,34 @@ public struct RemotePolicy: AccessPolicy {
         self.decisionProtocol = decisionProtocol
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
-        self.transport = HTTPTransport()
+        self.proxy = proxy
+        self.transport = HTTPTransport(bearerToken: bearerToken, proxy: proxy)
     }
 
     /// What is wrong with these settings, or `nil` when they can be used.
-    static func problem(url: URL, timeout: Duration, maxResponseBytes: Int) -> String? {
+    static func problem(url: URL, timeout: Duration, maxResponseBytes: Int, bearerToken: String?) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return "the URL must start with http:// or https://"
         }
         guard let host = url.host, !host.isEmpty else { return "the URL has no host" }
+        guard !hasUserInformation(url) else {
+            return
+                "the URL carries user information (a name or password before \"@\"), which would travel in every log of it; remove it and pass a token as bearerToken"
+        }
         guard timeout > .zero else { return "the timeout must be positive" }
         guard maxResponseBytes > 0 else { return "maxResponseBytes must be positive" }
+        if let token = bearerToken, let problem = bearerTokenProblem(token) { return problem }
+        return nil
+    }
+
+    /// What is wrong with a bearer token, or `nil` when it can be sent: it must be printable
+    /// ASCII without spaces. The answer never shows the token.
+    public static func bearerTokenProblem(_ token: String) -> String? {
+        guard !token.isEmpty else { return "the bearer token is empty" }
+        guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            return
+                "the bearer token holds a character that is not printable ASCII (a space, a line break or another control character); a header cannot carry it"
+        }
         return nil
     }
 
@@ -95,13 +128,11 @@ public struct RemotePolicy: AccessPolicy {
         case .opa:
             body = try OPAExchange.requestBody(request)
         case .authzen:
-            guard let made = try AuthZENExchange.requestBody(request) else {
-                throw RemotePolicyError(
-                    url: url,
-                    kind: .unaskable(
-                        "an AuthZEN evaluation needs a subject id, and the request has no subject"))
+            do {
+                body = try AuthZENExchange.requestBody(request)
+            } catch let unaskable as AuthZENExchange.Unaskable {
+                throw RemotePolicyError(url: url, kind: .unaskable(unaskable.message))
             }
-            body = made
         }
         let response: HTTPTransport.Response
         do {
@@ -111,6 +142,12 @@ public struct RemotePolicy: AccessPolicy {
             case .timedOut: throw RemotePolicyError(url: url, kind: .timedOut(timeout))
             case .tooLarge: throw RemotePolicyError(url: url, kind: .tooLarge(limit: maxResponseBytes))
             case .transport(let text): throw RemotePolicyError(url: url, kind: .transport(text))
+            case .proxyInEnvironment(let variable):
+                throw RemotePolicyError(
+                    url: url,
+                    kind: .unaskable(
+                        "the environment names a proxy (\(variable)), and this gate sends no decision through a proxy unless its configuration says \"proxy\": \"environment\"; unset \(variable) for this process or choose the proxy"
+                    ))
             }
         }
         guard (200..<300).contains(response.status) else {

@@ -7,7 +7,8 @@ import Foundation
 /// denies the call as a gate failure (`AccessDenied.isGateFailure`), so no combinator can turn
 /// the fault into an allow. The description names the service and what went wrong:
 /// `the decision service http://127.0.0.1:8181/v1/data/gatehouse did not answer within 250 ms`.
-public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
+/// It shows the URL as ``RemotePolicy/redacted(_:)`` does: never its user information or query.
+public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// The connection could not be made or broke (refused, reset, closed early); the text
@@ -27,11 +28,13 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
         /// was not asked.
         case unaskable(String)
         /// The policy was configured with something it cannot use (a URL that is not http or
-        /// https, a timeout or size limit that is not positive).
+        /// https or that carries user information, a timeout or size limit that is not
+        /// positive, a bearer token that cannot be sent in a header).
         case invalidConfiguration(String)
     }
 
-    /// The decision service's URL.
+    /// The decision service's URL, as given: it may carry a query. The description shows it
+    /// redacted.
     public var url: URL
     /// What went wrong.
     public var kind: Kind
@@ -44,7 +47,7 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
 
     /// One sentence naming the service and what went wrong.
     public var errorDescription: String? {
-        let service = "the decision service \(url.absoluteString)"
+        let service = "the decision service \(RemotePolicy.redacted(url))"
         switch kind {
         case .transport(let text):
             return "\(service) could not be reached: \(text)"
@@ -63,6 +66,12 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError {
         case .invalidConfiguration(let text):
             return "\(service) cannot be used: \(text)"
         }
+    }
+
+    /// The same sentence as ``errorDescription``, so that printing the error shows no secret of
+    /// its URL either.
+    public var description: String {
+        errorDescription ?? "the decision service \(RemotePolicy.redacted(url)) failed"
     }
 
     /// `250 ms`, `2 s`, `1.5 s`.

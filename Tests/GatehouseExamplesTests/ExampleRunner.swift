@@ -24,17 +24,22 @@ enum Examples {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `executable` with `arguments` in `directory` (the package root by default).
+    /// Runs `executable` with `arguments` in `directory` (the package root by default), with this
+    /// process's environment and the `environment` given added to it.
     ///
     /// The waits (for the child's output and its exit) happen on threads of their own, never on
     /// the cooperative pool the tests share: a test that runs the command many times would
     /// otherwise hold one of this machine's two pool threads for all of them.
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil)
-        async throws -> ExampleRun
-    {
+    static func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, input: Data? = nil,
+        environment: [String: String] = [:]
+    ) async throws -> ExampleRun {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = directory ?? packageRoot
         let out = Pipe()
         let err = Pipe()

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseRemote
+import GatehouseTestSupport
 import Testing
 
 @Suite("RemotePolicy speaking the AuthZEN Access Evaluation API")
@@ -73,5 +74,23 @@ struct RemotePolicyAuthZENTests {
             return
         }
         #expect(text == #""decision" must be true or false, found a string"#)
+    }
+}
+
+extension RemotePolicyAuthZENTests {
+    /// AuthZEN requires a subject with a `type` and an `id`; an empty id names nobody, and a
+    /// service may read it as an anonymous caller it allows. Such a request is never sent.
+    @Test func neverAsksAboutARequestWhoseSubjectIsEmptyAndFailsInstead() async throws {
+        let server = try LoopbackServer(json: #"{"decision": true}"#)
+        let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
+        let outcome = await timed {
+            try await policy.evaluate(AccessRequest(subject: "", resource: "public/logo.png"))
+        }
+        guard case .unaskable(let text)? = remoteKind(outcome.error) else {
+            Issue.record("expected the gate to fail, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(text.contains("the request's subject is empty"), "\(text)")
+        #expect(server.requests.isEmpty, "sent: \(server.requests.map(\.bodyText))")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseRemote
+import GatehouseTestSupport
 import Testing
 
 /// The fault table: every way a decision service can fail to decide makes the gate fail (it

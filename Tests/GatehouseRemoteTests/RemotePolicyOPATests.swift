@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehouseRemote
+import GatehouseTestSupport
 import Testing
 
 @Suite("RemotePolicy speaking OPA's data API")

@@ -8,19 +8,23 @@ import GatehouseCore
 #endif
 
 /// One request as the loopback server read it.
-struct ReceivedRequest: Sendable {
-    var method: String
-    var path: String
+public struct ReceivedRequest: Sendable {
+    /// `POST`, `GET`, …
+    public var method: String
+    /// The request target as sent: a path, or a whole URL when asked as a proxy.
+    public var path: String
     /// Header names in lower case.
-    var headers: [String: String]
-    var body: Data
+    public var headers: [String: String]
+    /// The body, as many bytes as `Content-Length` said.
+    public var body: Data
 
-    var bodyText: String { String(decoding: body, as: UTF8.self) }
+    /// The body as UTF-8 text.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// What the server does on a connection once it has read the request, in order. After the last
 /// step it closes the connection.
-enum ServerStep: Sendable {
+public enum ServerStep: Sendable {
     /// Writes bytes.
     case send(Data)
     /// Waits, ending the script early if the client closes the connection meanwhile.
@@ -32,7 +36,7 @@ enum ServerStep: Sendable {
 /// A scriptable HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests: POSIX sockets, a
 /// thread per connection, one request per connection (answers say `Connection: close`). Every
 /// wait is bounded, so a server that is never stopped still ends its threads.
-final class LoopbackServer: Sendable {
+public final class LoopbackServer: Sendable {
     private struct State {
         var requests: [ReceivedRequest] = []
         var connections = 0
@@ -41,14 +45,17 @@ final class LoopbackServer: Sendable {
         var stopped = false
     }
 
-    let port: UInt16
+    /// The port it listens on, on 127.0.0.1.
+    public let port: UInt16
     private let listener: Int32
     private let state = LockedState(State())
     private let script: @Sendable (Int, ReceivedRequest) -> [ServerStep]
 
     /// Starts listening. With `accepting` false the server never accepts a connection: the
     /// kernel completes the handshake and holds the request, and nothing answers.
-    init(accepting: Bool = true, script: @escaping @Sendable (Int, ReceivedRequest) -> [ServerStep]) throws {
+    public init(accepting: Bool = true, script: @escaping @Sendable (Int, ReceivedRequest) -> [ServerStep])
+        throws
+    {
         self.script = script
         let listener = try Self.openListener()
         self.listener = listener
@@ -69,7 +76,7 @@ final class LoopbackServer: Sendable {
     }
 
     /// A server that answers every request with `status` and the JSON `body`.
-    convenience init(status: Int = 200, json body: String) throws {
+    public convenience init(status: Int = 200, json body: String) throws {
         try self.init { _, _ in [.send(Self.response(status: status, body: Data(body.utf8)))] }
     }
 
@@ -81,16 +88,18 @@ final class LoopbackServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String = "/v1/data/gatehouse") -> URL {
+    public func url(_ path: String = "/v1/data/gatehouse") -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    var requests: [ReceivedRequest] { state.withLock { $0.requests } }
-    var closedByClient: Int { state.withLock { $0.closedByClient } }
+    /// The requests read so far, in order.
+    public var requests: [ReceivedRequest] { state.withLock { $0.requests } }
+    /// How many clients closed their connection before the script ended.
+    public var closedByClient: Int { state.withLock { $0.closedByClient } }
 
     /// Stops accepting (a connection attempt is then refused); connections in progress end on
     /// their own (every wait is bounded).
-    func stop() {
+    public func stop() {
         let first = state.withLock { state -> Bool in
             defer { state.stopped = true }
             return !state.stopped
@@ -99,7 +108,9 @@ final class LoopbackServer: Sendable {
     }
 
     /// Waits (polling, at most `limit`) until `condition` holds; whether it did.
-    func waitUntil(within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool)
+    public func waitUntil(
+        within limit: Duration = .seconds(5), _ condition: @Sendable (LoopbackServer) -> Bool
+    )
         async
         -> Bool
     {
@@ -113,13 +124,15 @@ final class LoopbackServer: Sendable {
     }
 
     /// An HTTP/1.1 response with a JSON body and `Connection: close`.
-    static func response(status: Int, body: Data, contentLength: Int? = nil, headers: [String] = []) -> Data {
+    public static func response(status: Int, body: Data, contentLength: Int? = nil, headers: [String] = [])
+        -> Data
+    {
         head(status: status, contentLength: contentLength ?? body.count, headers: headers) + body
     }
 
     /// The status line and headers alone; `contentLength` nil leaves the length out (the body
     /// then ends when the connection closes).
-    static func head(status: Int, contentLength: Int?, headers: [String] = []) -> Data {
+    public static func head(status: Int, contentLength: Int?, headers: [String] = []) -> Data {
         var lines = [
             "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")", "Content-Type: application/json",
         ]
@@ -302,7 +315,7 @@ final class LoopbackServer: Sendable {
 }
 
 /// A port on 127.0.0.1 with nothing listening: bound, then closed, so the next connect is refused.
-func refusingPort() throws -> UInt16 {
+public func refusingPort() throws -> UInt16 {
     let server = try LoopbackServer(accepting: false) { _, _ in [] }
     let port = server.port
     server.stop()

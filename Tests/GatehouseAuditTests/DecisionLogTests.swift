@@ -134,6 +134,26 @@ struct DecisionLogTests {
         #expect(contents.lines[0].reason == hostile)
     }
 
+    @Test func lineSeparatorsNextLineAndOtherUnsafeScalarsAreEscapedAsTheCommandsJSONDoes() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let log = try DecisionLog(url: folder.file())
+        let hostile = "a\u{2028}b\u{2029}c\u{85}d\u{9B}e\u{202E}f\u{2066}g é 🦊"
+        var forged = record(subject: hostile, attributes: [hostile: hostile])
+        forged.verdict.reason = hostile
+        log.observe(forged)
+        await log.close()
+        let contents = try LogContents(folder.file())
+        let raw = Set(contents.text.unicodeScalars.map(\.value))
+        for value: UInt32 in [0x2028, 0x2029, 0x85, 0x9B, 0x202E, 0x2066] {
+            #expect(!raw.contains(value), "U+\(String(value, radix: 16)) is written raw")
+        }
+        #expect(contents.text.contains(#"a\u2028b\u2029c\u0085d\u009be\u202ef\u2066g é 🦊"#))
+        #expect(contents.lines[0].input?.subject == hostile)
+        #expect(contents.lines[0].input?.attributes == [hostile: hostile])
+        #expect(contents.lines[0].reason == hostile)
+    }
+
     @Test func aHundredThousandDecisionsFromEightTasksGiveAHundredThousandLinesWhenCallersWait() async throws
     {
         let folder = try TemporaryDirectory()
@@ -231,17 +251,6 @@ struct DecisionLogTests {
             ])
         #expect(try LogContents(folder.file()).lines.map(\.input?.resource) == ["docs/after.txt"])
         #expect(log.lastError == nil)
-    }
-
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
-    func aFailedWriteIsCountedAsLostAndNamedNeverACrash() async throws {
-        let log = try DecisionLog(url: URL(fileURLWithPath: "/dev/full"), capacity: 4, overflow: .wait)
-        for _ in 0..<100 { log.observe(record()) }
-        await log.close()
-        #expect(log.acceptedCount == 100)
-        #expect(log.lostCount == 100)
-        #expect(log.lastError?.operation == "write")
-        #expect(log.lastError?.message.hasPrefix("cannot write /dev/full: ") == true)
     }
 
     @Test func aLogThatCannotBeOpenedThrowsNamingThePath() throws {

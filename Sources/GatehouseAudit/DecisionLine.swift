@@ -69,6 +69,7 @@ struct DecisionLine {
         Self.raw(record.isShadow ? "true" : "false", to: &bytes)
         Self.raw(#","failed":"#, to: &bytes)
         Self.raw(verdict.outcome == .failed ? "true" : "false", to: &bytes)
+        if record.isDropped { Self.raw(#","shadow_dropped":true"#, to: &bytes) }
         if !erased.isEmpty {
             Self.raw(#","erased":["#, to: &bytes)
             for (index, key) in erased.enumerated() {

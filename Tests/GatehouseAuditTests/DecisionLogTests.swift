@@ -92,6 +92,7 @@ struct DecisionLogTests {
             observer: log, clock: { instant },
             service: "documents")
         _ = try await gate.decide(AccessRequest(subject: "alice", resource: "docs/a.txt"))
+        await gate.waitForShadowAnswers()
         await log.close()
         let lines = try LogContents(folder.file()).lines
         #expect(lines.count == 2)
@@ -100,6 +101,21 @@ struct DecisionLogTests {
         #expect(lines.map(\.gatekeeper) == ["allowing", "denying"])
         #expect(lines.map(\.result) == [true, false])
         #expect(lines.map(\.timestamp) == ["2026-12-01T13:45:00.000000Z", "2026-12-01T13:45:00.000000Z"])
+    }
+
+    @Test func aDroppedShadowAskIsAFailedShadowLineThatSaysShadowDropped() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let log = try DecisionLog(url: folder.file())
+        var dropped = record(outcome: .failed, isShadow: true)
+        dropped.isDropped = true
+        log.observe(record(outcome: .failed, isShadow: true))
+        log.observe(dropped)
+        await log.close()
+        let lines = try LogContents(folder.file()).lines
+        #expect(lines.map(\.shadowDropped) == [nil, true])
+        #expect(lines.map(\.failed) == [true, true])
+        #expect(lines.map(\.shadow) == [true, true])
     }
 
     @Test(arguments: [

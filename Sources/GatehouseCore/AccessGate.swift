@@ -328,7 +328,8 @@ public struct AccessGate: Sendable {
                 do {
                     step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
                 } catch {
-                    step = AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+                    step = AccessVerdict.Step(
+                        gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
                 }
                 observer.observe(
                     AccessRecord(

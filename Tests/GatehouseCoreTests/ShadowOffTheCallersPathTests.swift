@@ -109,7 +109,8 @@ struct ShadowOffTheCallersPathTests {
     @Test func aFloodBeyondTheBoundDropsTheExtraShadowAsksAndRecordsEachDrop() async throws {
         let observer = RecordingObserver()
         let shadow = HeldPolicy()
-        let gate = AccessGate(gatekeepers: [SwitchPolicy("open", .allow)], shadow: [shadow], observer: observer)
+        let gate = AccessGate(
+            gatekeepers: [SwitchPolicy("open", .allow)], shadow: [shadow], observer: observer)
         let limit = AccessGate.maximumShadowAsksInFlight
         let returned = Flag()
         let watchdog = Self.releasing(shadow, unless: returned)
@@ -118,7 +119,8 @@ struct ShadowOffTheCallersPathTests {
         returned.set()
         let dropped = observer.records.filter(\.isDropped)
         #expect(dropped.count == 36)
-        #expect(dropped.allSatisfy { $0.isShadow && $0.verdict.outcome == .failed && $0.gatekeeper == "held" })
+        #expect(
+            dropped.allSatisfy { $0.isShadow && $0.verdict.outcome == .failed && $0.gatekeeper == "held" })
         #expect(
             dropped.first?.verdict.reason
                 == "not asked: \(limit) shadow asks of this gate were in flight, the most at once")
@@ -140,7 +142,8 @@ struct ShadowOffTheCallersPathTests {
 
     @Test func aShadowThatTimesOutIsRecordedAsFailedWithItsReasonAndNeverChangesTheVerdict() async throws {
         let observer = RecordingObserver()
-        let gate = AccessGate(gatekeepers: [SwitchPolicy("open", .allow)], shadow: [TimingOut()], observer: observer)
+        let gate = AccessGate(
+            gatekeepers: [SwitchPolicy("open", .allow)], shadow: [TimingOut()], observer: observer)
         try await gate.authorize(Self.request)
         await gate.waitForShadowAnswers()
         let records = observer.records

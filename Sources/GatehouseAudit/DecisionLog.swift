@@ -39,7 +39,7 @@ import GatehouseCore
 /// - `failed`: whether the deciding gatekeeper failed (threw) rather than decided.
 /// - `shadow_dropped`: `true` on the line of a shadow gatekeeper that was not asked, because
 ///   its gate already had `AccessGate.maximumShadowAsksInFlight` shadow asks in flight
-///   (``GatehouseCore/AccessRecord/isDropped``; `failed` is `true` and `reason` says so); left
+///   (`AccessRecord.isDropped`; `failed` is `true` and `reason` says so); left
 ///   out otherwise. A shadow that timed out is `failed`, with the reason.
 /// - `erased`: the JSON Pointers of the masked attributes that the request had, as OPA's
 ///   `erased` lists what its mask removed (`/input/attributes/token`); left out when none.

@@ -6,12 +6,38 @@
     import Darwin
 #endif
 
-/// A file opened for appending (`O_APPEND`): every `write` lands at the end, whoever else
-/// appends, so a batch of whole lines written in one call is never interleaved with another
+/// A regular file opened for appending (`O_APPEND`): every `write` lands at the end, whoever
+/// else appends, so a batch of whole lines written in one call is never interleaved with another
 /// writer's lines. Reopens the path when the file was removed or replaced (log rotation).
 /// Used by the writer thread only (not `Sendable`).
+///
+/// - Only a regular file is opened, at the start and at every reopen: a symbolic link is not
+///   followed (`O_NOFOLLOW`), and a pipe, directory, device or socket is refused, each with an
+///   error that says what the path is. The path is opened with `O_NONBLOCK`, so a pipe with no
+///   reader is refused at once instead of blocking until one comes; for the regular file the
+///   flag is cleared.
+/// - A write the system cuts short is finished with further writes; when one of them fails (a
+///   full disk), the file is cut back (`ftruncate`) to the end of the last whole line this
+///   append wrote, so no line is ever left torn, and the failure says how many bytes stayed.
 final class AppendOnlyFile {
+    /// One `write(2)` of `bytes` to `descriptor`: the number of bytes written, or -1 with
+    /// `errno` set. The system's own, except in tests that make it fail as a full disk does.
+    typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+
+    /// The system's `write`.
+    static let systemWrite: SystemWrite = { descriptor, bytes in
+        writeBytes(descriptor, bytes.baseAddress!, bytes.count)
+    }
+
+    /// An append that failed: why, and how many of its bytes (whole lines, from the start) are in
+    /// the file.
+    struct Failure: Error {
+        var error: DecisionLogError
+        var kept: Int
+    }
+
     let path: String
+    private let write: SystemWrite
     private var descriptor: Int32
     private var identity: (device: UInt64, inode: UInt64)
 
@@ -19,11 +45,12 @@ final class AppendOnlyFile {
     /// subjects and resources; it is not for everyone on the machine.
     static let mode: mode_t = 0o640
 
-    /// Opens (creating if needed) `path` for appending.
+    /// Opens (creating if needed) the regular file at `path` for appending.
     ///
-    /// - Throws: ``DecisionLogError`` when it cannot be opened.
-    init(path: String) throws(DecisionLogError) {
+    /// - Throws: ``DecisionLogError`` when it cannot be opened, or is not a regular file.
+    init(path: String, write: @escaping SystemWrite = AppendOnlyFile.systemWrite) throws(DecisionLogError) {
         self.path = path
+        self.write = write
         (descriptor, identity) = try Self.open(path)
     }
 
@@ -38,28 +65,71 @@ final class AppendOnlyFile {
     }
 
     private static func open(_ path: String) throws(DecisionLogError) -> (Int32, (UInt64, UInt64)) {
-        let descriptor = systemOpen(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw DecisionLogError(operation: "open", path: path, code: errno) }
+        let descriptor = systemOpen(
+            path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
+        guard descriptor >= 0 else {
+            let code = errno
+            var status = stat()
+            if lstat(path, &status) == 0, let refusal = refusal(path, status.st_mode, code: code) {
+                throw refusal
+            }
+            throw DecisionLogError(operation: "open", path: path, code: code)
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
             _ = systemClose(descriptor)
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
-        guard status.st_mode & S_IFMT != S_IFDIR else {
+        if let refusal = refusal(path, status.st_mode, code: EINVAL) {
             _ = systemClose(descriptor)
-            throw DecisionLogError(operation: "open", path: path, code: EISDIR)
+            throw refusal
+        }
+        // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
+        // are ordinary ones.
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            let code = errno
+            _ = systemClose(descriptor)
+            throw DecisionLogError(operation: "open", path: path, code: code)
         }
         return (descriptor, (UInt64(status.st_dev), UInt64(status.st_ino)))
     }
 
+    /// The error for `path` when its file type (`mode`) is not a regular file; `nil` when it
+    /// is one. `code` is the system's error, or `EINVAL` when it opened the path.
+    private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
+        let what: String
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK:
+            return DecisionLogError(
+                operation: "open", path: path, code: ELOOP,
+                reason:
+                    "it is a symbolic link, which a decision log never follows; give the path of the log file itself"
+            )
+        case S_IFIFO: what = "a named pipe (FIFO)"
+        case S_IFDIR: what = "a directory"
+        case S_IFCHR: what = "a character device"
+        case S_IFBLK: what = "a block device"
+        case S_IFSOCK: what = "a socket"
+        default: what = "a special file"
+        }
+        return DecisionLogError(
+            operation: "open", path: path, code: mode & S_IFMT == S_IFDIR ? EISDIR : code,
+            reason: "it is \(what), not a regular file; a decision log is appended to a regular file only")
+    }
+
     /// Opens the path again when it no longer names the open file (removed, or renamed away
-    /// and replaced by a log rotator), so lines go where a reader of the path looks.
+    /// and replaced by a log rotator), so lines go where a reader of the path looks. The path is
+    /// looked at without following a symbolic link, so a link put in its place is opened again,
+    /// and refused.
     ///
-    /// - Throws: ``DecisionLogError`` when the path cannot be opened; the old file stays open.
+    /// - Throws: ``DecisionLogError`` when the path cannot be opened or is not a regular file;
+    ///   the old file stays open.
     func reopenIfMoved() throws(DecisionLogError) {
         var status = stat()
-        if stat(path, &status) == 0, UInt64(status.st_dev) == identity.device,
+        if lstat(path, &status) == 0, UInt64(status.st_dev) == identity.device,
             UInt64(status.st_ino) == identity.inode
         {
             return
@@ -70,21 +140,52 @@ final class AppendOnlyFile {
         identity = newIdentity
     }
 
-    /// Appends `bytes` with one `write` (more only if the system writes part of them).
+    /// Opens the path again if it was moved (``reopenIfMoved()``), then appends `bytes`, whole
+    /// lines, with one `write` (more only if the system writes part of them). When a further
+    /// write fails, the file is cut back to the end of the last whole line written.
     ///
-    /// - Throws: ``DecisionLogError`` when the system refuses (disk full, I/O error).
-    func append(_ bytes: [UInt8]) throws(DecisionLogError) {
+    /// - Throws: ``Failure`` when the path cannot be opened again (nothing is written) or the
+    ///   system refuses a write (disk full, I/O error): the error, and how many bytes of `bytes`
+    ///   stayed in the file.
+    func append(_ bytes: [UInt8]) throws(Failure) {
+        do {
+            try reopenIfMoved()
+        } catch {
+            throw Failure(error: error, kept: 0)
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw DecisionLogError(operation: "write", path: path, code: errno)
+            if written > 0 {
+                offset += written
+                continue
             }
-            offset += written
+            // A write of a non-empty buffer to a regular file that writes nothing and reports
+            // no error is an I/O error as well.
+            let code = written < 0 ? errno : EIO
+            if code == EINTR { continue }
+            throw Failure(
+                error: DecisionLogError(operation: "write", path: path, code: code),
+                kept: try cutBack(bytes, written: offset))
         }
+    }
+
+    /// After the first `written` bytes of `bytes` reached the file and the rest could not:
+    /// cuts the file back to the end of the last whole line among them; returns how many bytes
+    /// stay.
+    ///
+    /// - Throws: ``Failure`` when the file cannot be cut back (the partial line stays).
+    private func cutBack(_ bytes: [UInt8], written: Int) throws(Failure) -> Int {
+        let kept = bytes[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        if kept == written { return kept }
+        // With O_APPEND, the offset is the end of what this descriptor wrote last.
+        let end = lseek(descriptor, 0, SEEK_CUR)
+        guard end >= 0, ftruncate(descriptor, end - off_t(written - kept)) == 0 else {
+            throw Failure(error: DecisionLogError(operation: "truncate", path: path, code: errno), kept: kept)
+        }
+        return kept
     }
 
     /// Asks the system to put what was written on the storage device.
@@ -93,7 +194,7 @@ final class AppendOnlyFile {
     func synchronize() throws(DecisionLogError) {
         guard fsync(descriptor) == 0 else {
             let code = errno
-            // A pipe or terminal cannot be synchronized; what was written has reached it.
+            // A file system that cannot synchronize has what was written all the same.
             if code == EINVAL || code == EROFS || code == ENOTSUP { return }
             throw DecisionLogError(operation: "fsync", path: path, code: code)
         }
@@ -115,6 +216,6 @@ private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
 }
 
 /// The system's `write`, named apart from the type's members.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

@@ -5,8 +5,8 @@ import GatehouseCore
 /// line that reports dropped decisions. See ``DecisionLog`` for the fields.
 ///
 /// Hand-written rather than `JSONEncoder`: the writer thread encodes every line, keys come out
-/// in a fixed order, and a string can never hold a raw line break (every control character is
-/// escaped), so one record is always exactly one line.
+/// in a fixed order, and a string can never hold a raw line break of any kind (every control
+/// character, U+2028 and U+2029 are escaped), so one record is always exactly one line.
 struct DecisionLine {
     /// Attribute keys removed from `input.attributes` and listed under `erased`.
     let mask: Set<String>
@@ -69,6 +69,7 @@ struct DecisionLine {
         Self.raw(record.isShadow ? "true" : "false", to: &bytes)
         Self.raw(#","failed":"#, to: &bytes)
         Self.raw(verdict.outcome == .failed ? "true" : "false", to: &bytes)
+        if record.isDropped { Self.raw(#","shadow_dropped":true"#, to: &bytes) }
         if !erased.isEmpty {
             Self.raw(#","erased":["#, to: &bytes)
             for (index, key) in erased.enumerated() {
@@ -120,40 +121,35 @@ struct DecisionLine {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Appends `text` as a JSON string: quotes, `\"`, `\\`, and every control character
-    /// (U+0000–U+001F, U+007F) escaped, so no line break or terminal escape gets through raw.
-    /// Runs of bytes that need no escape are copied whole.
+    /// Appends `text` as a JSON string: `\"`, `\\`, and `\uXXXX` for every scalar that is unsafe
+    /// to print raw, as the command's `--json` escapes them: the C0 controls (U+0000–U+001F; `\n`,
+    /// `\r` and `\t` by name), DEL and the C1 controls (U+007F–U+009F, so U+0085 NEXT LINE),
+    /// the line and paragraph separators U+2028 and U+2029, and the bidirectional controls. So
+    /// no line break of any kind, terminal escape or reordering of the text gets through raw;
+    /// any JSON reader reads the same string back.
     static func string(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
-                else { continue }
-                bytes.append(contentsOf: utf8[start..<index])
-                escape(byte, to: &bytes)
-                start = index + 1
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": raw(#"\""#, to: &bytes)
+            case "\\": raw(#"\\"#, to: &bytes)
+            case "\n": raw(#"\n"#, to: &bytes)
+            case "\r": raw(#"\r"#, to: &bytes)
+            case "\t": raw(#"\t"#, to: &bytes)
+            case _ where isUnsafeToWriteRaw(scalar):
+                raw(#"\u"#, to: &bytes)
+                for shift in [12, 8, 4, 0] { bytes.append(hex[Int(scalar.value >> UInt32(shift)) & 0x0F]) }
+            default: bytes.append(contentsOf: scalar.utf8)
             }
-            bytes.append(contentsOf: utf8[start...])
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends the JSON escape of one byte that may not appear raw in a string.
-    private static func escape(_ byte: UInt8, to bytes: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "\""): raw(#"\""#, to: &bytes)
-        case UInt8(ascii: "\\"): raw(#"\\"#, to: &bytes)
-        case UInt8(ascii: "\n"): raw(#"\n"#, to: &bytes)
-        case UInt8(ascii: "\r"): raw(#"\r"#, to: &bytes)
-        case UInt8(ascii: "\t"): raw(#"\t"#, to: &bytes)
-        default:
-            raw(#"\u00"#, to: &bytes)
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0x0F)])
-        }
+    /// Whether `scalar` is written as `\uXXXX`: the scalars the command's `--json` escapes
+    /// (controls, U+2028, U+2029, bidirectional controls), all in the Basic Multilingual Plane.
+    static func isUnsafeToWriteRaw(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+            || scalar.value == 0x2029 || scalar.properties.isBidiControl
     }
 
     /// Appends a UUID in its canonical lowercase form, `8-4-4-4-12` hex digits.

@@ -37,6 +37,10 @@ import GatehouseCore
 /// - `reason`, `rule` (`file:line`): when the verdict has them.
 /// - `shadow`: whether this is a shadow gatekeeper's answer, reported and never enforced.
 /// - `failed`: whether the deciding gatekeeper failed (threw) rather than decided.
+/// - `shadow_dropped`: `true` on the line of a shadow gatekeeper that was not asked, because
+///   its gate already had `AccessGate.maximumShadowAsksInFlight` shadow asks in flight
+///   (`AccessRecord.isDropped`; `failed` is `true` and `reason` says so); left
+///   out otherwise. A shadow that timed out is `failed`, with the reason.
 /// - `erased`: the JSON Pointers of the masked attributes that the request had, as OPA's
 ///   `erased` lists what its mask removed (`/input/attributes/token`); left out when none.
 ///
@@ -55,9 +59,22 @@ import GatehouseCore
 ///   decision then takes as long as the disk needs: the log's speed becomes the gate's.
 ///
 /// **Write errors** (disk full, I/O error) never crash and never block callers: the records of a
-/// batch that could not be written are counted in ``lostCount``, ``lastError`` says why, and the
-/// next batch tries again. When the path no longer names the open file (removed, or moved away
-/// by a log rotator), the writer opens the path again, creating the file.
+/// batch whose lines did not reach the file are counted in ``lostCount``, ``lastError`` says why,
+/// and the next batch tries again. When the system writes part of a batch and then refuses the
+/// rest, the file is cut back to the end of the last whole line, so no line is torn; the records
+/// of the lines that stayed are logged, not lost. Every observed record is exactly one of: a line
+/// in the file, ``lostCount`` or ``droppedCount``.
+///
+/// **Only a regular file.** The path is opened with `O_NOFOLLOW` and `O_NONBLOCK`, at the start
+/// and whenever the writer opens it again: a symbolic link, a pipe, a directory, a device or a
+/// socket is refused at once with a ``DecisionLogError`` that names the path and what it is
+/// (never a wait for a pipe's reader). When the path no longer names the open file (removed, or
+/// moved away by a log rotator), the writer opens the path again, creating the file; if what it
+/// finds there is refused, the batch is counted in ``lostCount`` and ``lastError`` says why.
+///
+/// **Escaping.** Every string is JSON-escaped as the command's `--json` escapes it: the control
+/// characters (U+0000–U+001F, U+007F–U+009F), U+2028, U+2029 and the bidirectional controls as
+/// `\uXXXX`, so no kind of line break or terminal control gets into the file raw.
 ///
 /// **Closing.** ``flush()`` and ``close()`` return when everything accepted before the call is
 /// written and synchronized (`fsync`); ``close()`` then closes the file and may be called more
@@ -88,8 +105,8 @@ public final class DecisionLog: AccessObserver, Sendable {
 
     private let queue: DecisionQueue
 
-    /// Opens (creating if needed, permissions `rw-r-----`) `url` for appending and starts the
-    /// writer thread.
+    /// Opens (creating if needed, permissions `rw-r-----`) the regular file at `url` for appending
+    /// and starts the writer thread.
     ///
     /// - Parameters:
     ///   - url: The file to append lines to.
@@ -98,17 +115,29 @@ public final class DecisionLog: AccessObserver, Sendable {
     ///   - overflow: What a full queue does: drop and count, or make the caller wait.
     ///   - clock: Stamps the lines that report dropped records (decision lines carry the
     ///     record's own instant).
-    /// - Throws: ``DecisionLogError`` when the file cannot be opened.
-    public init(
+    /// - Throws: ``DecisionLogError`` when the file cannot be opened, or the path is a symbolic
+    ///   link, a pipe or anything else but a regular file.
+    public convenience init(
         url: URL, mask: Set<String> = [], capacity: Int = DecisionLog.defaultCapacity,
         overflow: Overflow = .drop, clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(DecisionLogError) {
+        try self.init(
+            url: url, mask: mask, capacity: capacity, overflow: overflow, clock: clock,
+            write: AppendOnlyFile.systemWrite)
+    }
+
+    /// The public initializer with the system call that writes to the file given: tests pass
+    /// one that fails as a full disk does.
+    init(
+        url: URL, mask: Set<String>, capacity: Int, overflow: Overflow, clock: @escaping @Sendable () -> Date,
+        write: @escaping AppendOnlyFile.SystemWrite
     ) throws(DecisionLogError) {
         precondition(capacity >= 1, "a decision log's capacity must be at least 1, found \(capacity)")
         self.url = url
         self.mask = mask
         self.capacity = capacity
         self.overflow = overflow
-        let file = try AppendOnlyFile(path: url.path)
+        let file = try AppendOnlyFile(path: url.path, write: write)
         let queue = DecisionQueue(
             file: file, mask: mask, capacity: capacity, overflow: overflow, clock: clock)
         self.queue = queue
@@ -142,7 +171,8 @@ public final class DecisionLog: AccessObserver, Sendable {
     public var acceptedCount: Int { queue.counts.accepted }
     /// Records not queued: dropped because the queue was full, or observed after closing.
     public var droppedCount: Int { queue.counts.dropped }
-    /// Accepted records that a write error lost.
+    /// Accepted records whose line a write error, or a path that could not be opened again, kept
+    /// out of the file.
     public var lostCount: Int { queue.counts.lost }
     /// The last write or synchronization error, if any.
     public var lastError: DecisionLogError? { queue.counts.lastError }

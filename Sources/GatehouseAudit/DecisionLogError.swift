@@ -1,13 +1,18 @@
 import Foundation
 
 /// Why a ``DecisionLog`` could not open, write or synchronize its file: the operation, the
-/// path and the system's reason, such as `cannot write decisions.jsonl: No space left on device`.
+/// path and the reason, such as `cannot write decisions.jsonl: No space left on device` or
+/// `cannot open decisions.jsonl: it is a named pipe (FIFO), not a regular file; …`.
 public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
-    /// What failed: `"open"`, `"write"` or `"fsync"`.
+    /// What failed: `"open"`, `"write"`, `"truncate"` (cutting a partly written line back out) or
+    /// `"fsync"`.
     public var operation: String
     /// The log file's path.
     public var path: String
-    /// The system's error number (`errno`), such as `ENOSPC`.
+    /// The system's error number (`errno`), such as `ENOSPC`. For a path that is not a regular
+    /// file: `ELOOP` for a symbolic link, `EISDIR` for a directory, and for a pipe, device or
+    /// socket the system's error when it would not open it (`ENXIO` for a pipe with no reader),
+    /// else `EINVAL`.
     public var code: Int32
     /// One sentence: what failed, where, and the system's reason.
     public var message: String
@@ -18,6 +23,15 @@ public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
         self.path = path
         self.code = code
         self.message = "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+    }
+
+    /// Creates the error for `operation` on `path` with the system error `code` and a reason of
+    /// the decision log's own, such as that the path is a named pipe.
+    init(operation: String, path: String, code: Int32, reason: String) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+        self.message = "cannot \(operation) \(path): \(reason)"
     }
 
     /// The message.

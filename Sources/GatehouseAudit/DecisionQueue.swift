@@ -10,7 +10,10 @@ import GatehouseCore
 ///   serves both.
 /// - The writer (``run()``, on its own thread) takes the whole queue at once, encodes it and
 ///   appends it to the file in one `write`, then wakes waiting producers and resumes the
-///   `flush()` and `close()` calls that this batch completed.
+///   `flush()` and `close()` calls that this batch completed. When the append fails, the
+///   records whose whole line stayed in the file are logged and the rest are counted as lost,
+///   so logged plus lost is every accepted record; a drop report line that did not stay goes
+///   with the next batch.
 final class DecisionQueue: @unchecked Sendable {
     let capacity: Int
     let overflow: DecisionLog.Overflow
@@ -125,13 +128,18 @@ final class DecisionQueue: @unchecked Sendable {
         var batch: [AccessRecord] = []
         batch.reserveCapacity(capacity)
         var bytes: [UInt8] = []
+        // Where each record's line ends in `bytes`.
+        var lineEnds: [Int] = []
+        // Drops whose report line a write error kept out of the file: reported with the next
+        // batch, without waking the writer for it alone.
+        var unreportedAfterFailure = 0
         while true {
             condition.lock()
             while pending.isEmpty && droppedUnreported == 0 && flushWaiters.isEmpty && !closing {
                 condition.wait()
             }
             swap(&batch, &pending)
-            let droppedNow = droppedUnreported
+            let droppedNow = droppedUnreported + unreportedAfterFailure
             droppedUnreported = 0
             let isClosing = closing
             // Room again: wake producers waiting for it.
@@ -139,25 +147,32 @@ final class DecisionQueue: @unchecked Sendable {
             condition.unlock()
 
             bytes.removeAll(keepingCapacity: true)
+            lineEnds.removeAll(keepingCapacity: true)
             if droppedNow > 0 {
                 DecisionLine.appendDropReport(count: droppedNow, capacity: capacity, at: clock(), to: &bytes)
             }
-            for record in batch { line.append(record, to: &bytes) }
-            var error: DecisionLogError?
+            let reportEnd = bytes.count
+            for record in batch {
+                line.append(record, to: &bytes)
+                lineEnds.append(bytes.count)
+            }
+            unreportedAfterFailure = 0
+            var failure: AppendOnlyFile.Failure?
             if !bytes.isEmpty {
                 do {
-                    try file.reopenIfMoved()
                     try file.append(bytes)
-                } catch let failure {
-                    error = failure
+                } catch let failed {
+                    failure = failed
                 }
             }
+            if let failure, failure.kept < reportEnd { unreportedAfterFailure = droppedNow }
 
             condition.lock()
             finishedRecords += batch.count
-            if let error {
-                lost += batch.count
-                lastError = error
+            if let failure {
+                // The records whose whole line is in the file are logged; the others are lost.
+                lost += batch.count - lineEnds.count(where: { $0 <= failure.kept })
+                lastError = failure.error
             }
             let done = finishedRecords
             let ready = flushWaiters.filter { $0.target <= done }

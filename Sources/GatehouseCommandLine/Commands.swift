@@ -267,9 +267,11 @@ struct Commands {
     }
 
     /// Closes the decision log, if any, so that every decision is written before the process
-    /// exits; a write error is a warning on standard error (the decision stands).
+    /// exits, shadow answers included (they come off the caller's path: waited for first); a
+    /// write error is a warning on standard error (the decision stands).
     private func closeDecisionLog(of services: AssembledServices) async {
         guard let log = services.decisionLog else { return }
+        for service in services.services { await service.gate.waitForShadowAnswers() }
         await log.close()
         if let error = log.lastError {
             console.err("warning: decision log: \(printable(error.message)) (\(log.lostCount) lost)")

@@ -10,7 +10,8 @@ public struct AssembledServices: Sendable {
     /// The decision log every service writes to, when the configuration has a `"decisionLog"`
     /// or the assembler was given ``Assembler/decisionLogFile``. Close it (`await
     /// services.decisionLog?.close()`) before the process exits, so that every decision it
-    /// accepted is written.
+    /// accepted is written; to keep the shadow answers still in flight, first wait for them
+    /// (`await service.gate.waitForShadowAnswers()` for each service).
     public let decisionLog: DecisionLog?
 
     init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil) {

@@ -19,7 +19,8 @@ import Foundation
 ///   gives `CancellationError` too. A denial stays a denial.
 /// - The ``observer`` receives one ``AccessRecord`` per verdict, and one per ``shadow``
 ///   gatekeeper, which is asked after the verdict only when there is an observer and never
-///   changes it.
+///   changes it. A shadow gatekeeper is asked off the caller's path, in a task of its own, so a
+///   call never waits for it (see ``shadow``).
 ///
 /// ```swift
 /// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
@@ -33,6 +34,17 @@ public struct AccessGate: Sendable {
     public let gatekeepers: [any AccessPolicy]
     /// Gatekeepers asked only to be reported (records with ``AccessRecord/isShadow``), never
     /// enforced: a way to try a new policy on real traffic.
+    ///
+    /// When there is an observer, each call asks each shadow gatekeeper off the caller's path:
+    /// the verdict is recorded and returned at once, and the shadow is asked in an unstructured
+    /// task of its own that carries the request, the caller's task-local values
+    /// (``AccessContext/current``) and the call's request id, and records the answer when it
+    /// comes. The caller's cancellation does not reach it. A shadow that fails (a `remote`
+    /// that times out) is recorded as failed, with the reason. At most
+    /// ``maximumShadowAsksInFlight`` shadow asks of one gate (and its copies) are in flight at
+    /// once; beyond that an ask is dropped: not asked, and recorded as failed with
+    /// ``AccessRecord/isDropped`` and a reason that says so. ``waitForShadowAnswers()`` waits
+    /// for the asks in flight, as before closing a decision log.
     public let shadow: [any AccessPolicy]
     /// Receives one record per verdict, and one per shadow gatekeeper.
     public let observer: (any AccessObserver)?
@@ -42,6 +54,8 @@ public struct AccessGate: Sendable {
     public let service: String?
     /// Stamps records.
     let clock: @Sendable () -> Date
+    /// The shadow asks in flight, shared by the gate's copies.
+    let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
     /// The gatekeepers, when every one answers without suspending (``asksImmediately``);
     /// otherwise empty.
     private let immediate: [any ImmediateAccessPolicy]
@@ -165,7 +179,7 @@ public struct AccessGate: Sendable {
         }
         if decided.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
         if let observer {
-            await report(request, decided.verdict, to: observer)
+            report(request, decided.verdict, to: observer)
         }
         return decided
     }
@@ -289,30 +303,55 @@ public struct AccessGate: Sendable {
         }
     }
 
-    /// Records the verdict, then asks each shadow gatekeeper and records its answer, all under
-    /// one request id. A shadow gatekeeper that fails is recorded as failed.
-    private func report(_ request: AccessRequest, _ verdict: AccessVerdict, to observer: any AccessObserver)
-        async
-    {
+    /// Records the verdict, then starts asking each shadow gatekeeper off the caller's path (see
+    /// ``shadow``); every record of the call carries one request id.
+    private func report(_ request: AccessRequest, _ verdict: AccessVerdict, to observer: any AccessObserver) {
         let id = UUID()
         observer.observe(
             AccessRecord(
                 request: request, verdict: verdict, instant: clock(), service: service, requestID: id))
         for gatekeeper in shadow {
-            let step: AccessVerdict.Step
-            do {
-                step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
-            } catch {
-                if Task.isCancelled { return }
-                step = AccessVerdict.Step(
-                    gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+            guard let ticket = shadowAsks.begin() else {
+                let reason =
+                    "not asked: \(shadowAsks.limit) shadow asks of this gate were in flight, the most at once"
+                let step = AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: reason)
+                observer.observe(
+                    AccessRecord(
+                        request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
+                        service: service, requestID: id, isShadow: true, isDropped: true))
+                continue
             }
-            observer.observe(
-                AccessRecord(
-                    request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
-                    service: service,
-                    requestID: id, isShadow: true))
+            // Unstructured, not a child: it inherits the task-local values (the caller's
+            // AccessContext) but not the caller's cancellation, and nothing waits for it.
+            Task { [clock, service, shadowAsks] in
+                let step: AccessVerdict.Step
+                do {
+                    step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+                } catch {
+                    step = AccessVerdict.Step(
+                        gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+                }
+                observer.observe(
+                    AccessRecord(
+                        request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
+                        service: service, requestID: id, isShadow: true))
+                shadowAsks.end(ticket)
+            }
         }
+    }
+
+    /// The most shadow asks one gate (with its copies) has in flight at once: 64. An ask beyond
+    /// it is dropped and recorded as such (``AccessRecord/isDropped``), so a shadow that is slow
+    /// or never answers holds at most this many tasks, whatever the traffic.
+    public static let maximumShadowAsksInFlight = 64
+
+    /// Returns when every shadow gatekeeper asked before the call has answered (or failed) and
+    /// its record has been given to the observer. Call it before closing a decision log, as
+    /// the `gatehouse` command does, so that no shadow answer comes after the log is closed.
+    /// A shadow that never answers keeps it waiting: give a shadow a deadline (a `remote`
+    /// gatekeeper has its timeout).
+    public func waitForShadowAnswers() async {
+        await shadowAsks.waitForThoseInFlight()
     }
 
     /// The reason a request breaks `identity` (its resource), or is not NFC text free of

@@ -6,7 +6,7 @@ import Foundation
 /// `Codable`; in JSON:
 /// `{"requestID": "…", "service": "documents", "instant": …, "request": {…},
 ///   "verdict": {"outcome": "allowed", "gatekeeper": "rules", "rule": "documents.rules:4", …},
-///   "isShadow": false}`.
+///   "isShadow": false, "isDropped": false}`; a record without `isDropped` reads as not dropped.
 public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest
@@ -20,6 +20,10 @@ public struct AccessRecord: Sendable, Hashable, Codable {
     public var requestID: UUID
     /// Whether this is a shadow gatekeeper's answer: reported, never enforced.
     public var isShadow: Bool
+    /// Whether the shadow gatekeeper was not asked at all, because its gate already had
+    /// ``AccessGate/maximumShadowAsksInFlight`` shadow asks in flight: the ask was dropped, and
+    /// the verdict is a failure whose reason says so. Always `false` for an enforced verdict.
+    public var isDropped: Bool
 
     /// Creates a record of `verdict`.
     public init(
@@ -28,7 +32,8 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         instant: Date,
         service: String? = nil,
         requestID: UUID = UUID(),
-        isShadow: Bool = false
+        isShadow: Bool = false,
+        isDropped: Bool = false
     ) {
         self.request = request
         self.verdict = verdict
@@ -36,6 +41,19 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         self.service = service
         self.requestID = requestID
         self.isShadow = isShadow
+        self.isDropped = isDropped
+    }
+
+    /// Reads a record; one written before ``isDropped`` existed reads as not dropped.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        request = try container.decode(AccessRequest.self, forKey: .request)
+        verdict = try container.decode(AccessVerdict.self, forKey: .verdict)
+        instant = try container.decode(Date.self, forKey: .instant)
+        service = try container.decodeIfPresent(String.self, forKey: .service)
+        requestID = try container.decode(UUID.self, forKey: .requestID)
+        isShadow = try container.decode(Bool.self, forKey: .isShadow)
+        isDropped = try container.decodeIfPresent(Bool.self, forKey: .isDropped) ?? false
     }
 
     /// Creates a record of a decision by one gatekeeper, `gatekeeper`.

@@ -22,6 +22,7 @@ struct LoggedLine: Decodable, Equatable {
     var rule: String?
     var shadow: Bool?
     var failed: Bool?
+    var shadowDropped: Bool?
     var erased: [String]?
     var dropped: Int?
     var message: String?
@@ -31,6 +32,7 @@ struct LoggedLine: Decodable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case decisionID = "decision_id"
+        case shadowDropped = "shadow_dropped"
         case timestamp, service, input, result, gatekeeper, reason, rule, shadow, failed, erased, dropped,
             message
     }

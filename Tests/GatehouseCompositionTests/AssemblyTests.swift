@@ -217,6 +217,7 @@ struct AssemblyTests {
             try await service.load("a")
         }
         #expect(data == Data("A".utf8))
+        await service.gate.waitForShadowAnswers()
         let records = observer.records
         #expect(records.count == 2)
         // The enforced verdict first, then each shadow gatekeeper's answer, under one request id.

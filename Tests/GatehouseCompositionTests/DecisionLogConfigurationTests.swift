@@ -42,6 +42,8 @@ struct DecisionLogConfigurationTests {
             AccessContext(subject: "alice", attributes: ["token": "t0p"])
         ) {
             _ = try await services.service(named: "docs").load("a")
+            // The shadow answers off the caller's path; wait for it to keep the lines in order.
+            try await services.service(named: "docs").gate.waitForShadowAnswers()
             _ = try? await services.service(named: "keys").load("k")
         }
         await log.close()

@@ -119,7 +119,9 @@ struct AccessGateTests {
             gatekeepers: [SwitchPolicy("open", allow)], shadow: [SwitchPolicy("candidate", deny("not yet"))],
             observer: observer, clock: { instant }, service: "documents")
         try await gate.authorize(Self.request)
+        await gate.waitForShadowAnswers()
         _ = try await gate.decide(Self.request)
+        await gate.waitForShadowAnswers()
         let records = observer.records
         #expect(records.map(\.isShadow) == [false, true, false, true])
         #expect(records.allSatisfy { $0.service == "documents" && $0.instant == instant })

@@ -78,6 +78,16 @@ struct ConfigurationFileTests {
             ])
     }
 
+    /// A non-ASCII character where JSON expects something else is named, not "a non-ASCII
+    /// character" (read as "unexpected a non-ASCII character").
+    @Test func aCurlyQuoteIsNamedByItsCodePoint() {
+        #expect(
+            GatehouseCompositionTests.issues("{ \u{201C}services\u{201D}: {} }") == [
+                "line 1, column 3: invalid JSON: unexpected U+201C (LEFT DOUBLE QUOTATION MARK), expected a "
+                    + "key in double quotes"
+            ])
+    }
+
     @Test func aDirectoryIsNotAConfiguration() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }

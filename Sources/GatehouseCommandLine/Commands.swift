@@ -228,22 +228,21 @@ struct Commands {
         // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
         let key =
             command == "list" && prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
-        var data = Data()
-        if command == "store" {
-            let input = prepared.parsed.value("input")
-            do {
-                data =
-                    try input.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-                    ?? FileHandle.standardInput.readDataToEndOfFile()
-            } catch {
-                return usage(
-                    "cannot read \(input ?? "standard input"): \(describe(error))", help: nil, json: json)
-            }
-        }
         let action = ["store": "write", "remove": "delete", "list": "list"][command] ?? command
         return await AccessContext.$current.withValue(prepared.context) {
             var report = Report(
                 command: command, service: service.name, request: service.request(for: key, action: action))
+            var data = Data()
+            if command == "store" {
+                // Read up to the limit only: an endless input is refused, never held whole.
+                do throws(StoreInput.Failure) {
+                    data = try StoreInput.contents(of: prepared.parsed.value("input"))
+                } catch {
+                    guard error.status == .error else { return usage(error.message, help: nil, json: json) }
+                    report.error = error.message
+                    return finish(report, json: json, status: .error)
+                }
+            }
             do {
                 switch command {
                 case "store":

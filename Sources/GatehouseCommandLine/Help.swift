@@ -69,13 +69,16 @@ enum Help {
 
         Usage: gatehouse store --config FILE [--service S] [--subject U] [--attr k=v]... [--at ISO-8601] [--decision-log FILE] [--input FILE] [--json] KEY
 
-        Reads the resource from standard input, or from --input FILE.
+        Reads the resource from standard input, or from --input FILE: at most 64 MiB (67108864
+        bytes); a larger input, or an endless one such as /dev/zero, stops there and nothing is
+        stored (exit status 1).
 
         Options:
         \(requestOptionsWithoutAction)
           --input FILE       read the resource from FILE instead of standard input
 
-        Exit status: 0 stored, 3 denied, 1 error (configuration, loader), 2 usage error.
+        Exit status: 0 stored, 3 denied, 1 error (configuration, loader, input over 64 MiB), 2 usage error
+        (also an input that cannot be read or is a folder).
         """
 
     static let remove = """

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehousePolicies
 
 /// A configuration file: named services, each a loader, an optional cache and gatekeepers, and
 /// optionally a decision log that receives every service's decisions.
@@ -44,9 +45,20 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
 
     /// Reads a configuration from JSON text, reporting every shape problem with its location.
     ///
+    /// The text must be UTF-8 (a UTF-16 or UTF-32 file says so), and no string or key may hold
+    /// an invisible character (a default-ignorable code point, a format character, a blank such
+    /// as U+3164 HANGUL FILLER): each one is an issue at its path naming the code point.
+    ///
     /// - Throws: ``ConfigurationError``.
     public init(json data: Data, file: URL? = nil) throws {
         let bytes = Array(data)
+        if let encoding = WideEncoding.name(of: bytes) {
+            throw ConfigurationError(
+                file: file,
+                issues: [
+                    .init(path: "", message: "the configuration is \(encoding), not UTF-8; save it as UTF-8")
+                ])
+        }
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         if text.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
             throw ConfigurationError(
@@ -132,6 +144,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
             issues.add("", "the configuration is \(value.kindDescription); \(expected)")
             return ([], nil)
         }
+        ConfigurationCharacters.check(value, at: "", issues: issues)
         for key in root.keys where !topLevelKeys.contains(key) && key != "$schema" {
             let hint =
                 ConfigurationPath.suggestion(for: key, among: topLevelKeys).map {

@@ -1,3 +1,5 @@
+import GatehouseCore
+
 /// A strict JSON parser (RFC 8259) that reports the line and column of the first syntax error.
 ///
 /// Foundation's parser reports byte offsets at best; a person editing a configuration wants
@@ -253,7 +255,16 @@ struct JSONParser {
         guard position < bytes.count else { return "end of file" }
         let byte = bytes[position]
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        if byte >= 0x80 { return "a non-ASCII character" }
+        if byte >= 0x80 {
+            // Name the character (a curly quote, a no-break space…), or say the bytes are not UTF-8.
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            let end = min(position + length, bytes.count)
+            guard let scalar = String(validating: bytes[position..<end], as: UTF8.self)?.unicodeScalars.first
+            else {
+                return "byte 0x\(String(byte, radix: 16, uppercase: true)), which is not UTF-8"
+            }
+            return scalar.properties.name.map { "\(scalar.codePoint) (\($0))" } ?? scalar.codePoint
+        }
         let hex = String(byte, radix: 16, uppercase: true)
         return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
     }

@@ -9,7 +9,8 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
     case notFound(key: String)
     /// The key names a directory, fifo, device or socket: only regular files are loaded.
     case notARegularFile(key: String)
-    /// The file is larger than the loader's limit; it was refused without being read.
+    /// The file to load, or the resource to store, is larger than the loader's limit; it was
+    /// refused without being read or written.
     case tooLarge(key: String, size: Int, limit: Int)
     /// A component of the key is a symbolic link. The loader follows no links, so no key can
     /// resolve outside the root.
@@ -42,8 +43,8 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
             return "The key \(quoted(key)) names a directory, fifo, device or socket; "
                 + "only regular files can be loaded."
         case .tooLarge(let key, let size, let limit):
-            return "The file at \(quoted(key)) is \(size) bytes, more than the limit of \(limit) bytes, "
-                + "so it was not read."
+            return "The file at \(quoted(key)) is \(size) bytes, more than the loader's limit of \(limit) "
+                + "bytes; it was neither read nor written."
         case .outsideRoot(let key):
             return "The key \(quoted(key)) passes through a symbolic link; the loader follows no links, "
                 + "so that no key can resolve outside its root directory."

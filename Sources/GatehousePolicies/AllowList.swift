@@ -6,7 +6,9 @@ import GatehouseCore
 /// characters (`/` included, the empty run too), as in `avatars/*` or `avatars/*/private-*`.
 /// Patterns are normalized to Unicode NFC when the list is made; matching is then byte for byte
 /// on UTF-8 (case-sensitive). A pattern holding a control character, a Unicode space or
-/// invisible separator, a bidirectional control, or a look-alike of `*` is refused.
+/// invisible separator, a bidirectional control, an invisible character (a default-ignorable
+/// code point, a format character, a blank such as U+3164 HANGUL FILLER) or a look-alike of `*`
+/// is refused, as in a rules file.
 ///
 /// - Give `resources`, `subjects`, or both; when both are given, both must match.
 /// - A list that is not given is not checked.

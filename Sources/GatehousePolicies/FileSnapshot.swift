@@ -18,8 +18,9 @@ struct FileSnapshot: Sendable {
     /// when it changes while being read.
     ///
     /// - Parameter name: The file's name in error messages.
-    /// - Throws: ``RulesFileError`` when the file cannot be read, is not a regular file, is
-    ///   larger than `limit`, or kept changing.
+    /// - Throws: ``RulesFileError`` when the file cannot be read, is not a regular file (or is
+    ///   one whose size the system does not know, as a /proc file), is larger than `limit`, or
+    ///   kept changing.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {
@@ -61,7 +62,20 @@ struct FileSnapshot: Sendable {
         }
         bytes.removeSubrange(count...)
         let after = try identity(FileIdentity.of(descriptor: descriptor), name)
-        guard Self.sameContents(before, after), Int64(count) == after.size else { return nil }
+        guard Self.sameContents(before, after) else { return nil }
+        guard Int64(count) == after.size else {
+            // Nothing changed, yet the file held more than its size: the system does not know
+            // its size, as for a /proc or /sys file (reported as 0 bytes). Reading it again would
+            // only find it "changing" every time.
+            if after.size == 0 {
+                throw RulesFileError(
+                    file: name, kind: .notRegularFile,
+                    message: "is a special file whose size is not known (the system reports 0 bytes, "
+                        + "and it holds more: a /proc or /sys file?), not a regular file; expected a rules file"
+                )
+            }
+            return nil
+        }
         return FileSnapshot(identity: after, bytes: bytes)
     }
 

@@ -8,30 +8,74 @@ import GatehouseCore
 /// - Unicode spaces and invisible separators (no-break space, ideographic space, zero-width
 ///   space, U+FEFF…): a field that looks like two words is one, so its rule never matches.
 /// - Bidirectional controls: the line displays in another order than it is matched.
-/// - Look-alikes of `*` (full-width, small, operator, heavy asterisks…): they read as a
-///   wildcard and match only themselves.
+/// - Look-alikes of `*` (full-width, small, operator, heavy asterisks, stars…): they read as a
+///   wildcard and match only themselves. See ``isStarLookAlike(_:)`` for the exact rule.
+/// - Invisible characters (``isInvisible(_:)``): every default-ignorable code point and every
+///   format character (general category Cf), by the runtime's Unicode data, and the few
+///   characters that are neither but render blank (U+2800 BRAILLE PATTERN BLANK…):
+///   `deny mallory<U+3164> read docs/*` reads as a deny of mallory and denies no one.
 ///
 /// Patterns are normalized to Unicode NFC when loaded, so a pattern written in NFD matches its
 /// NFC request (and the proxy refuses requests that are not NFC).
-enum PatternCharacters {
+package enum PatternCharacters {
     /// What is wrong with `scalar` in a pattern, as a phrase naming it and its class
     /// (`"U+00A0 (NO-BREAK SPACE), a Unicode space"`), or `nil` when it may be used.
     /// ASCII space is allowed (in a rules line it separates fields; the line's reader allows
     /// tab too).
     static func problem(with scalar: Unicode.Scalar) -> Problem? {
         let value = scalar.value
+        if value < 0x7F && value >= 0x20 { return nil }
         if ResourceIdentity.isControl(scalar) {
             return Problem(scalar: scalar, kind: .control)
         }
-        if value == 0x20 { return nil }
         if scalar.properties.isWhitespace || invisibleSeparators.contains(value) {
             return Problem(scalar: scalar, kind: .unicodeSpace)
         }
         if bidirectionalControls.contains(value) {
             return Problem(scalar: scalar, kind: .bidirectionalControl)
         }
-        if starLookAlikes.contains(value) {
+        if isInvisible(scalar) {
+            return Problem(scalar: scalar, kind: .invisible)
+        }
+        if isStarLookAlike(scalar) {
             return Problem(scalar: scalar, kind: .starLookAlike)
+        }
+        return nil
+    }
+
+    /// Whether `scalar` renders as nothing, or may: a default-ignorable code point (Unicode's
+    /// `Default_Ignorable_Code_Point`, which holds the Hangul fillers, joiners, variation
+    /// selectors and tags), a format character (general category Cf), or one of
+    /// ``blankSymbols``. Decided by the Swift runtime's Unicode data, so a newer runtime knows
+    /// newer characters.
+    package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
+            || blankSymbols.contains(scalar.value)
+    }
+
+    /// Whether `scalar` looks like `*`: it is not a letter and its Unicode name holds one of the
+    /// words ``starWords`` (ASTERISK, ASTERISKS, ASTERISM, STAR, STARS), or it is one of the
+    /// look-alikes named otherwise (``otherStarLookAlikes``). ASCII `*` itself is not.
+    static func isStarLookAlike(_ scalar: Unicode.Scalar) -> Bool {
+        if otherStarLookAlikes.contains(scalar.value) { return true }
+        if scalar.isASCII { return false }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .decimalNumber, .letterNumber, .otherNumber, .unassigned, .privateUse, .surrogate:
+            return false
+        default:
+            guard let name = scalar.properties.name else { return false }
+            return name.split(whereSeparator: { $0 == " " || $0 == "-" }).contains { starWords.contains($0) }
+        }
+    }
+
+    /// The first invisible character in `text` (``isInvisible(_:)``), with its 1-based column
+    /// in Unicode scalars: what a configuration's strings may not hold.
+    package static func firstInvisible(in text: String) -> (column: Int, problem: Problem)? {
+        for (offset, scalar) in text.unicodeScalars.enumerated() where !scalar.isASCII && isInvisible(scalar)
+        {
+            return (offset + 1, Problem(scalar: scalar, kind: .invisible))
         }
         return nil
     }
@@ -52,7 +96,7 @@ enum PatternCharacters {
     }
 
     /// A character a pattern may not hold, and why.
-    struct Problem: Equatable, CustomStringConvertible {
+    package struct Problem: Equatable, CustomStringConvertible {
         /// The offending character.
         var scalar: Unicode.Scalar
         /// Its class.
@@ -60,11 +104,11 @@ enum PatternCharacters {
 
         /// The classes of forbidden characters.
         enum Kind: Equatable {
-            case control, unicodeSpace, bidirectionalControl, starLookAlike
+            case control, unicodeSpace, bidirectionalControl, starLookAlike, invisible
         }
 
         /// `U+00A0 (NO-BREAK SPACE), a Unicode space; separate fields with ASCII spaces or tabs`.
-        var description: String {
+        package var description: String {
             let code = scalar.codePoint
             let named = scalar.properties.name.map { "\(code) (\($0))" } ?? code
             switch kind {
@@ -79,6 +123,8 @@ enum PatternCharacters {
             case .starLookAlike:
                 return "\(named), which looks like \"*\" but matches only itself; write the ASCII "
                     + "\"*\" (U+002A) for a wildcard"
+            case .invisible:
+                return "\(named), an invisible character; remove it"
             }
         }
     }
@@ -91,8 +137,19 @@ enum PatternCharacters {
         0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
     ]
 
-    /// Characters that read as an asterisk.
-    private static let starLookAlikes: Set<UInt32> = [
-        0x066D, 0x204E, 0x2217, 0x2731, 0x2732, 0x2733, 0xFE61, 0xFF0A,
+    /// The words of a Unicode name that make a symbol a look-alike of `*`.
+    private static let starWords: Set<Substring> = ["ASTERISK", "ASTERISKS", "ASTERISM", "STAR", "STARS"]
+
+    /// Look-alikes of `*` whose names do not say so: U+2055 FLOWER PUNCTUATION MARK, the
+    /// florettes, snowflakes and sparkles among the Dingbats' asterisks (U+273E–U+2748), and
+    /// U+1031F OLD ITALIC LETTER ESS (Unicode's confusables map it to `*`).
+    private static let otherStarLookAlikes: Set<UInt32> = Set([0x2055, 0x1031F] + Array(0x273E...0x2748))
+
+    /// Characters that are neither default-ignorable nor format characters, yet render blank.
+    private static let blankSymbols: Set<UInt32> = [
+        0x2800,  // BRAILLE PATTERN BLANK
+        0x1D159,  // MUSICAL SYMBOL NULL NOTEHEAD
+        0x16FE4,  // KHITAN SMALL SCRIPT FILLER
+        0x13441, 0x13442,  // EGYPTIAN HIEROGLYPH FULL BLANK, HALF BLANK
     ]
 }

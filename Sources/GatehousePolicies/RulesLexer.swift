@@ -71,6 +71,10 @@ struct RulesLexer {
     /// `bytes` without a leading byte-order mark, checked, in NFC, and how many lines it has.
     private static func prepare(_ bytes: [UInt8], fileName: String) throws -> (text: [UInt8], lineCount: Int)
     {
+        if let encoding = WideEncoding.name(of: bytes) {
+            throw RulesFileError(
+                file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
+        }
         let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
         var isASCII = true
         var lineNumber = 1

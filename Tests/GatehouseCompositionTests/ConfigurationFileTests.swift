@@ -56,6 +56,38 @@ struct ConfigurationFileTests {
         }
     }
 
+    /// A configuration saved as UTF-16 or UTF-32 (with or without a byte-order mark) says it
+    /// must be UTF-8; it was "unexpected a non-ASCII character" (finding 10 of the third
+    /// security round).
+    @Test(
+        arguments: [
+            ("UTF-16LE", [0xFF, 0xFE] + Array("{}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("UTF-16BE", [0xFE, 0xFF] + Array("{}".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+            ("UTF-16LE", Array(" {}".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            ("UTF-16BE", Array("{}".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }),
+            ("UTF-32LE", [0xFF, 0xFE, 0x00, 0x00, 0x7B, 0x00, 0x00, 0x00]),
+        ] as [(String, [UInt8])])
+    func aConfigurationInUTF16SaysItMustBeUTF8(encoding: String, bytes: [UInt8]) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let file = folder.url.appendingPathComponent("gatehouse.json")
+        try Data(bytes).write(to: file)
+        #expect(
+            issues(reading: file) == [
+                "the configuration is \(encoding), not UTF-8; save it as UTF-8"
+            ])
+    }
+
+    /// A non-ASCII character where JSON expects something else is named, not "a non-ASCII
+    /// character" (read as "unexpected a non-ASCII character").
+    @Test func aCurlyQuoteIsNamedByItsCodePoint() {
+        #expect(
+            GatehouseCompositionTests.issues("{ \u{201C}services\u{201D}: {} }") == [
+                "line 1, column 3: invalid JSON: unexpected U+201C (LEFT DOUBLE QUOTATION MARK), expected a "
+                    + "key in double quotes"
+            ])
+    }
+
     @Test func aDirectoryIsNotAConfiguration() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }

@@ -293,6 +293,7 @@ struct DiskLoaderTests {
         }
         #expect(
             DiskLoaderError.tooLarge(key: "a", size: 10, limit: 5).errorDescription
-                == "The file at \"a\" is 10 bytes, more than the limit of 5 bytes, so it was not read.")
+                == "The file at \"a\" is 10 bytes, more than the loader's limit of 5 bytes; it was neither read "
+                + "nor written.")
     }
 }

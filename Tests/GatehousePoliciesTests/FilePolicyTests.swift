@@ -192,6 +192,51 @@ struct FilePolicyTests {
         }
     }
 
+    /// A procfs file is "regular" to `stat` but reports size 0 and holds more: it was said to
+    /// have "changed 3 times while being read" (finding 10 of the third security round).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+    func aProcFileLinkedAsTheRulesFileIsASpecialFileNotAChangingOne() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("avatars.rules")
+            try FileManager.default.createSymbolicLink(
+                at: url, withDestinationURL: URL(fileURLWithPath: "/proc/self/status"))
+            let policy = FilePolicy(url: url)
+            await #expect(
+                throws: RulesFileError(
+                    file: "avatars.rules", kind: .notRegularFile,
+                    message: "is a special file whose size is not known (the system reports 0 bytes, "
+                        + "and it holds more: a /proc or /sys file?), not a regular file; expected a rules file"
+                )
+            ) {
+                try await policy.evaluate(AccessRequest(resource: "x"))
+            }
+        }
+    }
+
+    /// A rules file saved as UTF-16 says so, instead of naming a NUL in line 1.
+    @Test(
+        arguments: [
+            [0xFF, 0xFE, 0x61, 0x00, 0x6C, 0x00], [0xFE, 0xFF, 0x00, 0x61, 0x00, 0x6C],
+            [0x61, 0x00, 0x6C, 0x00, 0x6C, 0x00],
+        ] as [[UInt8]])
+    func aRulesFileInUTF16SaysItMustBeUTF8(_ bytes: [UInt8]) async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("avatars.rules")
+            try Data(bytes).write(to: url)
+            let policy = FilePolicy(url: url)
+            await #expect(throws: RulesFileError.self) {
+                try await policy.evaluate(AccessRequest(resource: "x"))
+            }
+            do {
+                _ = try await policy.evaluate(AccessRequest(resource: "x"))
+            } catch let error as RulesFileError {
+                #expect(error.kind == .notUTF8)
+                #expect(error.message.hasPrefix("is UTF-16"), "\(error.message)")
+                #expect(error.message.hasSuffix("; save the file as UTF-8"))
+            }
+        }
+    }
+
     @Test func aFileLargerThanTheLimitFails() async throws {
         try await withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("avatars.rules")

@@ -82,6 +82,17 @@ private struct ReferenceRules {
     ]
 
     init(_ bytes: [UInt8]) {
+        // UTF-16 and UTF-32 are named as such, for the whole file: a byte-order mark of either,
+        // or a NUL byte beside the first character (RFC 8259's rule; UTF-8 text has none there).
+        let head = Array(bytes.prefix(4))
+        let wideMarks: [[UInt8]] = [[0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x00, 0xFE, 0xFF]]
+        if wideMarks.contains(where: { head.starts(with: $0) })
+            || (head.count >= 2 && (head[0] == 0) != (head[1] == 0))
+            || (head.count == 4 && head[0] == 0 && head[1] == 0 && head[2] == 0 && head[3] != 0)
+        {
+            failure = (nil, .notUTF8)
+            return
+        }
         // A leading byte-order mark is dropped.
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -158,12 +169,31 @@ private struct ReferenceRules {
     }
 
     /// Control characters but tab, Unicode spaces and invisible separators, bidirectional
-    /// controls and look-alikes of `*`, as docs/security.md lists them.
+    /// controls, invisible characters and look-alikes of `*`, as docs/security.md lists them.
     static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value == 0x09 || value == 0x20 { return false }
         if value < 0x20 || (0x7F...0x9F).contains(value) { return true }
         if scalar.properties.isWhitespace { return true }
+        // Invisible: default-ignorable, format (Cf), or one of the five blanks.
+        if scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .format
+            || [0x2800, 0x1D159, 0x16FE4, 0x13441, 0x13442].contains(value)
+        {
+            return true
+        }
+        // Look-alikes of `*`: a non-letter, non-number named ASTERISK(S), ASTERISM or STAR(S),
+        // and U+2055, U+273E-U+2748, U+1031F.
+        if value == 0x2055 || value == 0x1031F || (0x273E...0x2748).contains(value) { return true }
+        let category = "\(scalar.properties.generalCategory)"
+        if value > 0x7F, !category.hasSuffix("Letter"), !category.hasSuffix("Number"),
+            !["unassigned", "privateUse", "surrogate"].contains(category),
+            let name = scalar.properties.name,
+            name.split(whereSeparator: { $0 == " " || $0 == "-" }).contains(where: {
+                ["ASTERISK", "ASTERISKS", "ASTERISM", "STAR", "STARS"].contains($0)
+            })
+        {
+            return true
+        }
         let others: Set<UInt32> = [
             0x180E, 0x200B, 0x2060, 0xFEFF,
             0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,

@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The bytes `gatehouse store` writes: standard input or the `--input` file, read up to
+/// ``limit`` bytes and one more, never to the end. An endless or huge input (`/dev/zero`, a
+/// pipe of gigabytes) costs at most the limit in memory and is refused as soon as it passes it;
+/// before, all of it was read first (2 GB piped in reached 1.98 GB of memory).
+enum StoreInput {
+    /// The most `store` reads: 64 MiB, the disk loader's default `maximumFileSize`.
+    static let limit = 64 << 20
+
+    /// How much one read asks for at most.
+    static let chunkSize = 64 << 10
+
+    /// What reading a source found.
+    enum Outcome: Equatable {
+        /// The source ended within the limit: all it gave.
+        case complete([UInt8])
+        /// The source gave more than the limit; reading stopped one byte past it.
+        case overLimit
+        /// A read failed with this `errno`.
+        case failed(Int32)
+    }
+
+    /// Why the input cannot be stored: the message, and the exit status (a usage error for an
+    /// input that cannot be read or is a folder, an error for one over the limit).
+    struct Failure: Error {
+        var message: String
+        var status: ExitStatus
+    }
+
+    /// Reads `source` until it ends, fails, or has given more than `limit` bytes. `source`
+    /// fills a buffer as `read(2)` does and returns the count, 0 at the end, or -1 with `errno`
+    /// set; it is never asked for more than `limit + 1` bytes in all.
+    static func read(
+        limit: Int, chunkSize: Int = chunkSize, _ source: (UnsafeMutableRawBufferPointer) -> Int
+    ) -> Outcome {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let got = chunk.withUnsafeMutableBytes { buffer in
+                source(UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(wanted)))
+            }
+            if got < 0 { return .failed(errno) }
+            if got == 0 { return .complete(bytes) }
+            bytes.append(contentsOf: chunk[..<got])
+            if bytes.count > limit { return .overLimit }
+        }
+    }
+
+    /// The bytes of the file at `path`, or of standard input when `path` is `nil`.
+    ///
+    /// - Throws: ``Failure`` when the file cannot be opened or read, is a folder, or holds more
+    ///   than `limit` bytes.
+    static func contents(of path: String?, limit: Int = limit) throws(Failure) -> Data {
+        let name = path ?? "standard input"
+        let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
+        guard descriptor >= 0 else { throw cannotRead(name, errno) }
+        defer { if path != nil { close(descriptor) } }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw cannotRead(name, errno) }
+        let type = status.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw Failure(message: "cannot read \(name): it is a folder; expected a file", status: .usage)
+        }
+        let outcome = read(limit: limit) { buffer in
+            while true {
+                let got = systemRead(descriptor, buffer.baseAddress!, buffer.count)
+                if got >= 0 || errno != EINTR { return got }
+            }
+        }
+        switch outcome {
+        case .complete(let bytes):
+            return Data(bytes)
+        case .failed(let code):
+            throw cannotRead(name, code)
+        case .overLimit:
+            let input = path.map { "the input \($0)" } ?? "standard input"
+            throw Failure(
+                message: "\(input)\(kind(of: type)) is larger than the limit of \(limit) bytes that store "
+                    + "reads; nothing was stored",
+                status: .error)
+        }
+    }
+
+    /// ` (a character device)` and the like for a file that is not a regular file, else empty.
+    private static func kind(of type: mode_t) -> String {
+        switch type {
+        case S_IFCHR: " (a character device)"
+        case S_IFBLK: " (a block device)"
+        case S_IFIFO: " (a pipe)"
+        case S_IFSOCK: " (a socket)"
+        default: ""
+        }
+    }
+
+    private static func cannotRead(_ name: String, _ code: Int32) -> Failure {
+        Failure(message: "cannot read \(name): \(String(cString: strerror(code)))", status: .usage)
+    }
+}
+
+/// The system's `read`, named apart from ``StoreInput/read(limit:chunkSize:_:)``.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -16,11 +16,12 @@ import GatehouseCore
 /// ```
 /// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
 /// A decision finds the matching subject, action and resource patterns in a `PatternIndex`
-/// each, and visits the rules of each matching resource pattern (`RuleTable`), keeping those
-/// filed under a matching subject or one of the subject's groups (found, when a rule names a
-/// group, by a walk up from the groups naming the subject: `GroupHierarchy`). Its cost depends
-/// on how many patterns match the request and how many groups the subject belongs to, not on
-/// how many rules or groups the file has.
+/// each, adds the groups the subject belongs to (kept from when the file was read, or, for a
+/// subject deep in a long chain of groups, walked for: `GroupHierarchy`), and visits the rules
+/// of each matching resource pattern (`RuleTable`), keeping those filed under a matching subject
+/// or one of the subject's groups: its cost depends on how many patterns match the request (and,
+/// for such a subject, how many groups it belongs to), not on how many rules or groups the file
+/// has.
 package struct RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {

@@ -221,7 +221,9 @@ public struct AccessGate: Sendable {
     ) -> Decided? {
         if let problem = Self.identityProblem(request, identity: identity, checksAction: checksAction) {
             return Decided(
-                verdict: AccessVerdict(outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: problem)
+                verdict: AccessVerdict(
+                    outcome: .denied, gatekeeper: Self.identityGatekeeper,
+                    reason: ReasonLimit.bounded(problem))
             )
         }
         if gatekeepers.isEmpty {
@@ -283,22 +285,25 @@ public struct AccessGate: Sendable {
         return steps.last.map { Decided(verdict: AccessVerdict($0, steps: steps)) }
     }
 
-    /// The step of a gatekeeper that threw.
+    /// The step of a gatekeeper that threw: the error's text is the reason, within
+    /// ``ReasonLimit``.
     private static func failed(_ gatekeeper: String, _ error: any Error) -> AccessVerdict.Step {
-        AccessVerdict.Step(gatekeeper: gatekeeper, outcome: .failed, reason: describe(error))
+        AccessVerdict.Step(
+            gatekeeper: gatekeeper, outcome: .failed, reason: ReasonLimit.bounded(describe(error)))
     }
 
     /// The step of a gatekeeper that answered: a note on an allow is its reason, and is added to
-    /// a denial's reason.
+    /// a denial's reason; either within ``ReasonLimit``.
     private static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
         switch answer.decision {
         case .allow:
             return AccessVerdict.Step(
-                gatekeeper: gatekeeper, outcome: .allowed, reason: answer.note, rule: answer.rule)
+                gatekeeper: gatekeeper, outcome: .allowed, reason: answer.note.map(ReasonLimit.bounded),
+                rule: answer.rule)
         case .deny(let reason):
             return AccessVerdict.Step(
                 gatekeeper: gatekeeper, outcome: .denied,
-                reason: answer.note.map { "\(reason) (\($0))" } ?? reason,
+                reason: ReasonLimit.bounded(answer.note.map { "\(reason) (\($0))" } ?? reason),
                 rule: answer.rule)
         }
     }
@@ -328,8 +333,7 @@ public struct AccessGate: Sendable {
                 do {
                     step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
                 } catch {
-                    step = AccessVerdict.Step(
-                        gatekeeper: gatekeeper.name, outcome: .failed, reason: describe(error))
+                    step = Self.failed(gatekeeper.name, error)
                 }
                 observer.observe(
                     AccessRecord(

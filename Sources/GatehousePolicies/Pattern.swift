@@ -243,14 +243,16 @@ enum Placeholder: Sendable, Hashable {
     }
 
     /// The placeholder's value in `request`, in NFC, or `nil` when it has none a rule may use:
-    /// missing, empty, or holding `/` or a control character.
+    /// missing, empty, `.` or `..`, or holding `/` or a control character. A usable value is one
+    /// whole path component that names a thing, so substituted into `tenants/{tenant}/*` it
+    /// cannot reach another tenant's folder or, under `ResourceIdentity.text`, a parent folder.
     func value(in request: AccessRequest) -> String? {
         let value: String?
         switch self {
         case .subject: value = request.subject
         case .attribute(let name): value = request.attributes[name]
         }
-        guard let value, !value.isEmpty else { return nil }
+        guard let value, !value.isEmpty, value != ".", value != ".." else { return nil }
         // One pass over the bytes settles an ASCII value, the common case.
         let scan: ValueScan
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {

@@ -1,7 +1,7 @@
 import GatehouseCore
 
-/// The `group` lines of a rules file: which subjects and groups each group holds, and, once the
-/// whole file is read, every group each subject belongs to, directly or through nested groups.
+/// The `group` lines of a rules file: which subjects and groups each group holds, checked once
+/// the whole file is read (every group named is defined, and none holds itself).
 struct RuleGroups {
     /// A group as read so far.
     private struct Group {
@@ -49,37 +49,27 @@ struct RuleGroups {
         return id
     }
 
-    /// The groups each subject belongs to, directly or through nested groups, once every line
-    /// is read. Works without recursion, so nesting is limited only by the file, and does work
-    /// in proportion to what it returns: each group that has subjects walks up once through
-    /// the groups holding it.
+    /// Who is named in which group, once every line is read: the groups naming each subject,
+    /// and the groups naming each group with `@` (its holders, by group id). Both as the file
+    /// says them, so work and memory grow with the file; a decision walks up from a subject's
+    /// groups (``GroupHierarchy``) instead of every member's groups being worked out here.
     ///
     /// - Throws: ``RulesFileError`` at the first line naming an undefined group (with a
     ///   did-you-mean when a defined name is close), or at a line of a cycle.
-    func memberships(fileName: String) throws -> [String: [Int32]] {
+    func memberships(fileName: String) throws -> (subjects: [String: [Int32]], holders: [[Int32]]) {
         try checkDefined(fileName: fileName)
         try checkAcyclic(fileName: fileName)
         var holders = [[Int32]](repeating: [], count: groups.count)
+        var subjects: [String: [Int32]] = [:]
         for (id, group) in groups.enumerated() {
             for member in group.members {
                 holders[Int(member.id)].append(Int32(id))
             }
-        }
-        var memberships: [String: Set<Int32>] = [:]
-        for (id, group) in groups.enumerated() where !group.subjects.isEmpty {
-            // The group and every group holding it, transitively.
-            var found: Set<Int32> = [Int32(id)]
-            var next = [Int32(id)]
-            while let current = next.popLast() {
-                for holder in holders[Int(current)] where found.insert(holder).inserted {
-                    next.append(holder)
-                }
-            }
             for subject in group.subjects {
-                memberships[subject, default: []].formUnion(found)
+                subjects[subject, default: []].append(Int32(id))
             }
         }
-        return memberships.mapValues { $0.sorted() }
+        return (subjects, holders)
     }
 
     private func checkDefined(fileName: String) throws {
@@ -121,10 +111,9 @@ struct RuleGroups {
                 switch marks[Int(member.id)] {
                 case .onPath:
                     let start = path.firstIndex { $0.id == member.id } ?? 0
-                    let names = (path[start...].map(\.id) + [member.id]).map { groups[Int($0)].name }
                     throw RulesFileError(
                         file: fileName, line: member.line, kind: .malformed,
-                        message: "group cycle: \(names.joined(separator: " -> ")); a group cannot hold itself"
+                        message: "group cycle: \(cycle(path[start...].map(\.id))); a group cannot hold itself"
                     )
                 case .new:
                     marks[Int(member.id)] = .onPath
@@ -135,4 +124,27 @@ struct RuleGroups {
             }
         }
     }
+
+    /// The cycle through the groups `ids`, back to the first: `a -> b -> a`. A long cycle is
+    /// named by its first few groups and a count of the rest, so that the message (which reaches
+    /// denial reasons and logs) stays short: `a -> b -> c -> d -> e -> … (99,995 more) -> a`.
+    private func cycle(_ ids: [Int32]) -> String {
+        let shown = 8
+        let names = ids.map { groups[Int($0)].name }
+        guard names.count > shown else { return (names + [names[0]]).joined(separator: " -> ") }
+        let first = names.prefix(shown - 3)
+        return (first + ["… (\(grouped(names.count - first.count)) more)", names[0]]).joined(
+            separator: " -> ")
+    }
+}
+
+/// `number` with a comma before each group of three digits from the right: `99,995`.
+private func grouped(_ number: Int) -> String {
+    let digits = Array(String(number))
+    var text = ""
+    for (offset, digit) in digits.enumerated() {
+        if offset > 0 && (digits.count - offset) % 3 == 0 { text += "," }
+        text.append(digit)
+    }
+    return text
 }

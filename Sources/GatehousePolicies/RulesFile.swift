@@ -16,10 +16,11 @@ import GatehouseCore
 /// ```
 /// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
 /// A decision finds the matching subject, action and resource patterns in a `PatternIndex`
-/// each, adds the groups the subject belongs to (worked out when the file is read, so nesting
-/// costs nothing then), and visits the rules of each matching resource pattern (`RuleTable`),
-/// keeping those filed under a matching subject or one of the subject's groups: its cost
-/// depends on how many patterns match the request, not on how many rules or groups the file
+/// each, adds the groups the subject belongs to (kept from when the file was read, or, for a
+/// subject deep in a long chain of groups, walked for: `GroupHierarchy`), and visits the rules
+/// of each matching resource pattern (`RuleTable`), keeping those filed under a matching subject
+/// or one of the subject's groups: its cost depends on how many patterns match the request (and,
+/// for such a subject, how many groups it belongs to), not on how many rules or groups the file
 /// has.
 package struct RulesFile: Sendable {
     /// What a rule does to a request it matches.
@@ -142,14 +143,10 @@ private final class Contents: Sendable {
     let subjects: PatternIndex
     let actions: PatternIndex
     let resources: PatternIndex
-    /// The subject keys (see `RuleKey`) of the groups each subject belongs to, by the id of the
-    /// subject's exact pattern in `subjects`: those of id `i` are
-    /// `membershipKeys[membershipStarts[i]..<membershipStarts[i + 1]]`, ascending. Group members
-    /// are added to `subjects` as exact patterns, so one lookup of the subject finds both.
-    let membershipStarts: [Int32]
-    let membershipKeys: [Int32]
-    /// Whether any subject belongs to a group (when none does, a decision skips the look-up).
-    var hasGroups: Bool { !membershipKeys.isEmpty }
+    /// The groups naming each subject, by the id of the subject's exact pattern in `subjects`,
+    /// and the groups holding each group. Group members are added to `subjects` as exact
+    /// patterns, so one lookup of the subject finds both its patterns and its groups.
+    let groups: GroupHierarchy
     /// How many subject patterns rules name: ids below it. A group's members are inserted
     /// after the rules' subjects, so an id at or above it is named only by a group line.
     let namedSubjectCount: Int
@@ -165,43 +162,39 @@ private final class Contents: Sendable {
         rules = parser.rules.build(resourceCount: parser.resources.count)
         anySubject = parser.subjects.id(of: "*").map(Int32.init)
         var subjects = parser.subjects
-        var groupsByID: [Int: [Int32]] = [:]
-        for (member, groups) in try parser.groups.memberships(fileName: parser.fileName) {
-            groupsByID[subjects.insert(member)] = groups.map(RuleKey.subject(group:)).sorted()
-        }
-        var starts: [Int32] = [0]
-        var keys: [Int32] = []
-        for id in 0..<subjects.count {
-            keys += groupsByID[id] ?? []
-            starts.append(Int32(keys.count))
+        let memberships = try parser.groups.memberships(fileName: parser.fileName)
+        var members: [Int: [Int32]] = [:]
+        for (member, groups) in memberships.subjects {
+            members[subjects.insert(member)] = groups
         }
         self.subjects = subjects
-        membershipStarts = starts
-        membershipKeys = keys
+        groups = GroupHierarchy(members: members, holders: memberships.holders, subjectCount: subjects.count)
         namedSubjectCount = parser.subjects.count
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
-        // The subject keys: the subject patterns that match and that rules name, and the groups
-        // of the subject (at most one pattern, the subject's exact one, has any).
+        // The subject keys: the subject patterns that match and that rules name, and the
+        // subject's exact pattern when groups name it (at most one pattern, the exact one).
         var subjectKeys = MatchedIDs()
-        var groups = 0..<0
+        var member: Int?
         if let subject = request.subject {
             let matched = subjects.matchedIDs(of: subject)
             for index in 0..<matched.count {
                 let id = Int(matched[index])
                 if id < namedSubjectCount { subjectKeys.append(Int32(id)) }
-                if hasGroups && membershipStarts[id] < membershipStarts[id + 1] {
-                    groups = Int(membershipStarts[id])..<Int(membershipStarts[id + 1])
-                }
+                if groups.hasGroups(subject: id) { member = id }
             }
         } else if let anySubject {
             subjectKeys.append(anySubject)
         }
-        guard !subjectKeys.isEmpty || !groups.isEmpty else { return nil }
+        guard !subjectKeys.isEmpty || member != nil else { return nil }
         let actionIDs = actions.matchedIDs(of: request.action)
         guard !actionIDs.isEmpty else { return nil }
         let resourceIDs = resources.matchedIDs(of: request.resource, values: request)
+        guard !resourceIDs.isEmpty else { return nil }
+        // The subject keys of every group the subject belongs to, ascending.
+        var memberOf: ArraySlice<Int32> = []
+        if let member { memberOf = groups.groupKeys(of: member) }
         var found = FoundLines()
         for resourceIndex in 0..<resourceIDs.count {
             let resource = resourceIDs[resourceIndex]
@@ -211,7 +204,9 @@ private final class Contents: Sendable {
                 for position in range {
                     let rule = rules[position]
                     let subject = rule.key.subject
-                    let filed = subject >= 0 ? subjectKeys.contains(subject) : holds(subject, in: groups)
+                    let filed =
+                        subject >= 0
+                        ? subjectKeys.contains(subject) : Self.holds(subject, in: memberOf)
                     if filed { found.consider(rule, in: rules, actions: actionIDs, request: request) }
                 }
                 continue
@@ -221,9 +216,9 @@ private final class Contents: Sendable {
                     rules.rules(RuleKey(resource: resource, subject: subjectKeys[index]), in: range),
                     in: rules, actions: actionIDs, request: request)
             }
-            for index in groups {
+            for key in memberOf {
                 found.consider(
-                    rules.rules(RuleKey(resource: resource, subject: membershipKeys[index]), in: range),
+                    rules.rules(RuleKey(resource: resource, subject: key), in: range),
                     in: rules, actions: actionIDs, request: request)
             }
         }
@@ -232,16 +227,15 @@ private final class Contents: Sendable {
         return nil
     }
 
-    /// Whether the ascending `membershipKeys[range]` holds `key` (a binary search: a subject may
-    /// belong to thousands of groups).
-    private func holds(_ key: Int32, in range: Range<Int>) -> Bool {
-        var low = range.lowerBound
-        var high = range.upperBound
+    /// Whether the ascending `keys` hold `key` (a binary search: a subject may belong to
+    /// thousands of groups).
+    private static func holds(_ key: Int32, in keys: ArraySlice<Int32>) -> Bool {
+        var low = keys.startIndex
+        var high = keys.endIndex
         while low < high {
             let middle = low + (high - low) / 2
-            let found = membershipKeys[middle]
-            if found == key { return true }
-            if found < key { low = middle + 1 } else { high = middle }
+            if keys[middle] == key { return true }
+            if keys[middle] < key { low = middle + 1 } else { high = middle }
         }
         return false
     }

@@ -8,7 +8,7 @@ import GatehouseTestSupport
 /// after their lines, subjects with `*` and `@group`, action patterns, resources with `*` and
 /// placeholders, `if` clauses with literal and placeholder values, comments, blank lines, tabs,
 /// CRLF line ends and `end` lines. Requests come from inside and outside groups, without a
-/// subject, with attributes absent, empty, or holding `/`, `*` or a control character, and with
+/// subject, with attributes absent, empty, `.`, `..`, or holding `/`, `*` or a control character, and with
 /// resources made from a rule's pattern (so that rules match often) or not.
 struct RulesGenerator {
     /// Which second-edition features the files use; without any, a file is first-edition rules.
@@ -48,7 +48,7 @@ struct RulesGenerator {
     static let attributeNames = ["tenant", "owner", "device", "org-id", "team.name", "x_1"]
     static let actions = ["read", "write", "delete", "list"]
     static let segments = ["docs", "users", "tenants", "a", "b", "x.txt", "t1", "alice"]
-    static let values = ["t1", "t2", "alice", "bob", "managed", "yes", "*", "a*b", "x/y"]
+    static let values = ["t1", "t2", "alice", "bob", "managed", "yes", "*", "a*b", "x/y", ".", ".."]
 
     var random: SplitMix64
     let features: Features

@@ -255,7 +255,7 @@ struct ReferenceRules {
     }
 
     /// `pieces` with every placeholder replaced by its value as literal bytes, or `nil` when a
-    /// value is missing, empty, or holds `/` or a control character.
+    /// value is missing, empty, `.` or `..`, or holds `/` or a control character.
     static func expand(_ pieces: [Piece], _ request: AccessRequest, starsAreText: Bool = false) -> [Token]? {
         var tokens: [Token] = []
         for piece in pieces {
@@ -266,7 +266,7 @@ struct ReferenceRules {
                 tokens.append(Token(byte: UInt8(ascii: "*"), isStar: !starsAreText))
             case .placeholder(let name):
                 let value = name == "subject" ? request.subject : request.attributes[name]
-                guard let value, !value.isEmpty, !value.contains("/"),
+                guard let value, !value.isEmpty, value != ".", value != "..", !value.contains("/"),
                     !value.unicodeScalars.contains(where: isControl)
                 else { return nil }
                 tokens += value.utf8.map { Token(byte: $0, isStar: false) }

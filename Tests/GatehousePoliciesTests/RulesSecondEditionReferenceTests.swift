@@ -306,6 +306,21 @@ struct RulesSecondEditionReferenceTests {
         Case(
             rules: deniesOwnFolders, subject: "b\u{7}", resource: "users/b\u{7}/x",
             expected: .init(effect: .allow, line: 2)),
+        // `.` and `..` name no thing: the same, so that `users/{subject}/*` never stands for
+        // `users/./*` or `users/../*`.
+        Case(
+            rules: deniesOwnFolders, subject: ".", resource: "users/./x",
+            expected: .init(effect: .allow, line: 2)),
+        Case(
+            rules: deniesOwnFolders, subject: "..", resource: "users/../x",
+            expected: .init(effect: .allow, line: 2)),
+        // Names that only start or end with dots are names.
+        Case(
+            rules: deniesOwnFolders, subject: "...", resource: "users/.../x",
+            expected: .init(effect: .deny, line: 1)),
+        Case(
+            rules: deniesOwnFolders, subject: ".bob", resource: "users/.bob/x",
+            expected: .init(effect: .deny, line: 1)),
         // In a condition value too.
         Case(
             rules: deniesOwnFolders, subject: "bob", action: "write", resource: "d",
@@ -325,6 +340,12 @@ struct RulesSecondEditionReferenceTests {
             expected: .init(effect: .allow, line: 2)),
         Case(
             rules: deniesOwnFolders, subject: "bob", resource: "tenants//x", attributes: ["tenant": ""],
+            expected: .init(effect: .allow, line: 2)),
+        Case(
+            rules: deniesOwnFolders, subject: "bob", resource: "tenants/../x", attributes: ["tenant": ".."],
+            expected: .init(effect: .allow, line: 2)),
+        Case(
+            rules: deniesOwnFolders, subject: "bob", resource: "tenants/./x", attributes: ["tenant": "."],
             expected: .init(effect: .allow, line: 2)),
         Case(
             rules: deniesOwnFolders, subject: "bob", resource: "tenants/t1/x",

@@ -1,0 +1,33 @@
+/// How long a reason a verdict or a denial carries may be: a gatekeeper's reason, an error's
+/// description or an identity problem is cut to at most ``characters`` characters and
+/// ``bytes`` bytes of UTF-8, then `…`.
+///
+/// A reason reaches denials a caller may show, decision-log lines and command output, and its
+/// text may come from what an attacker controls (a rules file naming a cycle through 100,000
+/// groups, a resource of a megabyte): bounded, it costs each of them little. The limit is twice
+/// the 500 characters a decision service's own reason is cut to, so a combinator's reason can
+/// still hold one whole.
+package enum ReasonLimit {
+    /// The most characters (`Character`, grapheme clusters) a reason keeps.
+    package static let characters = 1_000
+    /// The most bytes of UTF-8 a reason keeps: a character may be long (a letter followed by a
+    /// thousand combining marks is one), so characters alone do not bound a reason's size.
+    package static let bytes = 4 * characters
+
+    /// `reason` when it is within the limits, else its longest start within them, cut between
+    /// two characters (never inside one, nor inside a Unicode scalar), then `…`.
+    package static func bounded(_ reason: String) -> String {
+        // A character is at least one byte: a reason within `characters` bytes is short enough.
+        if reason.utf8.count <= characters { return reason }
+        var end = reason.startIndex
+        var kept = (characters: 0, bytes: 0)
+        while end < reason.endIndex && kept.characters < characters {
+            let next = reason.index(after: end)
+            let size = reason.utf8.distance(from: end, to: next)
+            if kept.bytes + size > bytes { break }
+            kept = (kept.characters + 1, kept.bytes + size)
+            end = next
+        }
+        return end == reason.endIndex ? reason : reason[..<end] + "…"
+    }
+}

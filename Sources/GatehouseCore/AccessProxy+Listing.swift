@@ -32,7 +32,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         for key in listed {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
-                request(action: action, resource: resource(of: key)), identity: identity,
+                request(action: action, resource: resourceName(key)), identity: identity,
                 explained: observer != nil)
             if verdict.isAllowed { readable.append(key) }
         }

@@ -20,7 +20,7 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     ///   `CancellationError` when the task was cancelled around an asynchronous gate; otherwise
     ///   the base's own error, unchanged.
     public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
-        try await authorize(request(action: "write", resource: self.resource(of: key)))
+        try await authorize(request(action: "write", resource: resourceName(key)))
         try await base.store(resource, for: key)
     }
 
@@ -31,7 +31,7 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     ///   `CancellationError` when the task was cancelled around an asynchronous gate; otherwise
     ///   the base's own error, unchanged.
     public func remove(_ key: Base.Key) async throws {
-        try await authorize(request(action: "delete", resource: resource(of: key)))
+        try await authorize(request(action: "delete", resource: resourceName(key)))
         try await base.remove(key)
     }
 }

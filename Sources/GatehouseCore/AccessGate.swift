@@ -56,6 +56,7 @@ public struct AccessGate: Sendable {
     let clock: @Sendable () -> Date
     /// The shadow asks in flight, shared by the gate's copies.
     let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
+
     /// Creates a gate.
     ///
     /// - Parameters:
@@ -129,7 +130,7 @@ public struct AccessGate: Sendable {
     }
 
     /// A verdict and, when a gatekeeper failed, the error it threw.
-    struct Decided {
+    private struct Decided {
         var verdict: AccessVerdict
         var failure: (any Error)?
     }

@@ -56,14 +56,6 @@ public struct AccessGate: Sendable {
     let clock: @Sendable () -> Date
     /// The shadow asks in flight, shared by the gate's copies.
     let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
-    /// The gatekeepers, when every one answers without suspending (``asksImmediately``);
-    /// otherwise empty.
-    private let immediate: [any ImmediateAccessPolicy]
-    /// Whether every gatekeeper answers without suspending, so ``immediate`` holds them all.
-    private var asksImmediately: Bool { immediate.count == gatekeepers.count }
-    /// Whether ``authorize(_:)`` decides with plain calls: every gatekeeper answers without
-    /// suspending and there is no observer (whose shadow gatekeepers may suspend).
-    @usableFromInline let decidesImmediately: Bool
 
     /// Creates a gate.
     ///
@@ -89,10 +81,6 @@ public struct AccessGate: Sendable {
         self.clock = clock
         self.identity = identity
         self.service = service
-        let immediate = gatekeepers.compactMap { $0 as? any ImmediateAccessPolicy }
-        let all = immediate.count == gatekeepers.count
-        self.immediate = all ? immediate : []
-        self.decidesImmediately = all && observer == nil
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
@@ -108,13 +96,8 @@ public struct AccessGate: Sendable {
     ///
     /// - Throws: ``AccessDenied`` (naming the deciding gatekeeper, the reason and the rule) when
     ///   the verdict is not an allow; `CancellationError` as the type's cancellation rule says.
-    @inlinable
     public func authorize(_ request: AccessRequest) async throws {
-        if decidesImmediately {
-            try authorizeImmediately(request)
-        } else {
-            try await authorize(request, identity: identity)
-        }
+        try await authorize(request, identity: identity)
     }
 
     /// The requests the gatekeepers allow, in the order given. Each is decided and recorded as
@@ -131,7 +114,6 @@ public struct AccessGate: Sendable {
     }
 
     /// ``authorize(_:)`` with the resource checked against `identity`.
-    @usableFromInline
     func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
         let decided = try await decided(request, identity: identity, explained: observer != nil)
         if !decided.verdict.isAllowed {
@@ -148,14 +130,13 @@ public struct AccessGate: Sendable {
     }
 
     /// A verdict and, when a gatekeeper failed, the error it threw.
-    struct Decided {
+    private struct Decided {
         var verdict: AccessVerdict
         var failure: (any Error)?
     }
 
     /// The one decision path: the cancellation check, identity, each gatekeeper in order, the
-    /// cancellation check again, the records. Gatekeepers that all answer without suspending
-    /// are asked with plain calls (an implementation detail: the same answers).
+    /// cancellation check again, the records.
     ///
     /// Each gatekeeper is asked through ``AccessPolicy/explain(_:)``, so a verdict always names
     /// the deciding rule when the gatekeeper knows it. `explained` says whether the verdict lists
@@ -168,12 +149,6 @@ public struct AccessGate: Sendable {
         let decided: Decided
         if let refused = refusedBeforeAsking(request, identity: identity) {
             decided = refused
-        } else if asksImmediately {
-            decided =
-                try Self.ask(immediate, request, explained: explained)
-                ?? Decided(
-                    verdict: AccessVerdict(
-                        outcome: .allowed, gatekeeper: gatekeepers[gatekeepers.count - 1].name))
         } else {
             decided = try await ask(request, explained: explained)
         }
@@ -184,42 +159,10 @@ public struct AccessGate: Sendable {
         return decided
     }
 
-    /// ``authorize(_:)`` when the gate ``decidesImmediately``: the same checks in the same
-    /// order as `decided(_:identity:explained:)`, with plain calls.
-    @usableFromInline
-    func authorizeImmediately(_ request: AccessRequest) throws {
-        try authorizeImmediately(request, checksAction: true)
-    }
-
-    /// ``authorizeImmediately(_:)`` for a proxy's call: the request for `action` on `resource`
-    /// in the current ``AccessContext``. `actionIsValid` says the proxy found `action` to keep
-    /// ``ResourceIdentity/text`` when it was made, so it is not checked again.
-    @usableFromInline
-    func authorizeImmediately(action: String, resource: consuming String, actionIsValid: Bool) throws {
-        let context = AccessContext.current
-        try authorizeImmediately(
-            AccessRequest(
-                subject: context.subject, action: action, resource: resource, attributes: context.attributes),
-            checksAction: !actionIsValid)
-    }
-
-    private func authorizeImmediately(_ request: AccessRequest, checksAction: Bool) throws {
-        if Task.isCancelled { throw CancellationError() }
-        if let refused =
-            try refusedBeforeAsking(request, identity: identity, checksAction: checksAction)
-            ?? Self.ask(immediate, request, explained: false)
-        {
-            throw AccessDenied(request: request, verdict: refused.verdict, underlyingError: refused.failure)
-        }
-        if Task.isCancelled { throw CancellationError() }
-    }
-
     /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
     /// or the gate has no gatekeepers.
-    private func refusedBeforeAsking(
-        _ request: AccessRequest, identity: ResourceIdentity, checksAction: Bool = true
-    ) -> Decided? {
-        if let problem = Self.identityProblem(request, identity: identity, checksAction: checksAction) {
+    private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> Decided? {
+        if let problem = Self.identityProblem(request, identity: identity) {
             return Decided(
                 verdict: AccessVerdict(
                     outcome: .denied, gatekeeper: Self.identityGatekeeper,
@@ -251,38 +194,6 @@ public struct AccessGate: Sendable {
             if last.outcome != .allowed { break }
         }
         return Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
-    }
-
-    /// The same as `ask(_:explained:)` for gatekeepers that answer without suspending; `nil`
-    /// when every one allowed and the verdict need not be explained. Unexplained, a gatekeeper
-    /// is asked only for a refusal (``ImmediateAccessPolicy/refusalNow(_:)``), so an allow
-    /// builds nothing.
-    private static func ask(
-        _ gatekeepers: [any ImmediateAccessPolicy], _ request: AccessRequest, explained: Bool
-    ) throws(CancellationError) -> Decided? {
-        var steps: [AccessVerdict.Step] = []
-        // By index: the gatekeeper is asked where it is, not copied out of the array first.
-        for index in gatekeepers.indices {
-            let refusal: AccessVerdict.Step?
-            do {
-                if explained {
-                    let step = step(gatekeepers[index].name, try gatekeepers[index].explainNow(request))
-                    steps.append(step)
-                    refusal = step.outcome == .allowed ? nil : step
-                } else {
-                    refusal = try gatekeepers[index].refusalNow(request).map {
-                        step(gatekeepers[index].name, $0)
-                    }
-                }
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                let failed = failed(gatekeepers[index].name, error)
-                if explained { steps.append(failed) }
-                return Decided(verdict: AccessVerdict(failed, steps: steps), failure: error)
-            }
-            if let refusal { return Decided(verdict: AccessVerdict(refusal, steps: steps)) }
-        }
-        return steps.last.map { Decided(verdict: AccessVerdict($0, steps: steps)) }
     }
 
     /// The step of a gatekeeper that threw: the error's text is the reason, within
@@ -359,18 +270,15 @@ public struct AccessGate: Sendable {
     }
 
     /// The reason a request breaks `identity` (its resource), or is not NFC text free of
-    /// control characters (its subject or, if `checksAction`, its action); `nil` when it keeps
-    /// them.
-    private static func identityProblem(
-        _ request: AccessRequest, identity: ResourceIdentity, checksAction: Bool
-    ) -> String? {
+    /// control characters (its subject or its action); `nil` when it keeps them.
+    private static func identityProblem(_ request: AccessRequest, identity: ResourceIdentity) -> String? {
         if let violation = identity.violation(in: request.resource) {
             return "the resource \(violation)"
         }
         if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
             return "the subject \(violation)"
         }
-        if checksAction, let violation = ResourceIdentity.text.violation(in: request.action) {
+        if let violation = ResourceIdentity.text.violation(in: request.action) {
             return "the action \(violation)"
         }
         return nil

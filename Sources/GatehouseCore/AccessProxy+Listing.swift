@@ -20,8 +20,9 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     /// it in the base, and returns the keys that may be read, in the base's order.
     ///
     /// - Throws: ``AccessDenied`` when the listing itself is not allowed (the base is not
-    ///   reached); `CancellationError` when the task was cancelled around an asynchronous gate;
-    ///   otherwise the base's own error, unchanged. Never an error about a listed key.
+    ///   reached); `CancellationError` when the task was cancelled before or while the
+    ///   gatekeepers were asked; otherwise the base's own error, unchanged. Never an error about
+    ///   a listed key.
     public func keys(under prefix: String) async throws -> [Base.Key] {
         let folder = request(action: "list", resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
@@ -32,7 +33,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         for key in listed {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
-                request(action: action, resource: resource(of: key)), identity: identity,
+                request(action: action, resource: resourceName(key)), identity: identity,
                 explained: observer != nil)
             if verdict.isAllowed { readable.append(key) }
         }

@@ -17,10 +17,10 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     /// stores `resource` for it in the base.
     ///
     /// - Throws: ``AccessDenied`` when a gate does not allow or fails (the base is not reached);
-    ///   `CancellationError` when the task was cancelled around an asynchronous gate; otherwise
-    ///   the base's own error, unchanged.
+    ///   `CancellationError` when the task was cancelled before or while the gatekeepers were
+    ///   asked; otherwise the base's own error, unchanged.
     public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
-        try await authorize(request(action: "write", resource: self.resource(of: key)))
+        try await authorize(request(action: "write", resource: resourceName(key)))
         try await base.store(resource, for: key)
     }
 
@@ -28,10 +28,10 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     /// removes it from the base.
     ///
     /// - Throws: ``AccessDenied`` when a gate does not allow or fails (the base is not reached);
-    ///   `CancellationError` when the task was cancelled around an asynchronous gate; otherwise
-    ///   the base's own error, unchanged.
+    ///   `CancellationError` when the task was cancelled before or while the gatekeepers were
+    ///   asked; otherwise the base's own error, unchanged.
     public func remove(_ key: Base.Key) async throws {
-        try await authorize(request(action: "delete", resource: resource(of: key)))
+        try await authorize(request(action: "delete", resource: resourceName(key)))
         try await base.remove(key)
     }
 }

@@ -29,10 +29,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// The action named in the request of ``load(_:)``, `"read"` by default.
     public let action: String
 
-    /// Names a key's resource; `nil` for `String` keys named by themselves (no closure call).
-    @usableFromInline let resourceName: (@Sendable (Base.Key) -> String)?
-    /// Whether ``action`` keeps ``ResourceIdentity/text``, checked once when the proxy is made.
-    @usableFromInline let actionIsValid: Bool
+    /// Names a key's resource: the `resource` text of its requests.
+    let resourceName: @Sendable (Base.Key) -> String
 
     /// The gatekeepers, asked in order.
     public var gatekeepers: [any AccessPolicy] { gate.gatekeepers }
@@ -40,37 +38,6 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     public var observer: (any AccessObserver)? { gate.observer }
     /// The rule each request's resource is checked against before any gatekeeper is asked.
     public var identity: ResourceIdentity { gate.identity }
-
-    /// Creates a proxy that decides with `gate` and names each key's resource with
-    /// `resource(key)`.
-    ///
-    /// - Parameters:
-    ///   - base: The loader to guard.
-    ///   - gate: The gate every call is decided by.
-    ///   - action: The action named in the request of ``load(_:)``.
-    ///   - resource: Converts a key to the request's `resource` text.
-    public init(
-        _ base: Base, gate: AccessGate, action: String = "read",
-        resource: @escaping @Sendable (Base.Key) -> String
-    ) {
-        self.init(base, gate, action, resource)
-    }
-
-    /// Creates a proxy for a loader with `String` keys that decides with `gate`; the key is the
-    /// resource text.
-    public init(_ base: Base, gate: AccessGate, action: String = "read") where Base.Key == String {
-        self.init(base, gate, action, nil)
-    }
-
-    private init(
-        _ base: Base, _ gate: AccessGate, _ action: String, _ resource: (@Sendable (Base.Key) -> String)?
-    ) {
-        self.base = base
-        self.gate = gate
-        self.action = action
-        self.resourceName = resource
-        self.actionIsValid = ResourceIdentity.text.violation(in: action) == nil
-    }
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
     ///
@@ -82,7 +49,9 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - clock: The clock that stamps audit records.
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
     ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
-    ///   - resource: Converts a key to the request's `resource` text.
+    ///   - resource: Converts a key to the request's `resource` text; by default
+    ///     `String(describing: key)`, which is the key itself for `String` keys and the key's
+    ///     `description` for `CustomStringConvertible` keys.
     public init(
         _ base: Base,
         gatekeepers: [any AccessPolicy],
@@ -90,38 +59,29 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
-        resource: @escaping @Sendable (Base.Key) -> String
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
     ) {
         let gate = AccessGate(gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity)
-        self.init(base, gate, action, resource)
+        self.init(base, gate: gate, action: action, resource: resource)
     }
 
-    /// Creates a proxy whose requests name the resource with `String(describing: key)`, which
-    /// is the key's `description` for `CustomStringConvertible` keys.
+    /// Creates a proxy that decides with `gate` and names each key's resource with
+    /// `resource(key)`.
+    ///
+    /// - Parameters:
+    ///   - base: The loader to guard.
+    ///   - gate: The gate every call is decided by.
+    ///   - action: The action named in the request of ``load(_:)``.
+    ///   - resource: Converts a key to the request's `resource` text; by default
+    ///     `String(describing: key)`, as in the other initializer.
     public init(
-        _ base: Base,
-        gatekeepers: [any AccessPolicy],
-        action: String = "read",
-        observer: (any AccessObserver)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() },
-        identity: ResourceIdentity = .path
+        _ base: Base, gate: AccessGate, action: String = "read",
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
     ) {
-        self.init(
-            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
-            identity: identity, resource: { String(describing: $0) })
-    }
-
-    /// Creates a proxy for a loader with `String` keys; the key is the resource text.
-    public init(
-        _ base: Base,
-        gatekeepers: [any AccessPolicy],
-        action: String = "read",
-        observer: (any AccessObserver)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() },
-        identity: ResourceIdentity = .path
-    ) where Base.Key == String {
-        let gate = AccessGate(gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity)
-        self.init(base, gate, action, nil)
+        self.base = base
+        self.gate = gate
+        self.action = action
+        self.resourceName = resource
     }
 
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
@@ -129,25 +89,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// - Throws: ``AccessDenied`` when a gatekeeper does not allow or fails; `CancellationError`
     ///   when the task was cancelled before or while the gatekeepers were asked; otherwise the
     ///   base's own error, unchanged.
-    @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
-        guard gate.decidesImmediately else { return try await loadAfterAsking(key) }
-        try gate.authorizeImmediately(
-            action: action, resource: resource(of: key), actionIsValid: actionIsValid)
-        return try await base.load(key)
-    }
-
-    /// `load(_:)` when the gate may suspend.
-    @usableFromInline
-    func loadAfterAsking(_ key: Base.Key) async throws -> Base.Resource {
-        try await gate.authorize(request(for: key), identity: gate.identity)
+        try await gate.authorize(request(for: key))
         return try await base.load(key)
     }
 
     /// Asks the gatekeepers about `key` without loading it: returns when every gatekeeper allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    @inlinable
     public func authorize(_ key: Base.Key) async throws {
         try await gate.authorize(request(for: key))
     }
@@ -155,28 +104,17 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Asks the gatekeepers about a prepared request: returns when every gatekeeper allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    @inlinable
     public func authorize(_ request: AccessRequest) async throws {
         try await gate.authorize(request)
     }
 
-    /// The `resource` text of the request for `key`.
-    @inlinable
-    func resource(of key: Base.Key) -> String {
-        if let resourceName { return resourceName(key) }
-        // Only `String` keys come without a closure; specialized for them, this is a plain copy.
-        return key as? String ?? String(describing: key)
-    }
-
     /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
-    @inlinable
     public func request(for key: Base.Key) -> AccessRequest {
-        request(action: action, resource: resource(of: key))
+        request(action: action, resource: resourceName(key))
     }
 
     /// The request for `action` on `resource` in the current ``AccessContext``: what `load`,
     /// `store`, `remove` and `keys(under:)` ask about.
-    @inlinable
     func request(action: String, resource: String) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(
@@ -199,26 +137,6 @@ extension ResourceLoading {
     }
 
     /// Guards this loader with an array of gatekeepers asked in order on every call.
-    public func guarded(
-        by gatekeepers: [any AccessPolicy],
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
-    ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
-    }
-}
-
-extension ResourceLoading where Key == String {
-    /// Guards this `String`-keyed loader with gatekeepers asked in order on every call.
-    public func guarded(
-        by gatekeepers: any AccessPolicy...,
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
-    ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
-    }
-
-    /// Guards this `String`-keyed loader with an array of gatekeepers asked in order on every call.
     public func guarded(
         by gatekeepers: [any AccessPolicy],
         action: String = "read",

@@ -21,7 +21,7 @@ import GatehouseCore
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
 /// ```
-public struct AllowList: AccessPolicy, ImmediateAccessPolicy {
+public struct AllowList: AccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
@@ -72,17 +72,7 @@ public struct AllowList: AccessPolicy, ImmediateAccessPolicy {
 
     /// ``evaluate(_:)``'s decision, with no rule (a list has no numbered rules).
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         AccessExplanation(decision(for: request))
-    }
-
-    /// `nil` when ``explainNow(_:)`` would allow, otherwise its answer; an allow builds nothing.
-    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
-        denial(of: request).map { AccessExplanation(.deny(reason: $0)) }
     }
 
     private func decision(for request: AccessRequest) -> AccessDecision {

@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// A gatekeeper that allows every request: the explicit way to say "open", since a proxy or a
 /// service with no gatekeepers denies.
-public struct AlwaysAllow: AccessPolicy, ImmediateAccessPolicy {
+public struct AlwaysAllow: AccessPolicy {
     /// The name shown in audit records, `"alwaysAllow"` unless given.
     public let name: String
 
@@ -18,16 +18,6 @@ public struct AlwaysAllow: AccessPolicy, ImmediateAccessPolicy {
 
     /// Allows, with no rule.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         AccessExplanation(.allow)
-    }
-
-    /// Never a refusal.
-    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
-        nil
     }
 }

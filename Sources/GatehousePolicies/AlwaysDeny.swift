@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// A gatekeeper that denies every request with a fixed reason: a kill switch, or a placeholder
 /// for a feature that must stay closed.
-public struct AlwaysDeny: AccessPolicy, ImmediateAccessPolicy {
+public struct AlwaysDeny: AccessPolicy {
     /// The reason given in every denial.
     public let reason: String
     /// The name shown in denials and audit records, `"alwaysDeny"` unless given.
@@ -21,11 +21,6 @@ public struct AlwaysDeny: AccessPolicy, ImmediateAccessPolicy {
 
     /// Denies with `reason`, with no rule.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         AccessExplanation(.deny(reason: reason))
     }
 }

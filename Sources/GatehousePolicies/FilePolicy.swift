@@ -34,7 +34,7 @@ import GatehouseCore
 /// `whenInvalid: .keepLastGood`, a version whose *contents* cannot be used (malformed, not
 /// UTF-8, incomplete, too large, changing while read) leaves the last version that parsed in
 /// charge instead, and every decision made with it says so (see ``WhenInvalid``).
-public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
+public struct FilePolicy: AccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
         /// Every decision fails (the proxy denies, naming the file and line). The default.
@@ -100,7 +100,8 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        guard let refusal = try refusalNow(request) else { return .allow }
+        let version = try currentVersion()
+        guard let refusal = version.rules.refusal(for: request).map(version.noted) else { return .allow }
         guard let note = refusal.note, case .deny(let reason) = refusal.decision else {
             return refusal.decision
         }
@@ -113,23 +114,8 @@ public struct FilePolicy: AccessPolicy, ImmediateAccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        try explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
-    package func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
         return version.noted(version.rules.explanation(for: request))
-    }
-
-    /// `nil` when ``explainNow(_:)`` would allow, otherwise its answer; an allow builds nothing.
-    ///
-    /// - Throws: ``RulesFileError`` as ``explainNow(_:)`` does.
-    package func refusalNow(_ request: AccessRequest) throws -> AccessExplanation? {
-        let version = try currentVersion()
-        return version.rules.refusal(for: request).map(version.noted)
     }
 
     /// The note on a decision made by the last good version.

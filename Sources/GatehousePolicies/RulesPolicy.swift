@@ -11,7 +11,7 @@ import GatehouseCore
 ///     """, name: "documents")
 /// ```
 /// The text is parsed once, when the policy is made; a decision never fails.
-public struct RulesPolicy: AccessPolicy, ImmediateAccessPolicy {
+public struct RulesPolicy: AccessPolicy {
     /// The name shown in denials and audit records, and in place of a file name in reasons
     /// (`"documents:3 denies"`) and errors.
     public let name: String
@@ -39,16 +39,6 @@ public struct RulesPolicy: AccessPolicy, ImmediateAccessPolicy {
 
     /// ``evaluate(_:)``'s decision with the deciding rule (`name:line`), for allows too.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    package func explainNow(_ request: AccessRequest) -> AccessExplanation {
         rules.explanation(for: request)
-    }
-
-    /// `nil` when the rules allow `request`, otherwise ``explainNow(_:)``'s answer.
-    package func refusalNow(_ request: AccessRequest) -> AccessExplanation? {
-        rules.refusal(for: request)
     }
 }

@@ -19,7 +19,7 @@ import GatehouseCore
 /// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
 /// A decision does not use `Calendar` and takes no lock: the zone's offsets from 1900 to 2200
 /// are read once, when the policy is made, into an immutable table.
-public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConvertible {
+public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
     /// The days on which the window opens.
@@ -115,11 +115,6 @@ public struct TimeWindow: AccessPolicy, ImmediateAccessPolicy, CustomStringConve
     ///
     /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        try explainNow(request)
-    }
-
-    /// The answer of ``explain(_:)``, without suspending.
-    package func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
         AccessExplanation(try window.decisionNow())
     }
 

@@ -16,11 +16,11 @@ struct ReasonLimitTests {
 
     static let request = AccessRequest(subject: "mallory", action: "read", resource: "docs/a")
 
-    /// Each kind of gate: one that asks with plain calls, and one that awaits each gatekeeper.
+    /// Gates whose gatekeeper answers without suspending or suspends, with and without an observer.
     static func gates(_ decide: @escaping @Sendable (AccessRequest) throws -> AccessDecision) -> [AccessGate]
     {
         [
-            AccessGate(gatekeepers: [ImmediateClosurePolicy("huge", decide)]),
+            AccessGate(gatekeepers: [SynchronousClosurePolicy("huge", decide)]),
             AccessGate(gatekeepers: [ClosurePolicy("huge", decide)]),
             AccessGate(gatekeepers: [ClosurePolicy("huge", decide)], observer: RecordingObserver()),
         ]
@@ -69,7 +69,7 @@ struct ReasonLimitTests {
     /// A resource that breaks the identity rule is quoted in the reason; a long one is cut.
     @Test func anIdentityReasonQuotingALongResourceIsCut() async throws {
         let decomposed = String(repeating: "e\u{301}", count: 100_000)
-        let gate = AccessGate(gatekeepers: [ImmediateClosurePolicy("any") { _ in .allow }], identity: .text)
+        let gate = AccessGate(gatekeepers: [SynchronousClosurePolicy("any") { _ in .allow }], identity: .text)
         let verdict = try await gate.decide(AccessRequest(subject: "a", action: "read", resource: decomposed))
         #expect(verdict.gatekeeper == AccessGate.identityGatekeeper)
         let reason = try #require(verdict.reason)

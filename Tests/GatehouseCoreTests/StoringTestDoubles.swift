@@ -87,36 +87,11 @@ struct SynchronousClosurePolicy: AccessPolicy {
     }
 }
 
-/// The same as ``SynchronousClosurePolicy``, answering the way the built-in policies do: through
-/// `ImmediateAccessPolicy`, so a gate whose gatekeepers are all such asks them with plain calls.
-struct ImmediateClosurePolicy: ImmediateAccessPolicy {
-    let name: String
-    let decision: @Sendable (AccessRequest) throws -> AccessDecision
-
-    init(_ name: String, _ decision: @escaping @Sendable (AccessRequest) throws -> AccessDecision) {
-        self.name = name
-        self.decision = decision
-    }
-
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        try decision(request)
-    }
-
-    func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        try explainNow(request)
-    }
-
-    func explainNow(_ request: AccessRequest) throws -> AccessExplanation {
-        AccessExplanation(try decision(request))
-    }
-}
-
-/// Whether a proxy's gates suspend (an `await` inside) or not, and whether they are asked the
-/// way built-in policies are (`immediate`), for tests that must hold for every path.
+/// Whether a proxy's gates suspend (an `await` inside) or not, for tests that must hold for
+/// both kinds of gatekeeper.
 enum GatePath: String, CaseIterable, CustomTestStringConvertible {
     case synchronous
     case asynchronous
-    case immediate
 
     var testDescription: String { rawValue }
 
@@ -127,7 +102,6 @@ enum GatePath: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .synchronous: SynchronousClosurePolicy(name, decide)
         case .asynchronous: ClosurePolicy(name, decide)
-        case .immediate: ImmediateClosurePolicy(name, decide)
         }
     }
 }

@@ -32,7 +32,7 @@ struct RulesGroupScaleTests {
 
     /// Once every member's groups were worked out when the file was read, which for this chain
     /// is `depth × depth / 2` memberships: 16,000 deep took 25 s and 2.4 GB in a release build.
-    @Test func aChainOfSixteenThousandGroupsLoadsQuicklyAndDecidesAtBothEnds() throws {
+    @Test func aChainOfSixteenThousandGroupsLoadsQuicklyAndDecidesAtBothEnds() async throws {
         let depth = 16_000
         let bottom = "s\(depth - 1)"
         // Line numbers of the rules: the group lines come first.
@@ -61,25 +61,26 @@ struct RulesGroupScaleTests {
             "loading \(depth) groups took \(loading) s of processor time, \(depth / 8) took \(smallLoading) s"
         )
 
-        func decide(_ subject: String, _ action: String) -> AccessDecision {
-            rules.explainNow(AccessRequest(subject: subject, action: action, resource: "docs/a")).decision
+        func decide(_ subject: String, _ action: String) async throws -> AccessDecision {
+            try await rules.explain(AccessRequest(subject: subject, action: action, resource: "docs/a"))
+                .decision
         }
         // The bottom subject belongs to the top group, through 15,999 others.
-        #expect(decide(bottom, "read") == .allow)
-        #expect(decide(bottom, "write") == .allow)
-        #expect(decide(bottom, "list") == .allow)
+        #expect(try await decide(bottom, "read") == .allow)
+        #expect(try await decide(bottom, "write") == .allow)
+        #expect(try await decide(bottom, "list") == .allow)
         // The top subject belongs to the top group only, not to the bottom one.
-        #expect(decide("s0", "read") == .allow)
-        #expect(decide("s0", "write") == .deny(reason: "no rule in chain allows"))
-        #expect(decide("s0", "list") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("s0", "read") == .allow)
+        #expect(try await decide("s0", "write") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("s0", "list") == .deny(reason: "no rule in chain allows"))
         // One in the middle: in the groups above it, not in those below.
-        #expect(decide("s8000", "read") == .allow)
-        #expect(decide("s8000", "write") == .deny(reason: "no rule in chain allows"))
-        #expect(decide("s\(depth - 10)", "list") == .allow)
-        #expect(decide("s\(depth - 11)", "list") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("s8000", "read") == .allow)
+        #expect(try await decide("s8000", "write") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("s\(depth - 10)", "list") == .allow)
+        #expect(try await decide("s\(depth - 11)", "list") == .deny(reason: "no rule in chain allows"))
         // No group holds this subject; a group's name is not a subject.
-        #expect(decide("s\(depth)", "read") == .deny(reason: "no rule in chain allows"))
-        #expect(decide("g0", "read") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("s\(depth)", "read") == .deny(reason: "no rule in chain allows"))
+        #expect(try await decide("g0", "read") == .deny(reason: "no rule in chain allows"))
     }
 
     /// Forty levels of two groups, each holding both groups of the level below: a subject at

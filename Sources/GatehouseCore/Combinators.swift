@@ -1,0 +1,171 @@
+// The combinators: policies made of other policies. Each forwards a check ahead of decisions
+// (`ValidatingPolicy`) to its members, so that a rules file nested in `allOf`, `anyOf` or
+// `not` is checked like one at the top.
+
+/// A policy that allows only when every member allows, asked in order; the first member that
+/// does not allow ends the evaluation. An empty `AllOf` throws
+/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
+/// ``Not``.
+///
+/// A member that throws makes the whole `AllOf` throw, so the gate denies with a gate failure.
+public struct AllOf: ValidatingPolicy {
+    /// The members, asked in order.
+    public let policies: [any AccessPolicy]
+    /// The name shown in denials and audit records, `"allOf"` unless given.
+    public let name: String
+
+    /// Creates a conjunction of `policies`.
+    public init(_ policies: [any AccessPolicy], name: String = "allOf") {
+        self.policies = policies
+        self.name = name
+    }
+
+    /// Creates a conjunction of the given policies.
+    public init(_ policies: any AccessPolicy..., name: String = "allOf") {
+        self.init(policies, name: name)
+    }
+
+    /// Allows when every member allows; otherwise denies with the first refusing member's reason.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        try await explain(request).decision
+    }
+
+    /// ``evaluate(_:)``'s decision with the deciding member's rule and note: the refusing
+    /// member's, or the last member's when all allow.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
+        var last = AccessExplanation(.allow)
+        for policy in policies {
+            last = try await policy.explain(request)
+            if case .deny(let reason) = last.decision {
+                return AccessExplanation(
+                    .deny(reason: "\(policy.name): \(reason)"), rule: last.rule, note: last.note)
+            }
+        }
+        return last
+    }
+
+    /// The issues of every member that can be checked ahead, each under `policies[i]`.
+    public func validationIssues() async -> [ValidationIssue] {
+        await membersIssues(policies)
+    }
+}
+
+/// A policy that allows when at least one member allows, asked in order; the first member that
+/// allows ends the evaluation. An empty `AnyOf` throws
+/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
+/// ``Not``.
+///
+/// A denial lists why each member denied. A member that throws makes the whole `AnyOf` throw
+/// (a later member cannot paper over a failed one), so the gate denies with a gate failure.
+public struct AnyOf: ValidatingPolicy {
+    /// The members, asked in order.
+    public let policies: [any AccessPolicy]
+    /// The name shown in denials and audit records, `"anyOf"` unless given.
+    public let name: String
+
+    /// Creates a disjunction of `policies`.
+    public init(_ policies: [any AccessPolicy], name: String = "anyOf") {
+        self.policies = policies
+        self.name = name
+    }
+
+    /// Creates a disjunction of the given policies.
+    public init(_ policies: any AccessPolicy..., name: String = "anyOf") {
+        self.init(policies, name: name)
+    }
+
+    /// Allows when a member allows; otherwise denies, saying why each member denied.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        try await explain(request).decision
+    }
+
+    /// ``evaluate(_:)``'s decision; an allow carries the allowing member's rule and note, a
+    /// denial no rule (every member denied).
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
+        var reasons: [String] = []
+        reasons.reserveCapacity(policies.count)
+        for policy in policies {
+            let explanation = try await policy.explain(request)
+            switch explanation.decision {
+            case .allow:
+                return explanation
+            case .deny(let reason):
+                reasons.append("\(policy.name): \(reason)")
+            }
+        }
+        return AccessExplanation(.deny(reason: "no policy allowed (\(reasons.joined(separator: "; ")))"))
+    }
+
+    /// The issues of every member that can be checked ahead, each under `policies[i]`.
+    public func validationIssues() async -> [ValidationIssue] {
+        await membersIssues(policies)
+    }
+}
+
+/// A policy that inverts its member: allows what the member denies and denies what it allows.
+///
+/// A member that throws makes `Not` throw too: a failure is never turned into an allow.
+public struct Not: ValidatingPolicy {
+    /// The inverted policy.
+    public let policy: any AccessPolicy
+    /// The name shown in denials and audit records, `"not(<member>)"` unless given.
+    public let name: String
+
+    /// Creates the inverse of `policy`.
+    public init(_ policy: any AccessPolicy, name: String? = nil) {
+        self.policy = policy
+        self.name = name ?? "not(\(policy.name))"
+    }
+
+    /// Allows when the member denies; denies when it allows.
+    public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+        try await explain(request).decision
+    }
+
+    /// ``evaluate(_:)``'s decision with the member's rule and note: the rule that decided the
+    /// member's answer is the one that decided the inverse.
+    public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        let member = try await policy.explain(request)
+        switch member.decision {
+        case .allow:
+            return AccessExplanation(
+                .deny(reason: "\(policy.name) allows, and \(name) inverts it"), rule: member.rule,
+                note: member.note)
+        case .deny:
+            return AccessExplanation(.allow, rule: member.rule, note: member.note)
+        }
+    }
+
+    /// The issues of the inverted policy, when it can be checked ahead, under `policy`.
+    public func validationIssues() async -> [ValidationIssue] {
+        await memberIssues(policy, at: "policy")
+    }
+}
+
+/// What an ``AllOf`` or ``AnyOf`` with no members throws when asked: with no member it has no
+/// decision to give, and a denial would turn into an allow under ``Not``.
+public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name of the combinator asked.
+    public var policy: String
+
+    /// Creates the error for the combinator named `policy`.
+    public init(policy: String) {
+        self.policy = policy
+    }
+
+    /// `allOf has no policies, so it cannot decide; give it at least one`.
+    public var description: String {
+        "\(policy) has no policies, so it cannot decide; give it at least one"
+    }
+}
+
+/// The issues of each of `policies` that can be checked ahead, each under `policies[i]`.
+private func membersIssues(_ policies: [any AccessPolicy]) async -> [ValidationIssue] {
+    var issues: [ValidationIssue] = []
+    for (index, policy) in policies.enumerated() {
+        issues += await memberIssues(policy, at: "policies[\(index)]")
+    }
+    return issues
+}

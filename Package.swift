@@ -23,7 +23,7 @@ let package = Package(
     ],
     targets: [
         // Libraries: lower layers never import higher ones.
-        .target(name: "GatehouseCore", dependencies: ["CGatehouseLinux"], swiftSettings: strictSettings),
+        .target(name: "GatehouseCore", swiftSettings: strictSettings),
         .target(name: "GatehousePolicies", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
         .target(
             name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"],
@@ -31,8 +31,7 @@ let package = Package(
         // The remote gatekeeper (OPA, AuthZEN over HTTP): its own module, so that an app that
         // does not ask a decision service does not link networking.
         .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
-        // System calls the C library does not wrap (openat2, sched_getcpu), for GatehouseCore and
-        // GatehouseLoaders; internal.
+        // A system call the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
         // Decision logs: observers that write records somewhere useful.
         .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),

@@ -1,8 +1,3 @@
-#if defined(__linux__)
-#define _GNU_SOURCE
-#include <sched.h>
-#endif
-
 #include "CGatehouseLinux.h"
 
 #include <errno.h>
@@ -28,14 +23,6 @@ long gatehouse_openat2(int directory, const char *path, uint64_t flags, uint64_t
     (void)flags;
     (void)resolve;
     errno = ENOSYS;
-    return -1;
-#endif
-}
-
-int gatehouse_current_cpu(void) {
-#if defined(__linux__)
-    return sched_getcpu();
-#else
     return -1;
 #endif
 }

@@ -8,57 +8,52 @@
 
 /// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
 ///
-/// `withLock` is inlinable so that callers in other modules get it specialized for their state
-/// (no generic metadata lookups per call). The lock and the state each sit behind a pointer
-/// allocated once, so the lock never moves, mutating the state through `withLock` needs no
-/// dynamic exclusivity check, and taking the lock is a direct call: `os_unfair_lock` on Apple
-/// platforms, a `pthread_mutex_t` elsewhere (no `NSLock` method dispatch in between).
-@usableFromInline
-package final class LockedState<State>: @unchecked Sendable {
-    #if canImport(Darwin)
-        @usableFromInline typealias Primitive = os_unfair_lock
-    #else
-        @usableFromInline typealias Primitive = pthread_mutex_t
-    #endif
-
-    @usableFromInline let lock: UnsafeMutablePointer<Primitive>
-    @usableFromInline let state: UnsafeMutablePointer<State>
+/// The state and the lock sit in one allocation, a `ManagedBuffer` whose header is the state
+/// and whose one element is the lock (as swift-nio's `NIOLock` does), so the lock never moves.
+/// The lock is an `os_unfair_lock` on Apple platforms and a `pthread_mutex_t` elsewhere.
+package struct LockedState<State>: @unchecked Sendable {
+    private let buffer: Buffer
 
     /// Creates the lock around an initial state.
-    @inlinable
     package init(_ state: State) {
-        lock = UnsafeMutablePointer.allocate(capacity: 1)
-        #if canImport(Darwin)
-            lock.initialize(to: os_unfair_lock())
-        #else
-            lock.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(lock, nil)
-            precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        #endif
-        self.state = UnsafeMutablePointer.allocate(capacity: 1)
-        self.state.initialize(to: state)
-    }
-
-    deinit {
-        #if !canImport(Darwin)
-            pthread_mutex_destroy(lock)
-        #endif
-        lock.deinitialize(count: 1)
-        lock.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
+        buffer = Buffer.create(minimumCapacity: 1) { _ in state } as! Buffer
+        buffer.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+                lock.initialize(to: os_unfair_lock())
+            #else
+                lock.initialize(to: pthread_mutex_t())
+                let status = pthread_mutex_init(lock, nil)
+                precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            #endif
+        }
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        #if canImport(Darwin)
-            os_unfair_lock_lock(lock)
-            defer { os_unfair_lock_unlock(lock) }
-        #else
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-        #endif
-        return try body(&state.pointee)
+        try buffer.withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
+                os_unfair_lock_lock(lock)
+                defer { os_unfair_lock_unlock(lock) }
+            #else
+                pthread_mutex_lock(lock)
+                defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&state.pointee)
+        }
     }
+
+    /// The allocation: the state as its header, the lock as its one element.
+    private final class Buffer: ManagedBuffer<State, Lock> {
+        deinit {
+            #if !canImport(Darwin)
+                _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+            #endif
+        }
+    }
+
+    #if canImport(Darwin)
+        private typealias Lock = os_unfair_lock
+    #else
+        private typealias Lock = pthread_mutex_t
+    #endif
 }

@@ -1,8 +1,7 @@
 /// The shared state of a ``CachingLoader``, kept behind one lock: the entries and the loads in flight.
-@usableFromInline
 struct CacheState<Key: Hashable & Sendable, Value: Sendable> {
     /// The cached entries.
-    @usableFromInline var entries: LeastRecentlyUsed<Key, Value>
+    var entries: LeastRecentlyUsed<Key, Value>
     /// One shared load per key that missed and is being loaded.
     var inFlight: [Key: InFlightLoad<Value>] = [:]
     /// The identifier the next load in flight gets, so that a detached load cannot remove or

@@ -27,7 +27,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     public let costLimit: Int
 
     private let cost: @Sendable (Base.Resource) -> Int
-    @usableFromInline let state: LockedState<CacheState<Base.Key, Base.Resource>>
+    let state: LockedState<CacheState<Base.Key, Base.Resource>>
 
     /// Creates a cache in front of `base`.
     ///
@@ -60,7 +60,6 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     /// callers) and caches it.
     ///
     /// - Throws: The base's error, unchanged; it is not cached.
-    @inlinable
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         if let value = state.withLock({ $0.entries.value(forKey: key) }) { return value }
         return try await loadMissing(key)
@@ -68,8 +67,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
 
     /// The miss path: joins the load of `key` in flight, or starts it, and waits outside the lock.
     /// Checks the entries again first, since another load may have finished meanwhile.
-    @usableFromInline
-    func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
+    private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
             return .wait(state.inFlight[key] ?? startLoad(key, in: &state))

@@ -5,9 +5,7 @@
 /// Keys, values, costs and links live in parallel arrays: moving an entry in the recency list
 /// touches only the non-generic `links`, never a key or a value.
 ///
-/// Package-visible for the benchmark; the lookup is inlinable so that `CachingLoader`'s hit path
-/// is specialized in the caller's module.
-@usableFromInline
+/// Package-visible for the benchmark.
 package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// The most entries held.
     package let countLimit: Int
@@ -15,15 +13,15 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     package let costLimit: Int
     /// The total cost of the entries held.
     package private(set) var totalCost = 0
-    @usableFromInline var slotIndex: [Key: Int] = [:]
-    @usableFromInline var keys: [Key] = []
-    @usableFromInline var values: [Value] = []
+    private var slotIndex: [Key: Int] = [:]
+    private var keys: [Key] = []
+    private var values: [Value] = []
     private var costs: [Int] = []
-    @usableFromInline var links: [RecencyLink] = []
+    private var links: [RecencyLink] = []
     /// The most recently used slot, or -1 when empty.
-    @usableFromInline var newest = -1
+    private var newest = -1
     /// The least recently used slot, or -1 when empty.
-    @usableFromInline var oldest = -1
+    private var oldest = -1
 
     /// Creates an empty store with these limits (negative limits count as 0).
     package init(countLimit: Int, costLimit: Int) {
@@ -35,7 +33,6 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     package var count: Int { keys.count }
 
     /// The value for `key`, marking it most recently used.
-    @inlinable
     package mutating func value(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
         if index != newest { moveToNewest(index) }
@@ -106,8 +103,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     }
 
     /// Unlinks `index` and links it as the newest, with one uniqueness check of `links`.
-    @inlinable
-    mutating func moveToNewest(_ index: Int) {
+    private mutating func moveToNewest(_ index: Int) {
         let previousNewest = newest
         var oldest = self.oldest
         links.withUnsafeMutableBufferPointer { links in
@@ -137,16 +133,9 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
 
 /// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
 /// the generic type, so that moving an entry needs no generic metadata.
-@usableFromInline
 struct RecencyLink {
     /// The next more recently used slot.
-    @usableFromInline var newer: Int
+    var newer: Int
     /// The next less recently used slot.
-    @usableFromInline var older: Int
-
-    @inlinable
-    init(newer: Int, older: Int) {
-        self.newer = newer
-        self.older = older
-    }
+    var older: Int
 }

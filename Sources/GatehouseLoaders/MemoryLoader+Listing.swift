@@ -10,7 +10,7 @@ extension MemoryLoader: ResourceListing where Key == String {
     /// nothing.
     public func keys(under prefix: String) async throws -> [String] {
         let folder = prefix.isEmpty ? "" : prefix + "/"
-        let keys = storage.read { storage in
+        let keys = storage.withLock { storage in
             storage.keys.filter { $0.utf8.starts(with: folder.utf8) }
         }
         return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -20,12 +20,12 @@ struct MemoryLoaderStoringTests {
         #expect(error == ResourceNotFound(key: "a"))
     }
 
-    @Test func theSynchronousRemoveStillReturnsTheOldValue() async throws {
+    @Test func theSynchronousRemovalReturnsTheOldValue() async throws {
         let loader = MemoryLoader(["a": 1, "b": 2])
-        #expect(loader.remove("a") == 1)
-        let old: Int? = loader.remove("b")
+        #expect(loader.removeValue(forKey: "a") == 1)
+        let old = loader.removeValue(forKey: "b")
         #expect(old == 2)
-        _ = loader.remove("c") as Int?
+        #expect(loader.removeValue(forKey: "c") == nil)
         #expect(loader.count == 0)
     }
 

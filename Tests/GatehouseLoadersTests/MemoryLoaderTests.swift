@@ -17,21 +17,25 @@ struct MemoryLoaderTests {
         #expect(error?.errorDescription == "no resource for key \"avatars/x\"")
     }
 
-    @Test func setAndRemoveTakeEffectWhileInUse() async throws {
+    @Test func updatesAndRemovalsTakeEffectWhileInUse() async throws {
         let loader = MemoryLoader<String, Int>()
-        loader.set(3, for: "c")
+        #expect(loader.updateValue(3, forKey: "c") == nil)
         #expect(try await loader.load("c") == 3)
-        #expect(loader.remove("c") == 3)
+        #expect(loader.updateValue(4, forKey: "c") == 3)
+        #expect(try await loader.load("c") == 4)
+        #expect(loader.removeValue(forKey: "c") == 4)
         await #expect(throws: ResourceNotFound.self) { try await loader.load("c") }
         #expect(loader.count == 0)
     }
 
-    @Test func concurrentSetAndLoadNeverSeeATornState() async throws {
+    @Test func concurrentUpdatesAndLoadsNeverSeeATornState() async throws {
         let loader = MemoryLoader<Int, [Int]>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
                 group.addTask {
-                    for i in 0..<500 { loader.set(Array(repeating: writer, count: i % 8 + 1), for: i % 16) }
+                    for i in 0..<500 {
+                        loader.updateValue(Array(repeating: writer, count: i % 8 + 1), forKey: i % 16)
+                    }
                 }
             }
             for _ in 0..<4 {

@@ -29,7 +29,8 @@ bytes=$(wc -c < "$dir/rules.rules")
 seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$dir/time.txt")
 kilobytes=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time.txt")
 megabytes=$((kilobytes / 1024))
-echo "$rules rules ($((bytes / 1000000)) MB): ${seconds} s, peak ${megabytes} MB resident"
+processor=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$dir/time.txt")
+echo "$rules rules ($((bytes / 1000000)) MB): ${seconds} s (${processor} s of processor time), peak ${megabytes} MB resident"
 if awk -v s="$seconds" -v m="$megabytes" 'BEGIN { exit !(s <= 3 && m <= 350) }'; then
     echo "target (<= 3 s, <= 350 MB): PASS"
 else

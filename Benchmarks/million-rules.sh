@@ -30,7 +30,7 @@ seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; f
 kilobytes=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$dir/time.txt")
 megabytes=$((kilobytes / 1024))
 processor=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$dir/time.txt")
-echo "$rules rules ($((bytes / 1000000)) MB): ${seconds} s (${processor} s of processor time), peak ${megabytes} MB resident"
+echo "$rules rules ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB): ${seconds} s (${processor} s of processor time), peak ${megabytes} MB resident"
 if awk -v s="$seconds" -v m="$megabytes" 'BEGIN { exit !(s <= 3 && m <= 350) }'; then
     echo "target (<= 3 s, <= 350 MB): PASS"
 else

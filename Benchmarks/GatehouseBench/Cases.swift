@@ -15,8 +15,6 @@ struct Fixtures: Sendable {
     let memory: MemoryLoader<String, Data>
     let smallFile: CPath
     let allowList1M: AllowList
-    /// The same million patterns in a `Set`, for `gate-floor-set-1m`; empty unless it is wanted.
-    let patternSet1M: Set<String>
     let policy100: FilePolicy
     let policy100k: FilePolicy
     let requests100: [AccessRequest]
@@ -45,8 +43,7 @@ struct Fixtures: Sendable {
         let small = try scratch.write("small.txt", Data("a small file\n".utf8))
         // A million exact resource patterns, with a thousand wildcard patterns among them.
         var patterns = Keys.all
-        let patternCount =
-            wanted("proxy-allowlist-1m") || wanted("gate-floor-set-1m") ? 1_000_000 : Keys.count
+        let patternCount = wanted("proxy-allowlist-1m") ? 1_000_000 : Keys.count
         patterns.reserveCapacity(patternCount)
         var index = Keys.count
         while patterns.count < patternCount {
@@ -93,7 +90,6 @@ struct Fixtures: Sendable {
         }
         return Fixtures(
             scratch: scratch, memory: memory, smallFile: CPath(small.path), allowList1M: allowList,
-            patternSet1M: wanted("gate-floor-set-1m") ? Set(patterns) : [],
             policy100: policy100, policy100k: policy100k,
             requests100: Rules.requests(count: 100),
             requests100k: Rules.requests(count: bigPolicyWanted ? reloadCount : 100),

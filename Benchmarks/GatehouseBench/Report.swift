@@ -64,18 +64,17 @@ enum Report {
                 "  " + padded(target.label, 62) + leftPadded(shown, 9) + "  " + (passed ? "PASS" : "FAIL")
                     + beside)
         }
-        let floors = Target.floors.compactMap { floor -> String? in
-            guard let (value, _, ofMedians) = floor.floor.check(byName) else { return nil }
-            let label = "\(floor.floor.numerator) / \(floor.floor.denominators[0])"
+        let retired = Target.retired.compactMap { target -> String? in
+            guard let (value, _, ofMedians) = target.check(byName) else { return nil }
+            let base = target.denominators.joined(separator: " + ")
+            let label = "\(target.numerator) / " + (target.denominators.count == 1 ? base : "(\(base))")
             return "  " + padded(label, 62) + leftPadded(String(format: "%.2f", value), 9)
-                + String(format: "  (%.2f)", ofMedians) + "  under "
-                + (Target.all.first { $0.numerator == floor.under }?.label ?? floor.under)
+                + String(format: "        (%.2f)", ofMedians)
         }
-        if !floors.isEmpty {
+        if !retired.isEmpty {
             lines.append("")
-            lines.append(
-                "floors: the load plus what every gate call must do, without a gate (reported, no target)")
-            lines += floors
+            lines.append("retired targets: the ratio, reported without a bound")
+            lines += retired
         }
         let scaling = Target.scaling.compactMap { ratio -> String? in
             guard let one = byName[ratio.one]?.nanosecondsPerOperation,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// gatehouse-bench: the performance cases of issue 7, their ratio targets and the scaling table.
+/// gatehouse-bench: the performance cases, their ratio targets and the scaling table.
 /// A synchronous main that drives one task, so valgrind can run it.
 let usage = """
     usage: gatehouse-bench [--quick] [--json] [--filter TEXT] [--runs N] [--help]
@@ -58,10 +58,9 @@ do {
         }
         let fixtures = try await Fixtures.build(wanted: wanted)
         var cases = try mainCases(fixtures, sink: sink)
-        // The floors run next to the proxy cases they stand under, so each round measures them
-        // in the same state of the machine.
-        let afterProxies = (cases.firstIndex { $0.name == "proxy-allowlist-1m" } ?? cases.count - 1) + 1
-        cases.insert(contentsOf: floorCases(fixtures), at: afterProxies)
+        // The gated read runs next to the reads it is compared with.
+        let afterReads = (cases.firstIndex { $0.name == "raw-read-32k" } ?? cases.count - 1) + 1
+        cases.insert(try await gatedDiskCase(fixtures), at: afterReads)
         cases.append(decisionLogCase(fixtures))
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {

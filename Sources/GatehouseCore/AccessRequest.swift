@@ -8,8 +8,7 @@ public struct AccessRequest: Sendable, Hashable, Codable {
                 subject: newValue, action: action, resource: resource, attributes: attributes)
         }
     }
-    /// Stored as a constant: with a `var` here, building a request copies it once more on
-    /// every call (see docs/performance.md, "The request is built once").
+    /// Stored as a constant: with a `var` here, building a request copies it once more.
     private let storedSubject: String?
     /// What the caller wants to do; ``AccessProxy`` uses `"read"` for `load` by default.
     public var action: String

@@ -80,19 +80,9 @@ public struct ResourceIdentity: Sendable, Hashable {
     public func violation(in resource: String) -> Violation? {
         // One pass over the bytes settles the common case, printable ASCII (always NFC, free of
         // controls) with no component that could break the path rules; anything else is looked
-        // at again below. The bytes are read through the string's `Span` where the platform has
-        // it (no iterator; see docs/performance.md).
-        let scan: ASCIIPathScan
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            let bytes = resource.utf8.span
-            var reader = ASCIIPathScan()
-            for index in bytes.indices { reader.read(bytes[index]) }
-            scan = reader
-        } else {
-            var reader = ASCIIPathScan()
-            for byte in resource.utf8 { reader.read(byte) }
-            scan = reader
-        }
+        // at again below.
+        var scan = ASCIIPathScan()
+        for byte in resource.utf8 { scan.read(byte) }
         if scan.isPrintableASCII {
             guard checksPath, scan.mayBreakPathRules || scan.endsWithSlash else { return nil }
             return Self.pathViolation(in: resource)
@@ -167,12 +157,10 @@ public struct ResourceIdentity: Sendable, Hashable {
     }
 }
 
-/// `"text"` with control characters written as `\u{…}`, for a message.
 /// The first pass over a resource's bytes: whether they are all printable ASCII (then the text
 /// is NFC and free of controls), and whether the path could break a rule. Nothing can be wrong
 /// with a path of printable ASCII unless two slashes meet, a component starts with a dot, or it
 /// starts or ends with a slash; only then is the exact check needed.
-///
 private struct ASCIIPathScan {
     /// Non-zero once a byte outside printable ASCII was read.
     private var outside: UInt8 = 0
@@ -198,6 +186,7 @@ private struct ASCIIPathScan {
     var isPrintableASCII: Bool { outside == 0 }
 }
 
+/// `"text"` with control characters, `"` and `\` written as `\u{…}`, for a message.
 private func escaped(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {

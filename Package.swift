@@ -23,56 +23,49 @@ let package = Package(
     ],
     targets: [
         // Libraries: lower layers never import higher ones.
-        .target(name: "GatehouseCore", swiftSettings: strictSettings),
-        .target(name: "GatehousePolicies", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(name: "GatehouseCore"),
+        .target(name: "GatehousePolicies", dependencies: ["GatehouseCore"]),
         .target(
-            name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"],
-            swiftSettings: strictSettings),
+            name: "GatehouseLoaders", dependencies: ["GatehouseCore", "CGatehouseLinux"]),
         // The remote gatekeeper (OPA, AuthZEN over HTTP): its own module, so that an app that
         // does not ask a decision service does not link networking.
-        .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"]),
         // A system call the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
         // Decision logs: observers that write records somewhere useful.
-        .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"], swiftSettings: strictSettings),
+        .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"]),
         .target(
             name: "GatehouseComposition",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
-            ],
-            swiftSettings: strictSettings
+            ]
         ),
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
         .target(
             name: "GatehouseCommandLine",
-            dependencies: ["GatehouseCore", "GatehouseComposition"],
-            swiftSettings: strictSettings
+            dependencies: ["GatehouseCore", "GatehouseComposition"]
         ),
 
         // Examples.
         .executableTarget(
             name: "gatehouse",
             dependencies: ["GatehouseCommandLine", "GatehouseComposition"],
-            path: "Examples/GatehouseCLI",
-            swiftSettings: strictSettings
+            path: "Examples/GatehouseCLI"
         ),
         .executableTarget(
             name: "avatar-picker",
             dependencies: ["GatehouseCore", "GatehouseLoaders"],
-            path: "Examples/AvatarPicker",
-            swiftSettings: strictSettings
+            path: "Examples/AvatarPicker"
         ),
         .executableTarget(
             name: "documents",
             dependencies: ["GatehouseCore", "GatehousePolicies"],
-            path: "Examples/Documents",
-            swiftSettings: strictSettings
+            path: "Examples/Documents"
         ),
         .executableTarget(
             name: "proxy-vs-decorator",
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseLoaders"],
-            path: "Examples/ProxyVersusDecorator",
-            swiftSettings: strictSettings
+            path: "Examples/ProxyVersusDecorator"
         ),
 
         // Benchmarks.
@@ -82,58 +75,53 @@ let package = Package(
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
                 "GatehouseComposition",
             ],
-            path: "Benchmarks/GatehouseBench",
-            swiftSettings: strictSettings
+            path: "Benchmarks/GatehouseBench"
         ),
 
         // Tests.
         // Test doubles and helpers shared by the test targets (not a product); GatehouseCore only.
         .target(
             name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
-            exclude: ["generate-canonical-equivalents.py"],
-            swiftSettings: strictSettings),
+            exclude: ["generate-canonical-equivalents.py"]),
         .testTarget(
-            name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTestSupport"],
-            swiftSettings: strictSettings),
+            name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTestSupport"]),
         .testTarget(
             name: "GatehousePoliciesTests",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseTestSupport"],
-            swiftSettings: strictSettings
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseTestSupport"]
         ),
         .testTarget(
             name: "GatehouseLoadersTests",
-            dependencies: ["GatehouseCore", "GatehouseLoaders", "GatehouseTestSupport"],
-            swiftSettings: strictSettings
+            dependencies: ["GatehouseCore", "GatehouseLoaders", "GatehouseTestSupport"]
         ),
         .testTarget(
             name: "GatehouseAuditTests",
-            dependencies: ["GatehouseCore", "GatehouseAudit", "GatehouseTestSupport"],
-            swiftSettings: strictSettings),
+            dependencies: ["GatehouseCore", "GatehouseAudit", "GatehouseTestSupport"]),
         .testTarget(
             name: "GatehouseRemoteTests",
-            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies", "GatehouseTestSupport"],
-            swiftSettings: strictSettings
+            dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies", "GatehouseTestSupport"]
         ),
         .testTarget(
             name: "GatehouseCompositionTests",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
                 "GatehouseComposition", "GatehouseTestSupport",
-            ],
-            swiftSettings: strictSettings
+            ]
         ),
         .testTarget(
             name: "GatehouseCommandLineTests",
-            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine"],
-            swiftSettings: strictSettings
+            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine"]
         ),
         .testTarget(
             name: "GatehouseExamplesTests",
             dependencies: [
                 "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "GatehouseCore",
                 "GatehousePolicies", "GatehouseComposition", "GatehouseTestSupport",
-            ],
-            swiftSettings: strictSettings
+            ]
         ),
     ]
 )
+
+// Every Swift target builds with the same strict settings, set here once.
+for target in package.targets where target.name != "CGatehouseLinux" {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

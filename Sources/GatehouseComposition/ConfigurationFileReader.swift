@@ -69,10 +69,17 @@ enum ConfigurationFileReader {
             guard milliseconds > 0, poll(&poller, 1, Int32(milliseconds)) != 0 else {
                 throw Failure(
                     message:
-                        "cannot read \(path): it did not end within \(patience.components.seconds) seconds (a pipe or device still open); expected a configuration file"
+                        "cannot read \(path): it did not end within \(spoken(patience)) (a pipe or device still open); expected a configuration file"
                 )
             }
         }
+    }
+
+    /// `10 seconds`, `1 second` or `300 ms`.
+    private static func spoken(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 
     private static func cannotRead(_ path: String, _ code: Int32) -> Failure {

@@ -4,7 +4,7 @@ import Testing
 
 /// The second edition's malformed files: each is malformed at a stated line, with the words the
 /// format's definition gives (the rest of a message is the engine's own).
-@Suite("Rules, second edition: malformed files")
+@Suite("Rules with groups, placeholders and conditions: malformed files")
 struct RulesSecondEditionErrorTests {
     /// A text that is malformed at one line.
     struct Malformed: CustomTestStringConvertible {

@@ -4,7 +4,7 @@ import Testing
 
 /// The engine against the brute-force model in `RulesReferenceModel.swift`, on seeded random
 /// files, and both against hand-written tables for the fine points of the second edition.
-@Suite("Rules, second edition: the engine agrees with a brute-force reference")
+@Suite("Rules with groups, placeholders and conditions agree with a brute-force reference")
 struct RulesSecondEditionReferenceTests {
     /// How many disagreements a comparison prints in full before it only counts them.
     static let printedMismatches = 5

@@ -51,9 +51,13 @@ extension DiskLoader: ResourceListing {
         defer { _ = closedir(stream) }
         let directory = dirfd(stream)
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(validatingCString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+            // The name is read in place, up to its NUL: a `dirent` is only as long as its name
+            // (`d_reclen`), so copying the whole `d_name` array read past the end of the last
+            // entry in the buffer (AddressSanitizer: heap-buffer-overflow, with many long names).
+            let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(
+                validatingCString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(
+                    to: CChar.self))
             guard let name, name != ".", name != "..", !name.hasPrefix(temporaryPrefix) else { continue }
             let key = prefix.isEmpty ? name : prefix + "/" + name
             guard DiskKeyRules.check(key) == nil else { continue }

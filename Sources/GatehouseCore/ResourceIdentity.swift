@@ -116,7 +116,8 @@ public struct ResourceIdentity: Sendable, Hashable {
     /// used: its tables are older, so it took `"\u{11382}\u{113C9}"` for NFC while `==` found it
     /// equal to `"\u{11383}"`, and a deny written for one spelling did not hold for the other.
     public static func normalized(_ text: String) -> String {
-        String(decoding: text._nfcCodeUnits, as: UTF8.self)
+        // ASCII is always NFC: no copy for the common case.
+        text.utf8.allSatisfy { $0 < 0x80 } ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
     /// Whether `scalar` is a C0 or C1 control character or DEL; shared with the policies'

@@ -58,8 +58,8 @@ public struct AllowList: AccessPolicy {
             }
         }
         self.name = name
-        self.resources = PatternIndex((resources ?? []).map(PatternCharacters.normalized))
-        self.subjects = PatternIndex((subjects ?? []).map(PatternCharacters.normalized))
+        self.resources = PatternIndex((resources ?? []).map(ResourceIdentity.normalized))
+        self.subjects = PatternIndex((subjects ?? []).map(ResourceIdentity.normalized))
         self.checksResources = resources != nil
         self.checksSubjects = subjects != nil
         self.anonymousAllowed = self.subjects.id(of: "*") != nil

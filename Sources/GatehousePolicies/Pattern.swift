@@ -263,7 +263,7 @@ enum Placeholder: Sendable, Hashable {
         guard scan.isUsable else { return nil }
         if scan.isASCII { return value }
         guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
-        return PatternCharacters.normalized(value)
+        return ResourceIdentity.normalized(value)
     }
 
     /// How the placeholder is written.

@@ -90,11 +90,6 @@ package enum PatternCharacters {
         return nil
     }
 
-    /// `text` in Unicode NFC.
-    static func normalized(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : ResourceIdentity.normalized(text)
-    }
-
     /// A character a pattern may not hold, and why.
     package struct Problem: Equatable, CustomStringConvertible {
         /// The offending character.

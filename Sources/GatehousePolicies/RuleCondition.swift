@@ -40,7 +40,7 @@ struct RuleCondition: Sendable {
     /// Whether the request's attribute `key` (in NFC) equals the value.
     func holds(in request: AccessRequest) -> Bool {
         guard let attribute = request.attributes[key] else { return false }
-        return value.matches(Array(PatternCharacters.normalized(attribute).utf8), values: request)
+        return value.matches(Array(ResourceIdentity.normalized(attribute).utf8), values: request)
     }
 }
 

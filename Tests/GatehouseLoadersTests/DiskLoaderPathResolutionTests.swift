@@ -55,44 +55,33 @@ struct DiskLoaderPathResolutionTests {
         let victim = directory.path("root/victim")
         let aside = directory.path("root/victim.aside")
         let outside = directory.path("outside/victim")
-        let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
-
         // Turns the directory victim into a link to a directory outside the root and back, on its
         // own thread until the loads are done (in two steps each way: between them, nothing is
         // there).
-        Thread {
-            var round = 0
-            var failed = false
-            while !failed && !flipper.withLock({ $0.stop }) {
-                failed =
-                    round % 2 == 0
-                    ? rename(victim, aside) != 0 || symlink(outside, victim) != 0
-                    : unlink(victim) != 0 || rename(aside, victim) != 0
-                round += 1
-            }
-            flipper.withLock { $0 = (true, true, failed) }
-        }.start()
         var regularSeen = 0
         var refusedSeen = 0
-        var loads = 0
-        while (regularSeen < 10 || refusedSeen < 10) && loads < 200_000 && !flipper.withLock({ $0.failed }) {
-            for key in ["victim/file.txt", "victim/deeper/file.txt"] {
-                do {
-                    let data = try await loader.load(key)
-                    #expect(
-                        data == Data("public".utf8), "a load returned the secret through a swapped-in link")
-                    regularSeen += 1
-                } catch let error as DiskLoaderError {
-                    #expect(error == .outsideRoot(key: key) || error == .notFound(key: key), "\(error)")
-                    if error == .outsideRoot(key: key) { refusedSeen += 1 }
+        let outcome = try await race(
+            flipping: { round in
+                round % 2 == 0
+                    ? rename(victim, aside) == 0 && symlink(outside, victim) == 0
+                    : unlink(victim) == 0 && rename(aside, victim) == 0
+            },
+            until: { _ in
+                for key in ["victim/file.txt", "victim/deeper/file.txt"] {
+                    do {
+                        let data = try await loader.load(key)
+                        #expect(
+                            data == Data("public".utf8),
+                            "a load returned the secret through a swapped-in link")
+                        regularSeen += 1
+                    } catch let error as DiskLoaderError {
+                        #expect(error == .outsideRoot(key: key) || error == .notFound(key: key), "\(error)")
+                        if error == .outsideRoot(key: key) { refusedSeen += 1 }
+                    }
                 }
-            }
-            loads += 1
-            if loads % 64 == 0 { await Task.yield() }
-        }
-        flipper.withLock { $0.stop = true }
-        while !flipper.withLock({ $0.stopped }) { await Task.yield() }
-        #expect(!flipper.withLock { $0.failed }, "the flipper could not rename or link the directory")
+                return regularSeen >= 10 && refusedSeen >= 10
+            })
+        #expect(!outcome.flipperFailed, "the flipper could not rename or link the directory")
         #expect(regularSeen >= 10 && refusedSeen >= 10, "the loads did not overlap the swaps")
     }
 
@@ -339,42 +328,30 @@ struct DiskLoaderPathResolutionTests {
                 root: directory.url.appendingPathComponent("root"), resolution: resolution.value)
             let victim = directory.path("root/victim")
             let link = directory.path("root/victim.link")
-            let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
-
             // Exchanges the directory victim with a link to a directory outside the root, in one
             // step each time: at every moment victim is the directory or the link, never nothing.
-            Thread {
-                var failed = false
-                while !failed && !flipper.withLock({ $0.stop }) {
-                    failed = renameat2(AT_FDCWD, victim, AT_FDCWD, link, exchange) != 0
-                }
-                flipper.withLock { $0 = (true, true, failed) }
-            }.start()
             var regularSeen = 0
             var refusedSeen = 0
-            var loads = 0
-            while (regularSeen < 100 || refusedSeen < 100) && loads < 200_000
-                && !flipper.withLock({ $0.failed })
-            {
-                for key in ["victim/file.txt", "victim/deeper/file.txt"] {
-                    do {
-                        let data = try await loader.load(key)
-                        #expect(
-                            data == Data("public".utf8),
-                            "a load returned the secret through a swapped-in link")
-                        regularSeen += 1
-                    } catch let error as DiskLoaderError {
-                        #expect(error == .outsideRoot(key: key), "\(error)")
-                        refusedSeen += 1
+            let outcome = try await race(
+                flipping: { _ in
+                    renameat2(AT_FDCWD, victim, AT_FDCWD, link, exchange) == 0
+                },
+                until: { _ in
+                    for key in ["victim/file.txt", "victim/deeper/file.txt"] {
+                        do {
+                            let data = try await loader.load(key)
+                            #expect(
+                                data == Data("public".utf8),
+                                "a load returned the secret through a swapped-in link")
+                            regularSeen += 1
+                        } catch let error as DiskLoaderError {
+                            #expect(error == .outsideRoot(key: key), "\(error)")
+                            refusedSeen += 1
+                        }
                     }
-                }
-                loads += 1
-                if loads % 64 == 0 { await Task.yield() }
-            }
-            flipper.withLock { $0.stop = true }
-            while !flipper.withLock({ $0.stopped }) { await Task.yield() }
-            #expect(
-                !flipper.withLock { $0.failed }, "the flipper could not exchange the directory and the link")
+                    return regularSeen >= 100 && refusedSeen >= 100
+                })
+            #expect(!outcome.flipperFailed, "the flipper could not exchange the directory and the link")
             #expect(regularSeen >= 100 && refusedSeen >= 100, "the loads did not overlap the swaps")
             #expect(loader.resolution.usesOpenat2 == resolution.value.usesOpenat2)
         }

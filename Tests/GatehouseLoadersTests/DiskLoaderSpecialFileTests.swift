@@ -155,38 +155,29 @@ struct DiskLoaderSpecialFileTests {
             let loader = DiskLoader(root: directory.url, resolution: resolution.value)
             let victim = directory.path(key)
             let fifo = directory.path(key + ".fifo")
-            let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
-            Thread {
-                var failed = false
-                while !failed && !flipper.withLock({ $0.stop }) {
-                    failed = renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) != 0
-                }
-                flipper.withLock { $0 = (true, true, failed) }
-            }.start()
             var regularSeen = 0
             var refusedSeen = 0
-            var loads = 0
             // 20,000 loads meet the gap between the look and the open some tens of times on an
             // idle machine. Every 64 loads the test exchanges the two names itself as well, so
             // both outcomes are seen however little time a busy machine gives the flipper.
-            while loads < 20_000 && !flipper.withLock({ $0.failed }) {
-                do {
-                    let data = try await loader.load(key)
-                    #expect(data == Data("public".utf8), "a load read something other than the file")
-                    regularSeen += 1
-                } catch let error as DiskLoaderError {
-                    #expect(error == .notARegularFile(key: key), "\(error)")
-                    refusedSeen += 1
-                }
-                loads += 1
-                if loads % 64 == 0 {
-                    #expect(renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) == 0)
-                    await Task.yield()
-                }
-            }
-            flipper.withLock { $0.stop = true }
-            while !flipper.withLock({ $0.stopped }) { await Task.yield() }
-            #expect(!flipper.withLock { $0.failed }, "the flipper could not exchange the file and the fifo")
+            let outcome = try await race(
+                flipping: { _ in renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) == 0 },
+                attempts: 20_000,
+                until: { number in
+                    do {
+                        let data = try await loader.load(key)
+                        #expect(data == Data("public".utf8), "a load read something other than the file")
+                        regularSeen += 1
+                    } catch let error as DiskLoaderError {
+                        #expect(error == .notARegularFile(key: key), "\(error)")
+                        refusedSeen += 1
+                    }
+                    if number % 64 == 63 {
+                        #expect(renameat2(AT_FDCWD, victim, AT_FDCWD, fifo, exchange) == 0)
+                    }
+                    return false
+                })
+            #expect(!outcome.flipperFailed, "the flipper could not exchange the file and the fifo")
             #expect(regularSeen >= 10 && refusedSeen >= 10, "the loads did not overlap the swaps")
         }
     #endif

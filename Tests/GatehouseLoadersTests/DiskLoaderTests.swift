@@ -100,41 +100,30 @@ struct DiskLoaderTests {
         let regular = directory.path("root/regular.txt")
         let victim = directory.path("root/victim.txt")
         let staging = directory.path("root/victim.staging")
-        let flipper = LockedState<(stop: Bool, stopped: Bool, failed: Bool)>((false, false, false))
-
         // Flips victim.txt between a regular file and a link to the secret, each time atomically
-        // with rename(2), on its own thread until the loads are done.
-        Thread {
-            var round = 0
-            var failed = false
-            while !failed && !flipper.withLock({ $0.stop }) {
-                unlink(staging)
-                let made = round % 2 == 0 ? symlink(secretPath, staging) : link(regular, staging)
-                failed = made != 0 || rename(staging, victim) != 0
-                round += 1
-            }
-            flipper.withLock { $0 = (true, true, failed) }
-        }.start()
-        // Load until both states were seen several times (or a bound is reached).
+        // with rename(2), until both states were seen several times (or a bound is reached).
         var regularSeen = 0
         var linkSeen = 0
-        var loads = 0
-        while (regularSeen < 10 || linkSeen < 10) && loads < 200_000 && !flipper.withLock({ $0.failed }) {
-            do {
-                let data = try await loader.load("victim.txt")
-                #expect(data != Data("SECRET".utf8), "a load returned the secret through a swapped-in link")
-                if data == Data("SECRET".utf8) { linkSeen += 1 } else { regularSeen += 1 }
-                #expect(data == Data("public".utf8))
-            } catch let error as DiskLoaderError {
-                #expect(error == .outsideRoot(key: "victim.txt"))
-                linkSeen += 1
-            }
-            loads += 1
-            if loads % 64 == 0 { await Task.yield() }
-        }
-        flipper.withLock { $0.stop = true }
-        while !flipper.withLock({ $0.stopped }) { await Task.yield() }
-        #expect(!flipper.withLock { $0.failed }, "the flipper could not create or rename its links")
+        let outcome = try await race(
+            flipping: { round in
+                unlink(staging)
+                let made = round % 2 == 0 ? symlink(secretPath, staging) : link(regular, staging)
+                return made == 0 && rename(staging, victim) == 0
+            },
+            until: { _ in
+                do {
+                    let data = try await loader.load("victim.txt")
+                    #expect(
+                        data != Data("SECRET".utf8), "a load returned the secret through a swapped-in link")
+                    if data == Data("SECRET".utf8) { linkSeen += 1 } else { regularSeen += 1 }
+                    #expect(data == Data("public".utf8))
+                } catch let error as DiskLoaderError {
+                    #expect(error == .outsideRoot(key: "victim.txt"))
+                    linkSeen += 1
+                }
+                return regularSeen >= 10 && linkSeen >= 10
+            })
+        #expect(!outcome.flipperFailed, "the flipper could not create or rename its links")
         #expect(regularSeen >= 10 && linkSeen >= 10, "the loads did not overlap the swaps")
     }
 

@@ -71,7 +71,7 @@ private func checkInside(_ key: String, _ bytes: Data) {
         FileManager.default.contents(atPath: real) == bytes, "\(key.debugDescription) returned other bytes")
 }
 
-/// The path rules of docs/security.md, checked the slow and obvious way; `nil` for a valid key.
+/// The path rules of docs/loaders.md, checked the slow and obvious way; `nil` for a valid key.
 private func referenceInvalidReason(_ key: String) -> String? {
     let bytes = Array(key.utf8)
     if bytes.isEmpty { return "empty" }

@@ -59,14 +59,17 @@ public enum CGImagePropertyOrientation: UInt32, @unchecked Sendable {
     case up = 1
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The info key whose value is the error that kept Photos from delivering the image.
 /// https://developer.apple.com/documentation/photos/phimageerrorkey
 public let PHImageErrorKey: String = "PHImageErrorKey"
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The info key whose value is `true` when the request was cancelled.
 /// https://developer.apple.com/documentation/photos/phimagecancelledkey
 public let PHImageCancelledKey: String = "PHImageCancelledKey"
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The info key whose value is `true` when the image is in iCloud and network access was not allowed.
 /// https://developer.apple.com/documentation/photos/phimageresultisincloudkey
 public let PHImageResultIsInCloudKey: String = "PHImageResultIsInCloudKey"

@@ -6,6 +6,9 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Where Photos does not exist and GatehousePhotos compiles against PhotosShim instead.
+let shimPlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
 let package = Package(
     name: "Gatehouse",
     platforms: [
@@ -17,6 +20,7 @@ let package = Package(
         .library(name: "GatehouseLoaders", targets: ["GatehouseLoaders"]),
         .library(name: "GatehouseAudit", targets: ["GatehouseAudit"]),
         .library(name: "GatehouseRemote", targets: ["GatehouseRemote"]),
+        .library(name: "GatehousePhotos", targets: ["GatehousePhotos"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .library(name: "GatehouseCommandLine", targets: ["GatehouseCommandLine"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
@@ -32,6 +36,16 @@ let package = Package(
         .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"]),
         // A system call the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
+        // The photo-library gate and thumbnail loader: Photos on Apple platforms; elsewhere the
+        // same source compiles against PhotosShim, the Photos members it uses with Apple's
+        // signatures over a simulated library (tests and the avatar-picker example set it).
+        .target(
+            name: "GatehousePhotos",
+            dependencies: [
+                "GatehouseCore", .target(name: "PhotosShim", condition: .when(platforms: shimPlatforms)),
+            ]
+        ),
+        .target(name: "PhotosShim", dependencies: ["GatehouseCore"]),
         // Decision logs: observers that write records somewhere useful.
         .target(name: "GatehouseAudit", dependencies: ["GatehouseCore"]),
         .target(
@@ -54,7 +68,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "avatar-picker",
-            dependencies: ["GatehouseCore", "GatehouseLoaders"],
+            dependencies: [
+                "GatehouseCore", "GatehousePhotos",
+                .target(name: "PhotosShim", condition: .when(platforms: shimPlatforms)),
+            ],
             path: "Examples/AvatarPicker"
         ),
         .executableTarget(
@@ -92,6 +109,13 @@ let package = Package(
         .testTarget(
             name: "GatehouseLoadersTests",
             dependencies: ["GatehouseCore", "GatehouseLoaders", "GatehouseTestSupport"]
+        ),
+        .testTarget(
+            name: "GatehousePhotosTests",
+            dependencies: [
+                "GatehouseCore", "GatehousePhotos", "GatehouseTestSupport",
+                .target(name: "PhotosShim", condition: .when(platforms: shimPlatforms)),
+            ]
         ),
         .testTarget(
             name: "GatehouseAuditTests",

@@ -2,7 +2,7 @@
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 

@@ -2,7 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 

@@ -1,59 +1,31 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
 ///
 /// The state and the lock sit in one allocation, a `ManagedBuffer` whose header is the state
 /// and whose one element is the lock (as swift-nio's `NIOLock` does), so the lock never moves.
-/// The lock is an `os_unfair_lock` on Apple platforms and a `pthread_mutex_t` elsewhere.
+/// The lock is an `os_unfair_lock` on Apple platforms and a `pthread_mutex_t` elsewhere
+/// (``CorePlatform``).
 package struct LockedState<State>: @unchecked Sendable {
     private let buffer: Buffer
 
     /// Creates the lock around an initial state.
     package init(_ state: State) {
         buffer = Buffer.create(minimumCapacity: 1) { _ in state } as! Buffer
-        buffer.withUnsafeMutablePointerToElements { lock in
-            #if canImport(Darwin)
-                lock.initialize(to: os_unfair_lock())
-            #else
-                lock.initialize(to: pthread_mutex_t())
-                let status = pthread_mutex_init(lock, nil)
-                precondition(status == 0, "pthread_mutex_init failed: \(status)")
-            #endif
-        }
+        buffer.withUnsafeMutablePointerToElements { CorePlatform.initialize($0) }
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withUnsafeMutablePointers { state, lock in
-            #if canImport(Darwin)
-                os_unfair_lock_lock(lock)
-                defer { os_unfair_lock_unlock(lock) }
-            #else
-                pthread_mutex_lock(lock)
-                defer { pthread_mutex_unlock(lock) }
-            #endif
+            CorePlatform.lock(lock)
+            defer { CorePlatform.unlock(lock) }
             return try body(&state.pointee)
         }
     }
 
     /// The allocation: the state as its header, the lock as its one element.
-    private final class Buffer: ManagedBuffer<State, Lock> {
+    private final class Buffer: ManagedBuffer<State, CorePlatform.Lock> {
         deinit {
-            #if !canImport(Darwin)
-                _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
-            #endif
+            withUnsafeMutablePointerToElements { CorePlatform.destroy($0) }
         }
     }
-
-    #if canImport(Darwin)
-        private typealias Lock = os_unfair_lock
-    #else
-        private typealias Lock = pthread_mutex_t
-    #endif
 }

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 
@@ -88,15 +88,11 @@ enum DiskFolder {
     private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
         var directory = root
         var walked = ""
-        #if canImport(Darwin)
-            var offset = 0
-        #endif
+        var offset = 0
         for name in folder.split(separator: "/", omittingEmptySubsequences: false) {
             walked += walked.isEmpty ? String(name) : "/" + name
-            #if canImport(Darwin)
-                let component = offset..<(offset + name.utf8.count)
-                offset = component.upperBound + 1
-            #endif
+            let component = offset..<(offset + name.utf8.count)
+            offset = component.upperBound + 1
             let opened = String(name).withCString { name in
                 retryingOnInterrupt { openat(directory, name, flags) }
             }
@@ -108,12 +104,10 @@ enum DiskFolder {
                 throw error
             }
             if directory != root { _ = close(directory) }
-            #if canImport(Darwin)
-                if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
-                    _ = close(opened)
-                    throw mismatch
-                }
-            #endif
+            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
+                _ = close(opened)
+                throw mismatch
+            }
             directory = opened
         }
         return directory

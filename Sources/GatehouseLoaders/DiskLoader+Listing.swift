@@ -5,7 +5,7 @@ import GatehouseCore
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 

@@ -5,7 +5,7 @@ import GatehouseCore
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 
@@ -225,16 +225,9 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    #if os(Linux) || os(Android)
-        /// How a directory on the way to a key's file is opened: with `O_PATH` (``PathDescriptor``),
-        /// which opens nothing (a fifo gets no reader, a device's driver is not called) and opens
-        /// a link as itself; the next `openat` or `fstatat` in it tells what it is.
-        static let directoryFlags = PathDescriptor.flags
-    #else
-        /// How a directory on the way to a key's file is opened: Darwin has no `O_PATH`, and
-        /// `O_DIRECTORY | O_NOFOLLOW` opens only a directory.
-        static let directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-    #endif
+    /// How a directory on the way to a key's file is opened (``LoadersPlatform/directoryFlags``):
+    /// with `O_PATH` on Linux, `O_DIRECTORY | O_NOFOLLOW` on Darwin.
+    static let directoryFlags = LoadersPlatform.directoryFlags
 
     /// How the file of a key is opened, once `fstatat` found a regular file under its name: for
     /// reading, not through a link (`ELOOP`), never waiting (a fifo swapped in without a writer),
@@ -285,12 +278,10 @@ public struct DiskLoader: ResourceLoading {
         guard opened >= 0 else {
             throw Self.componentError(errno, parent: directory, name: name, key: key)
         }
-        #if canImport(Darwin)
-            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
-                _ = close(opened)
-                throw mismatch
-            }
-        #endif
+        if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
+            _ = close(opened)
+            throw mismatch
+        }
         return opened
     }
 
@@ -377,19 +368,7 @@ public struct DiskLoader: ResourceLoading {
         case ELOOP, EMLINK:
             return .outsideRoot(key: key)
         case ENOTDIR:
-            var status = stat()
-            #if os(Linux) || os(Android)
-                // `parent`, the component before `name`, is no directory. It was opened with
-                // O_PATH | O_NOFOLLOW and is still open, so fstat tells what was opened then: a
-                // link is outsideRoot, as openat2 says (ELOOP), whatever the name holds now.
-                let isLink = fstat(parent, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
-            #else
-                // `name` is no directory (opened with O_DIRECTORY | O_NOFOLLOW): see whether it is
-                // a link. Darwin has no openat2 whose answer this must match.
-                let isLink =
-                    fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0
-                    && (status.st_mode & S_IFMT) == S_IFLNK
-            #endif
+            let isLink = LoadersPlatform.isLinkAfterNotADirectory(parent: parent, name: name)
             return isLink ? .outsideRoot(key: key) : .notFound(key: key)
         case ENOENT:
             return .notFound(key: key)

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 
@@ -41,17 +41,11 @@ struct FileIdentity: Sendable, Hashable {
         inode = UInt64(truncatingIfNeeded: status.st_ino)
         size = Int64(status.st_size)
         mode = UInt32(status.st_mode)
-        #if canImport(Darwin)
-            modifiedSeconds = Int64(status.st_mtimespec.tv_sec)
-            modifiedNanoseconds = Int64(status.st_mtimespec.tv_nsec)
-            changedSeconds = Int64(status.st_ctimespec.tv_sec)
-            changedNanoseconds = Int64(status.st_ctimespec.tv_nsec)
-        #else
-            modifiedSeconds = Int64(status.st_mtim.tv_sec)
-            modifiedNanoseconds = Int64(status.st_mtim.tv_nsec)
-            changedSeconds = Int64(status.st_ctim.tv_sec)
-            changedNanoseconds = Int64(status.st_ctim.tv_nsec)
-        #endif
+        let times = PoliciesPlatform.times(of: status)
+        modifiedSeconds = Int64(times.modified.tv_sec)
+        modifiedNanoseconds = Int64(times.modified.tv_nsec)
+        changedSeconds = Int64(times.changed.tv_sec)
+        changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
     /// The identity of the open file `descriptor`, or the `errno` of `fstat`.

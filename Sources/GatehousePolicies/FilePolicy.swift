@@ -3,7 +3,7 @@ import GatehouseCore
 
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
+#else
     import Darwin
 #endif
 

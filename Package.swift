@@ -43,7 +43,7 @@ let package = Package(
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
         .target(
             name: "GatehouseCommandLine",
-            dependencies: ["GatehouseCore", "GatehouseComposition"]
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition"]
         ),
 
         // Examples.

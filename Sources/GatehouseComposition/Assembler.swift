@@ -82,7 +82,7 @@ public struct Assembler: Sendable {
             if let built = assemble(service, run: run) { services.append(built) }
         }
         guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
-        return AssembledServices(services: services, file: file, decisionLog: decisionLog)
+        return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
     }
 
     /// The decision log the configuration and ``decisionLogFile`` ask for, opened; `nil` when

@@ -11,6 +11,9 @@ final class AssemblyRun: @unchecked Sendable {
     let clock: @Sendable () -> Date
     let observer: (any AccessObserver)?
     let issues = IssueCollector()
+    /// The policies `validate` checks ahead, each at its place: every `ValidatingPolicy` built
+    /// that nests no other component (a combinator's members are listed themselves).
+    private(set) var checks: [AssembledServices.Check] = []
     private var children: [[ExplanationLine]] = []
 
     init(
@@ -53,6 +56,9 @@ final class AssemblyRun: @unchecked Sendable {
         }
         let nested = children.removeLast()
         guard var policy = built else { return nil }
+        if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
+            checks.append(.init(path: path, policy: validating))
+        }
         if let name { policy = RenamedPolicy(name: name, policy: policy) }
         let text = plugin.describe(.object(component.settings)) ?? Self.generic(component)
         return (policy, ExplanationLine(text: name.map { "\($0) = \(text)" } ?? text, children: nested))

@@ -11,6 +11,9 @@ final class AssemblyRun: @unchecked Sendable {
     let clock: @Sendable () -> Date
     let observer: (any AccessObserver)?
     let issues = IssueCollector()
+    /// The places of the problems found reading the JSON: a component holding one is not built
+    /// (its problem is reported already).
+    var shapeProblems: [String] = []
     /// The policies `validate` checks ahead, each at its place: every `ValidatingPolicy` built
     /// that nests no other component (a combinator's members are listed themselves).
     private(set) var checks: [AssembledServices.Check] = []
@@ -34,6 +37,7 @@ final class AssemblyRun: @unchecked Sendable {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
             return nil
         }
+        guard !hasShapeProblem(under: path) else { return nil }
         guard let plugin = registry.policies[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
@@ -64,6 +68,11 @@ final class AssemblyRun: @unchecked Sendable {
         return (policy, ExplanationLine(text: name.map { "\($0) = \(text)" } ?? text, children: nested))
     }
 
+    /// Whether a problem found reading the JSON lies at `path` or below it.
+    private func hasShapeProblem(under path: String) -> Bool {
+        shapeProblems.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
+    }
+
     /// Adds a nested policy's line under the policy being built.
     func recordNested(_ line: ExplanationLine) {
         if !children.isEmpty { children[children.count - 1].append(line) }
@@ -72,6 +81,7 @@ final class AssemblyRun: @unchecked Sendable {
     func loader(_ component: ComponentConfiguration, path: String) -> (
         loader: any ResourceLoading<String, Data>, text: String
     )? {
+        guard !hasShapeProblem(under: path) else { return nil }
         guard let plugin = registry.loaders[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
@@ -112,6 +122,8 @@ final class AssemblyRun: @unchecked Sendable {
             break
         case let error as DecodingError:
             report(error, at: path)
+        case let problems as SettingsDecoder.Problems:
+            for error in problems.errors { report(error, at: path) }
         case let error as SettingsError:
             issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
         case let error?:

@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatehouseCommandLineTests",
-            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine"]
+            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport"]
         ),
         .testTarget(
             name: "GatehouseExamplesTests",

@@ -83,7 +83,8 @@ final class IssueCollector: @unchecked Sendable {
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
 package enum ConfigurationPath {
-    static func member(_ base: String, _ key: String) -> String {
+    /// `base.key`, or `base["odd key"]` for a key that is not a plain word.
+    package static func member(_ base: String, _ key: String) -> String {
         let plain =
             !key.isEmpty
             && key.unicodeScalars.allSatisfy {

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -54,21 +55,7 @@ struct ValidateCommandTests {
     }
 
     @Test func aConfigurationWithNineMistakesListsNineProblemsInOneRun() async throws {
-        let folder = try Folder(
-            configuration: #"""
-                { "services": {
-                    "docs": {
-                      "loader": { "type": "dsk", "root": "data" },
-                      "cache": { "countLimit": 0 },
-                      "gatekeepers": [
-                        { "type": "allowList", "resources": ["docs/*"], "subjcts": ["alice"] },
-                        { "type": "timeWindow", "timeZone": "Europe/Berln", "days": ["mon"], "from": "9am", "to": "17:00" },
-                        { "type": "file", "path": "docs.rules", "requireEnd": "yes", "whenInvalid": "keepLastGod" } ] },
-                    "reports": {
-                      "loader": { "type": "memory", "resources": {} },
-                      "gatekeepers": [ { "type": "alowList", "subjects": ["bob"] } ] } },
-                  "decisionLg": { "path": "decisions.jsonl" } }
-                """#)
+        let folder = try Folder(configuration: SampleConfigurations.nineMistakes)
         defer { folder.remove() }
         let run = await Captured.run(["validate", folder.configuration])
         #expect(run.status == 1)

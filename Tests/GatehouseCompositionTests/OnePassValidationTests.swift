@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 /// A configuration with many mistakes reports every one of them in one error, each at its
@@ -7,27 +8,8 @@ import Testing
 /// not hide another, and within a component one value does not hide the next.
 @Suite("Every configuration problem in one pass")
 struct OnePassValidationTests {
-    /// Nine mistakes, as a newcomer makes them: a typo in a top-level key, a bad cache limit, an
-    /// unknown loader type, an unknown key, a time zone and a time, a flag of the wrong type
-    /// and an unknown value, and a misspelt policy type in a second service.
-    static let nineMistakes = """
-        { "services": {
-            "docs": {
-              "loader": { "type": "dsk", "root": "data" },
-              "cache": { "countLimit": 0 },
-              "gatekeepers": [
-                { "type": "allowList", "resources": ["docs/*"], "subjcts": ["alice"] },
-                { "type": "timeWindow", "timeZone": "Europe/Berln", "days": ["mon"], "from": "9am", "to": "17:00" },
-                { "type": "file", "path": "docs.rules", "requireEnd": "yes", "whenInvalid": "keepLastGod" }
-              ] },
-            "reports": {
-              "loader": { "type": "memory", "resources": {} },
-              "gatekeepers": [ { "type": "alowList", "subjects": ["bob"] } ] } },
-          "decisionLg": { "path": "decisions.jsonl" } }
-        """
-
     @Test func aConfigurationWithNineMistakesReportsAllNineAtTheirPlaces() {
-        let found = issues(Self.nineMistakes)
+        let found = issues(SampleConfigurations.nineMistakes)
         let expected = [
             "decisionLg: unknown key",
             "services.docs.cache.countLimit: expected a positive whole number, found 0",

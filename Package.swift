@@ -109,7 +109,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GatehouseCommandLineTests",
-            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport"]
+            dependencies: [
+                "GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport",
+            ]
         ),
         .testTarget(
             name: "GatehouseExamplesTests",

@@ -23,11 +23,11 @@ enum Validate: Subcommand {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         if path.hasSuffix(".rules") { return rulesFile(path, json: json, commands) }
         guard let services = commands.assemble(path, json: json) else { return .error }
-        let progress = commands.console.progress("validating the rules files of \(printable(path))")
+        let progress = commands.console.progress("validating \(printable(path))")
         let rules: Int
         do {
             rules = try await services.validate { done, total in
-                progress.update("validating the rules files of \(printable(path)): \(done) of \(total)")
+                progress.update("validating \(printable(path)): gatekeeper \(done + 1) of \(total)")
             }
             progress.finish()
         } catch {
@@ -52,9 +52,12 @@ enum Validate: Subcommand {
     /// Checks the rules file at `path` on its own.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
         let rules: Int
+        let progress = commands.console.progress("validating \(printable(path))")
         do {
             rules = try FilePolicy(url: URL(fileURLWithPath: path)).validate()
+            progress.finish()
         } catch {
+            progress.finish()
             return commands.problems([describe(error)], file: path, json: json, status: .error)
         }
         if json {

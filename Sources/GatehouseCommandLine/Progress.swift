@@ -28,10 +28,15 @@ final class Progress: @unchecked Sendable {
             ticker = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
-                    self?.show(force: false)
+                    guard let self else { return }
+                    self.show(force: false)
                 }
             }
         }
+    }
+
+    deinit {
+        ticker?.cancel()
     }
 
     /// Replaces the text, shown at once if the delay has passed and the last showing is 0.1 s old.
@@ -58,7 +63,7 @@ final class Progress: @unchecked Sendable {
             guard force || (now - start >= delay && shownAt.map { now - $0 >= .milliseconds(100) } ?? true)
             else { return }
             shownAt = now
-            write("\r\u{1b}[K" + text)
+            write("\r\u{1b}[K\(text) (\((now - start).components.seconds) s)")
         }
     }
 }

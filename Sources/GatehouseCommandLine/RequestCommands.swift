@@ -278,7 +278,6 @@ enum List: Subcommand {
             let folder = prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
             var report = prepared.report(name, action: "list", key: folder)
             let progress = commands.console.progress("listing \(printable(prepared.key))")
-            defer { progress.finish() }
             do {
                 report.keys = try await prepared.service.keys(under: folder)
             } catch {

@@ -125,11 +125,17 @@ final class AssemblyRun: @unchecked Sendable {
         case let problems as SettingsDecoder.Problems:
             for error in problems.errors { report(error, at: path) }
         case let error as SettingsError:
-            issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+            report(error, at: path)
+        case let errors as SettingsErrors:
+            for error in errors.errors { report(error, at: path) }
         case let error?:
             issues.add(path, describe(error))
         }
         return unknown.isEmpty ? result : nil
+    }
+
+    private func report(_ error: SettingsError, at path: String) {
+        issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
     }
 
     private func report(_ error: DecodingError, at path: String) {

@@ -126,11 +126,12 @@ enum BuiltInPlugins {
     static func makeDisk(_ settings: DiskSettings, _ context: PluginContext) throws
         -> any ResourceLoading<String, Data>
     {
-        guard !settings.root.isEmpty else { throw SettingsError(key: "root", message: "must not be empty") }
+        var errors = SettingsErrors()
+        if settings.root.isEmpty { errors.add("root", "must not be empty") }
         if let limit = settings.maximumFileSize, limit <= 0 {
-            throw SettingsError(
-                key: "maximumFileSize", message: "expected a positive number of bytes, found \(limit)")
+            errors.add("maximumFileSize", "expected a positive number of bytes, found \(limit)")
         }
+        try errors.check()
         let root = context.resolve(settings.root)
         return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) }
             ?? DiskLoader(root: root)
@@ -143,17 +144,17 @@ enum BuiltInPlugins {
             throw SettingsError(
                 key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
         }
+        var errors = SettingsErrors()
         for (key, list) in [("resources", settings.resources), ("subjects", settings.subjects)] {
             guard let list else { continue }
             if list.isEmpty {
-                throw SettingsError(
-                    key: key,
-                    message: "empty; an empty list would deny everything (use alwaysDeny if you mean it)")
+                errors.add(key, "empty; an empty list would deny everything (use alwaysDeny if you mean it)")
             }
-            if let index = list.firstIndex(of: "") {
-                throw SettingsError(key: "\(key)[\(index)]", message: "an empty pattern matches nothing")
+            for (index, pattern) in list.enumerated() where pattern.isEmpty {
+                errors.add("\(key)[\(index)]", "an empty pattern matches nothing")
             }
         }
+        try errors.check()
         return try AllowList(resources: settings.resources, subjects: settings.subjects)
     }
 

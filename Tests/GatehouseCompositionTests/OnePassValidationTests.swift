@@ -53,4 +53,15 @@ struct OnePassValidationTests {
         #expect(found.contains("services.s.gatekeepers[0].path: missing"), "\(found)")
         #expect(found.contains { $0.hasPrefix("services.s.gatekeepers[0].whenInvalid:") }, "\(found)")
     }
+
+    @Test func everyBadListOfAnAllowListIsReported() {
+        let found = issues(
+            service(gatekeepers: #"[{"type": "allowList", "resources": [], "subjects": ["a", "", ""]}]"#))
+        #expect(
+            found == [
+                "services.s.gatekeepers[0].resources: empty; an empty list would deny everything (use alwaysDeny if you mean it)",
+                "services.s.gatekeepers[0].subjects[1]: an empty pattern matches nothing",
+                "services.s.gatekeepers[0].subjects[2]: an empty pattern matches nothing",
+            ])
+    }
 }

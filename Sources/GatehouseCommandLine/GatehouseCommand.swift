@@ -2,7 +2,8 @@ import Foundation
 import GatehouseComposition
 
 /// The `gatehouse` command (`check`, `load`, `store`, `remove`, `list`, `validate`, `explain`,
-/// `test`, the demo and the rest of `gatehouse help`) as a value an app's own executable runs, with the app's plugin types.
+/// `test`, the demo and the rest of `gatehouse help`) as a value an app's own executable runs,
+/// with the app's plugin types.
 ///
 /// Every configuration the command reads is assembled with ``registry``, so a configuration
 /// that names a policy or loader type the app registered validates, explains and decides as

@@ -3,7 +3,6 @@ enum Help: Subcommand {
     static let name = "help"
     static let abstract = "describe the commands, or one of them (also: --help on every command)"
     static let positionals = ["[COMMAND]"]
-    static let discussion = ""
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         guard let topic = arguments.positionals.first else { return commands.help(Commands.overview) }
@@ -20,7 +19,6 @@ enum Help: Subcommand {
 enum Version: Subcommand {
     static let name = "version"
     static let abstract = "print the version of Gatehouse (also: --version)"
-    static let discussion = ""
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         commands.console.out("gatehouse \(GatehouseCommand.version)")

@@ -20,6 +20,7 @@ protocol Subcommand: Sendable {
 extension Subcommand {
     static var positionals: [String] { [] }
     static var options: [CommandLineArguments.Option] { [] }
+    static var discussion: String { "" }
 
     /// `gatehouse check --config FILE [--service NAME] ... KEY`.
     static var synopsis: String {

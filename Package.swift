@@ -57,7 +57,7 @@ let package = Package(
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
         .target(
             name: "GatehouseCommandLine",
-            dependencies: ["GatehouseCore", "GatehouseComposition"]
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition"]
         ),
 
         // Examples.
@@ -133,7 +133,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GatehouseCommandLineTests",
-            dependencies: ["GatehouseCore", "GatehouseComposition", "GatehouseCommandLine"]
+            dependencies: [
+                "GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport",
+            ]
         ),
         .testTarget(
             name: "GatehouseExamplesTests",

@@ -34,9 +34,9 @@ struct CaseOutcome {
     /// What happened, for people: `allow by gatekeeper "rules"`, `deny by gatekeeper "team":
     /// reason`, or `a failure of gatekeeper "rules": reason`. Echoed text is escaped.
     var got: String {
-        if let error = report.error { return "an error: \(printable(error))" }
+        if let error = report.error { return "an error: \(printable(report.hiding(error)))" }
         let gatekeeper = Self.quoted(report.gatekeeper ?? "?")
-        let reason = printable(report.reason ?? "")
+        let reason = printable(report.hiding(report.reason ?? ""))
         if report.gateFailure == true { return "a failure of gatekeeper \(gatekeeper): \(reason)" }
         return report.allowed == true
             ? "allow by gatekeeper \(gatekeeper)" : "deny by gatekeeper \(gatekeeper): \(reason)"
@@ -52,7 +52,7 @@ struct CaseOutcome {
     var requestLine: String {
         let at = testCase.at.map { ", at \(printable($0.text))" } ?? ""
         return
-            "      request: \(printable(report.request.description)) (service \(printable(report.service))\(at))"
+            "      request: \(report.requestText) (service \(printable(report.service))\(at))"
     }
 
     /// The case as a JSON object: its name, whether it passed, what it expected, then the

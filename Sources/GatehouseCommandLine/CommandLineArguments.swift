@@ -3,13 +3,31 @@ import GatehouseComposition
 /// A small, strict command-line parser: options with values (`--config F`, `--config=F`),
 /// repeatable options, flags, and positional arguments, with messages that say what was expected.
 struct CommandLineArguments {
-    /// An option a command accepts.
+    /// An option a command accepts, with its line of help.
     struct Option {
         var name: String
         var valueName: String?
+        var help: String
+        var required = false
         var repeatable = false
+        /// Why the command refuses this option; it is then not listed in the help.
+        var refusal: String?
 
         var takesValue: Bool { valueName != nil }
+
+        /// `--config FILE`, `[--attr KEY=VALUE]...` or `[--json]`, for a usage line.
+        var synopsis: String {
+            let text = "--\(name)" + (valueName.map { " \($0)" } ?? "")
+            return required ? text : "[\(text)]" + (repeatable ? "..." : "")
+        }
+
+        /// `  --config FILE      the configuration file`, for a command's help.
+        var helpLine: String {
+            let head = "  --\(name)" + (valueName.map { " \($0)" } ?? "")
+            let padding = String(repeating: " ", count: max(1, 23 - head.count))
+            return head.count > 22
+                ? "\(head)\n\(String(repeating: " ", count: 23))\(help)" : head + padding + help
+        }
     }
 
     /// What the user typed wrong; printed with the command's usage, exit status 2.
@@ -21,11 +39,14 @@ struct CommandLineArguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
-    /// Parses `arguments` against `options`; `positionalNames` are the expected positionals.
+    /// Parses `arguments` against `options`; `positionalNames` are the expected positionals, an
+    /// optional one written in brackets (`[COMMAND]`). A missing required option is reported
+    /// before a missing positional.
     init(_ arguments: [String], options: [Option], positionalNames: [String], command: String)
         throws(UsageError)
     {
         let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
+        let accepted = known.filter { $0.value.refusal == nil }
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -35,7 +56,7 @@ struct CommandLineArguments {
                 if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
                     throw UsageError(
                         message:
-                            "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, known))"
+                            "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, accepted))"
                     )
                 }
                 positionals.append(argument)
@@ -55,7 +76,10 @@ struct CommandLineArguments {
             }
             guard let option = known[name] else {
                 throw UsageError(
-                    message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, known))")
+                    message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, accepted))")
+            }
+            if let refusal = option.refusal {
+                throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
             }
             if option.takesValue {
                 let value: String
@@ -81,14 +105,18 @@ struct CommandLineArguments {
                 flags.insert(name)
             }
         }
+        for option in options where option.required && values[option.name] == nil {
+            throw UsageError(message: "missing \(option.synopsis) for '\(command)': \(option.help)")
+        }
         if positionals.count > positionalNames.count {
             let stray = positionals[positionalNames.count...].map { "'\($0)'" }.joined(separator: ", ")
             let expected =
                 positionalNames.isEmpty ? "no arguments" : "only \(positionalNames.joined(separator: " "))"
             throw UsageError(message: "unexpected argument \(stray) for '\(command)'; it takes \(expected)")
         }
-        if positionals.count < positionalNames.count {
-            throw UsageError(message: "missing \(positionalNames[positionals.count]) for '\(command)'")
+        let required = positionalNames.filter { !$0.hasPrefix("[") }
+        if positionals.count < required.count {
+            throw UsageError(message: "missing \(required[positionals.count]) for '\(command)'")
         }
     }
 
@@ -101,12 +129,16 @@ struct CommandLineArguments {
     /// Whether the flag was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    private static func hint(_ name: String, _ known: [String: Option]) -> String {
+    /// ` (did you mean 'NAME'?)` for the candidate closest to `name`, or empty.
+    static func hint(_ name: String, among names: [String], prefix: String = "") -> String {
         let bare = String(name.drop { $0 == "-" })
-        let names = known.keys.sorted()
         let close =
-            names.first { $0.hasPrefix(bare) || bare.hasPrefix($0) }
+            names.first { !bare.isEmpty && ($0.hasPrefix(bare) || bare.hasPrefix($0)) }
             ?? ConfigurationPath.suggestion(for: bare, among: names)
-        return close.map { " (did you mean '--\($0)'?)" } ?? ""
+        return close.map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
+    }
+
+    private static func hint(_ name: String, _ known: [String: Option]) -> String {
+        hint(name, among: known.keys.sorted(), prefix: "--")
     }
 }

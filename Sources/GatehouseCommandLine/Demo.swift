@@ -2,12 +2,21 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse` with no arguments: a short story on the bundled configuration, each step showing
-/// the command a person would type to see the same thing.
-struct Demo {
+/// `gatehouse demo`, and `gatehouse` with no arguments: a short story on the bundled
+/// configuration, each step showing the command a person would type to see the same thing.
+struct Demo: Subcommand {
+    static let name = "demo"
+    static let abstract =
+        "a short story on the bundled example configuration (also: gatehouse with no arguments)"
+    static let discussion = "Exit status: 0 when every step behaved as told, 1 otherwise."
+
     let console: Console
     /// The component types the demo's commands assemble configurations with.
     let registry: PluginRegistry
+
+    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
+        await Demo(console: commands.console, registry: commands.registry).run()
+    }
 
     /// The bundled configuration: `Examples/demo/gatehouse.json` under the working directory
     /// (the package root, as with `swift run gatehouse`), else in the package this source file

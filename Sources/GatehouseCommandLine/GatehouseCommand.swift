@@ -1,8 +1,9 @@
 import Foundation
 import GatehouseComposition
 
-/// The `gatehouse` command — `check`, `load`, `store`, `remove`, `list`, `validate`, `explain`,
-/// `test` and the demo — as a value an app's own executable runs, with the app's plugin types.
+/// The `gatehouse` command (`check`, `load`, `store`, `remove`, `list`, `validate`, `explain`,
+/// `test`, the demo and the rest of `gatehouse help`) as a value an app's own executable runs,
+/// with the app's plugin types.
 ///
 /// Every configuration the command reads is assembled with ``registry``, so a configuration
 /// that names a policy or loader type the app registered validates, explains and decides as
@@ -26,6 +27,9 @@ import GatehouseComposition
 ///
 /// The command's options, output and exit statuses are those of `gatehouse` (docs/cli.md).
 public struct GatehouseCommand: Sendable {
+    /// The version of the Gatehouse package, as `gatehouse --version` prints it.
+    public static let version = "3.0.0"
+
     /// The component types every configuration the command reads may name.
     public var registry: PluginRegistry
 

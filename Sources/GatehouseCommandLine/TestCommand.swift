@@ -2,69 +2,88 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-extension Commands {
-    /// `gatehouse test [--json] CASES`: decides every case of a table as `check` would and
-    /// prints one line per case, then `N passed, M failed`.
-    ///
+/// `gatehouse test`: decides every case of a table as `check` would and compares each with
+/// what it expects.
+enum TestCommand: Subcommand {
+    static let name = "test"
+    static let abstract = "decide every case of a table as check would, and compare with what each expects"
+    static let options = [
+        CommandLineArguments.Option(
+            name: "failures-only", help: "print only the cases that fail, then the summary"),
+        RequestOptions.json,
+    ]
+    static let positionals = ["CASES"]
+    static let discussion = """
+        CASES is a JSON table; "config" is relative to the table's folder:
+          {"config": "gatehouse.json", "cases": [
+            {"name": "alice reads her avatar", "subject": "alice", "resource": "avatars/alice.txt",
+             "at": "2026-11-30T10:00:00Z", "expect": "allow"}]}
+        A case has "name", "resource" and "expect" ("allow" or "deny"), and may have "service",
+        "subject", "action" (default read), "attributes" (an object of strings), "at" (as --at)
+        and "gatekeeper" (the one expected to decide: for a deny the one that refused, for an
+        allow the last one). A gatekeeper that fails fails the case.
+
+        Prints "pass  NAME" or "FAIL  NAME: expected ..., got ..." per case, then "N passed, M failed".
+
+        Exit status: 0 every case holds, 1 a case fails or the configuration is invalid,
+        2 the table cannot be read or is malformed (each problem named by its place), or a usage error.
+        Example: gatehouse test Examples/demo/gatehouse.tests.json
+        """
+
     /// Exit status: 0 when every case holds; 1 when one does not, or the configuration cannot
     /// be assembled; 2 when the table cannot be read or is malformed, or on a usage error.
-    func test(_ arguments: [String]) async -> ExitStatus {
-        let parsed: CommandLineArguments
-        do {
-            parsed = try CommandLineArguments(
-                arguments, options: Self.fileOptions, positionalNames: ["CASES"], command: "test")
-        } catch {
-            if arguments.contains("--help") { return help(Help.test) }
-            return usage(error.message, help: Help.test)
+    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
+        let (path, json) = (arguments.positionals[0], arguments.flag("json"))
+        let tableFailed = { (problems: [String]) in
+            commands.problems(
+                problems, file: path, json: json, status: .usage, members: [("command", .string(name))])
         }
-        if parsed.flag("help") { return help(Help.test) }
-        let json = parsed.flag("json")
-        let path = parsed.positionals[0]
-
         let table: TestTable
         do {
-            table = try TestTable.parse(try Self.contents(ofTable: path))
+            table = try TestTable.parse(try contents(ofTable: path))
         } catch {
-            return tableFailed(error.problems, file: path, json: json)
+            return tableFailed(error.problems)
         }
 
         let config = Self.path(table.config, besideFile: path)
         let clock = CaseClock()
-        let services: AssembledServices
-        do {
-            services = try Assembler(registry: registry, clock: { clock.now }).assemble(
-                contentsOf: URL(fileURLWithPath: config))
-        } catch {
-            return configurationFailed(error, file: config, json: json)
+        guard let services = commands.assemble(config, clock: { clock.now }, json: json) else {
+            return .error
         }
         var problems: [String] = []
-        let chosen = table.cases.map { Self.service(for: $0, in: services, problems: &problems) }
-        guard problems.isEmpty else { return tableFailed(problems, file: path, json: json) }
+        let chosen = table.cases.map { service(for: $0, in: services, problems: &problems) }
+        guard problems.isEmpty else { return tableFailed(problems) }
 
+        let progress = commands.console.progress("deciding \(table.cases.count) cases")
         var outcomes: [CaseOutcome] = []
-        for (testCase, service) in zip(table.cases, chosen.compactMap { $0 }) {
+        for (index, (testCase, service)) in zip(table.cases, chosen.compactMap { $0 }).enumerated() {
+            progress.update("deciding case \(index + 1) of \(table.cases.count)")
             clock.pin(testCase.at?.instant)
             let context = AccessContext(subject: testCase.subject, attributes: testCase.attributes)
-            let report = await Self.decide(
-                testCase.resource, action: testCase.action, context: context, on: service, command: "test")
-            outcomes.append(CaseOutcome(testCase, report: report))
+            let report = AccessContext.$current.withValue(context) {
+                Report(
+                    command: name, service: service.name,
+                    request: service.request(for: testCase.resource, action: testCase.action),
+                    mask: services.decisionLog?.mask ?? [])
+            }
+            outcomes.append(CaseOutcome(testCase, report: await Check.decide(report, on: service)))
         }
+        progress.finish()
 
         let failed = outcomes.filter { !$0.passed }.count
-        let summary = "\(outcomes.count - failed) passed, \(failed) failed"
         if json {
-            console.out(
+            commands.console.out(
                 JSONText.render([
-                    ("command", .string("test")), ("file", .string(path)), ("config", .string(config)),
+                    ("command", .string(name)), ("file", .string(path)), ("config", .string(config)),
                     ("passed", .number(outcomes.count - failed)), ("failed", .number(failed)),
                     ("cases", .array(outcomes.map(\.json))),
                 ]))
         } else {
-            for outcome in outcomes {
-                console.out(outcome.line)
-                if !outcome.passed { console.out(outcome.requestLine) }
+            for outcome in outcomes where !outcome.passed || !arguments.flag("failures-only") {
+                commands.console.out(outcome.line)
+                if !outcome.passed { commands.console.out(outcome.requestLine) }
             }
-            console.out(summary)
+            commands.console.out("\(outcomes.count - failed) passed, \(failed) failed")
         }
         return failed == 0 ? .ok : .error
     }
@@ -114,19 +133,5 @@ extension Commands {
         if relative.hasPrefix("/") { return relative }
         let folder = (file as NSString).deletingLastPathComponent
         return folder.isEmpty ? relative : (folder as NSString).appendingPathComponent(relative)
-    }
-
-    /// Reports a table that cannot be used, each problem after the table's path; exit status 2.
-    private func tableFailed(_ problems: [String], file: String, json: Bool) -> ExitStatus {
-        if json {
-            console.out(
-                JSONText.render([
-                    ("command", .string("test")), ("file", .string(file)), ("valid", .bool(false)),
-                    ("errors", .array(problems.map { .string($0) })),
-                ]))
-        } else {
-            for problem in problems { console.err("\(printable(file)): \(printable(problem))") }
-        }
-        return .usage
     }
 }

@@ -58,35 +58,16 @@ struct TestTable {
     static func parse(_ data: Data) throws(Malformed) -> TestTable {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
+            value = try JSONParser.parse(Array(data))
         } catch {
-            throw Malformed(problems: ["invalid JSON: \(jsonProblem(data))"])
+            throw Malformed(problems: [
+                "invalid JSON: line \(error.line), column \(error.column): \(error.message)"
+            ])
         }
         var reader = Reader()
         let table = reader.table(value)
         guard let table, reader.problems.isEmpty else { throw Malformed(problems: reader.problems) }
         return table
-    }
-
-    /// Why `data` is not JSON, in the words of `JSONSerialization` (whose messages say where),
-    /// with the line and column of the character it names.
-    private static func jsonProblem(_ data: Data) -> String {
-        let message: String
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return "the data is not a JSON document"
-        } catch {
-            message =
-                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        }
-        guard let range = message.range(of: #"character \d+"#, options: .regularExpression),
-            let offset = Int(message[range].dropFirst("character ".count))
-        else { return message }
-        let before = data.prefix(offset)
-        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
-        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
-        return "line \(line), column \(column): \(message)"
     }
 
     /// Walks a JSON value into a table, collecting problems.
@@ -177,7 +158,7 @@ struct TestTable {
                     ConfigurationPath.suggestion(for: key, among: known).map { " (did you mean \"\($0)\"?)" }
                     ?? ""
                 let listed = known.map { "\"\($0)\"" }.joined(separator: ", ")
-                add(member(place, key), "unknown key\(hint); expected one of \(listed)")
+                add(ConfigurationPath.member(place, key), "unknown key\(hint); expected one of \(listed)")
             }
         }
 
@@ -208,20 +189,11 @@ struct TestTable {
             var attributes: [String: String] = [:]
             for (key, value) in object.members {
                 if key.isEmpty { add(place, "an attribute needs a non-empty name") }
-                if let text = string(value, place: member(place, key)) { attributes[key] = text }
+                if let text = string(value, place: ConfigurationPath.member(place, key)) {
+                    attributes[key] = text
+                }
             }
             return attributes
-        }
-
-        /// `place.key`, or `place["key"]` for a key that is not a plain word.
-        func member(_ place: String, _ key: String) -> String {
-            let plain =
-                !key.isEmpty
-                && key.unicodeScalars.allSatisfy {
-                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-                }
-            if !plain { return place + "[\(key.debugDescription)]" }
-            return place.isEmpty ? key : "\(place).\(key)"
         }
     }
 }

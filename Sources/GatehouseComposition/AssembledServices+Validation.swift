@@ -1,7 +1,15 @@
 import Foundation
 import GatehouseCore
+import GatehousePolicies
 
 extension AssembledServices {
+    /// A policy that can be checked ahead of any decision, at its place in the configuration.
+    struct Check: Sendable {
+        /// Where: `services.avatars.gatekeepers[2]`, `services.avatars.shadow[0].policies[1]`.
+        var path: String
+        var policy: any ValidatingPolicy
+    }
+
     /// Checks now, ahead of any decision, every gatekeeper and shadow gatekeeper of every
     /// service that can be checked ahead (each `ValidatingPolicy`, such as a `file` policy's
     /// rules file, also inside `allOf`, `anyOf` and `not`), as `gatehouse validate` does.
@@ -14,30 +22,30 @@ extension AssembledServices {
     ///   the configuration with the file and line in its message
     ///   (`services.avatars.gatekeepers[2]: avatars.rules:3: ...`).
     public func validate() async throws {
-        var issues: [ConfigurationError.Issue] = []
-        for service in services {
-            issues += await service.validationIssues()
-        }
-        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
+        _ = try await validate { _, _ in }
     }
-}
 
-extension ConfiguredService {
-    /// The problems of this service's gatekeepers, then its shadow gatekeepers, each at its
-    /// place in the configuration.
-    func validationIssues() async -> [ConfigurationError.Issue] {
-        let path = ConfigurationPath.member("services", name)
-        let groups = [("gatekeepers", proxy.gatekeepers), ("shadow", shadow)]
+    /// Checks as ``validate()`` does, calling `progress` with the number of policies checked
+    /// and the total before each, and returns the number of rules in the rules files.
+    package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws -> Int {
         var issues: [ConfigurationError.Issue] = []
-        for (key, gates) in groups {
-            for (index, gate) in gates.enumerated() {
-                let place = ConfigurationPath.element(ConfigurationPath.member(path, key), index)
-                for issue in await memberIssues(gate, at: place) {
-                    issues.append(ConfigurationError.Issue(path: issue.path, message: issue.message))
+        var rules = 0
+        for (index, check) in checks.enumerated() {
+            progress(index, checks.count)
+            if let file = check.policy as? FilePolicy {
+                do {
+                    rules += try file.validate()
+                } catch {
+                    issues.append(.init(path: check.path, message: describe(error)))
+                }
+            } else {
+                for issue in await memberIssues(check.policy, at: check.path) {
+                    issues.append(.init(path: issue.path, message: issue.message))
                 }
             }
         }
-        return issues
+        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
+        return rules
     }
 }
 

@@ -13,11 +13,14 @@ public struct AssembledServices: Sendable {
     /// accepted is written; to keep the shadow answers still in flight, first wait for them
     /// (`await service.gate.waitForShadowAnswers()` for each service).
     public let decisionLog: DecisionLog?
+    /// What ``validate()`` checks, in file order.
+    let checks: [Check]
 
-    init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil) {
+    init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil, checks: [Check] = []) {
         self.services = services
         self.file = file
         self.decisionLog = decisionLog
+        self.checks = checks
     }
 
     /// The service named `name`, or `nil`.

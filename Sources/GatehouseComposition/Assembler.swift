@@ -46,15 +46,17 @@ public struct Assembler: Sendable {
     /// - Throws: ``ConfigurationError``.
     public func assemble(contentsOf url: URL) throws -> AssembledServices {
         let file = url.standardizedFileURL
-        let configuration = try GatehouseConfiguration(contentsOf: file)
-        return try assemble(configuration, baseDirectory: file.deletingLastPathComponent(), file: file)
+        let (configuration, shape) = try GatehouseConfiguration.read(contentsOf: file)
+        return try assemble(
+            configuration, baseDirectory: file.deletingLastPathComponent(), file: file, shape: shape)
     }
 
     /// Reads and assembles JSON; relative paths resolve against `baseDirectory`.
     ///
     /// - Throws: ``ConfigurationError``.
     public func assemble(json data: Data, baseDirectory: URL) throws -> AssembledServices {
-        try assemble(GatehouseConfiguration(json: data), baseDirectory: baseDirectory)
+        let (configuration, shape) = try GatehouseConfiguration.read(json: data, file: nil)
+        return try assemble(configuration, baseDirectory: baseDirectory, file: nil, shape: shape)
     }
 
     /// Assembles a configuration; relative paths resolve against `baseDirectory`.
@@ -67,7 +69,17 @@ public struct Assembler: Sendable {
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {
+        try assemble(configuration, baseDirectory: baseDirectory, file: file, shape: nil)
+    }
+
+    /// Assembles a configuration read from JSON with the problems of its shape (`nil` for one
+    /// built in code), so that every problem is reported in one error.
+    private func assemble(
+        _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL?,
+        shape: [ConfigurationError.Issue]?
+    ) throws -> AssembledServices {
         let issues = IssueCollector()
+        for issue in shape ?? [] { issues.add(issue.path, issue.message) }
         let decisionLog = openDecisionLog(
             configuration.decisionLog, baseDirectory: baseDirectory, issues: issues)
         var observer = self.observer
@@ -77,12 +89,13 @@ public struct Assembler: Sendable {
         let run = AssemblyRun(
             registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
         for issue in issues.issues { run.issues.add(issue.path, issue.message) }
+        run.shapeProblems = (shape ?? []).map(\.path)
         var services: [ConfiguredService] = []
         for service in configuration.services {
-            if let built = assemble(service, run: run) { services.append(built) }
+            if let built = assemble(service, run: run, shapeChecked: shape != nil) { services.append(built) }
         }
         guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
-        return AssembledServices(services: services, file: file, decisionLog: decisionLog)
+        return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
     }
 
     /// The decision log the configuration and ``decisionLogFile`` ask for, opened; `nil` when
@@ -113,9 +126,13 @@ public struct Assembler: Sendable {
         }
     }
 
-    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun) -> ConfiguredService? {
+    /// The service assembled, or `nil` with its problems in `run`; `shapeChecked` when reading
+    /// the JSON already reported missing or empty gatekeepers.
+    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun, shapeChecked: Bool)
+        -> ConfiguredService?
+    {
         let path = ConfigurationPath.member("services", service.name)
-        if service.gatekeepers.isEmpty {
+        if service.gatekeepers.isEmpty && !shapeChecked {
             run.issues.add(
                 ConfigurationPath.member(path, "gatekeepers"),
                 "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")

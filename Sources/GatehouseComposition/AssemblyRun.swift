@@ -11,6 +11,12 @@ final class AssemblyRun: @unchecked Sendable {
     let clock: @Sendable () -> Date
     let observer: (any AccessObserver)?
     let issues = IssueCollector()
+    /// The places of the problems found reading the JSON: a component holding one is not built
+    /// (its problem is reported already).
+    var shapeProblems: [String] = []
+    /// The policies `validate` checks ahead, each at its place: every `ValidatingPolicy` built
+    /// that nests no other component (a combinator's members are listed themselves).
+    private(set) var checks: [AssembledServices.Check] = []
     private var children: [[ExplanationLine]] = []
 
     init(
@@ -31,6 +37,7 @@ final class AssemblyRun: @unchecked Sendable {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
             return nil
         }
+        guard !hasShapeProblem(under: path) else { return nil }
         guard let plugin = registry.policies[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
@@ -53,9 +60,17 @@ final class AssemblyRun: @unchecked Sendable {
         }
         let nested = children.removeLast()
         guard var policy = built else { return nil }
+        if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
+            checks.append(.init(path: path, policy: validating))
+        }
         if let name { policy = RenamedPolicy(name: name, policy: policy) }
         let text = plugin.describe(.object(component.settings)) ?? Self.generic(component)
         return (policy, ExplanationLine(text: name.map { "\($0) = \(text)" } ?? text, children: nested))
+    }
+
+    /// Whether a problem found reading the JSON lies at `path` or below it.
+    private func hasShapeProblem(under path: String) -> Bool {
+        shapeProblems.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
     }
 
     /// Adds a nested policy's line under the policy being built.
@@ -66,6 +81,7 @@ final class AssemblyRun: @unchecked Sendable {
     func loader(_ component: ComponentConfiguration, path: String) -> (
         loader: any ResourceLoading<String, Data>, text: String
     )? {
+        guard !hasShapeProblem(under: path) else { return nil }
         guard let plugin = registry.loaders[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
@@ -106,12 +122,20 @@ final class AssemblyRun: @unchecked Sendable {
             break
         case let error as DecodingError:
             report(error, at: path)
+        case let problems as SettingsDecoder.Problems:
+            for error in problems.errors { report(error, at: path) }
         case let error as SettingsError:
-            issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+            report(error, at: path)
+        case let errors as SettingsErrors:
+            for error in errors.errors { report(error, at: path) }
         case let error?:
             issues.add(path, describe(error))
         }
         return unknown.isEmpty ? result : nil
+    }
+
+    private func report(_ error: SettingsError, at path: String) {
+        issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
     }
 
     private func report(_ error: DecodingError, at path: String) {

@@ -17,16 +17,16 @@ enum BuiltInPlugins {
     }
 
     struct TimeWindowSettings: Decodable {
-        var timeZone: String
-        var days: [String]
-        var from: String
-        var to: String
+        var timeZone: Checked<TimeZoneRule>
+        var days: [Checked<WeekdayRule>]
+        var from: Checked<LocalTimeRule>
+        var to: Checked<LocalTimeRule>
     }
 
     struct FileSettings: Decodable {
         var path: String
         var requireEnd: Bool?
-        var whenInvalid: String?
+        var whenInvalid: Checked<WhenInvalidRule>?
     }
 
     struct CombinatorSettings: Decodable {
@@ -99,31 +99,18 @@ enum BuiltInPlugins {
         guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
         return FilePolicy(
             url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
-            whenInvalid: try whenInvalid(settings.whenInvalid))
+            whenInvalid: settings.whenInvalid?.value ?? .deny)
     }
 
     /// `file: rules in avatars.rules`, with what is asked of the file beyond that.
     static func describeFile(_ settings: FileSettings) -> String {
         var notes: [String] = []
         if settings.requireEnd == true { notes.append("must end with an end line") }
-        if settings.whenInvalid == "keepLastGood" { notes.append("keeps the last good version when invalid") }
+        if settings.whenInvalid?.value == .keepLastGood {
+            notes.append("keeps the last good version when invalid")
+        }
         return "file: rules in \(settings.path)"
             + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
-    }
-
-    /// The `whenInvalid` setting: `"deny"` (the default) or `"keepLastGood"`.
-    static func whenInvalid(_ text: String?) throws -> FilePolicy.WhenInvalid {
-        switch text {
-        case nil, "deny": return .deny
-        case "keepLastGood": return .keepLastGood
-        case let other?:
-            let hint =
-                editDistance(Array(other.lowercased()), Array("keeplastgood")) <= 3
-                ? "; did you mean \"keepLastGood\"?" : ""
-            throw SettingsError(
-                key: "whenInvalid",
-                message: "unknown value \"\(other)\"; expected \"deny\" or \"keepLastGood\"\(hint)")
-        }
     }
 
     static func makeCombinator(
@@ -139,11 +126,12 @@ enum BuiltInPlugins {
     static func makeDisk(_ settings: DiskSettings, _ context: PluginContext) throws
         -> any ResourceLoading<String, Data>
     {
-        guard !settings.root.isEmpty else { throw SettingsError(key: "root", message: "must not be empty") }
+        var errors = SettingsErrors()
+        if settings.root.isEmpty { errors.add("root", "must not be empty") }
         if let limit = settings.maximumFileSize, limit <= 0 {
-            throw SettingsError(
-                key: "maximumFileSize", message: "expected a positive number of bytes, found \(limit)")
+            errors.add("maximumFileSize", "expected a positive number of bytes, found \(limit)")
         }
+        try errors.check()
         let root = context.resolve(settings.root)
         return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) }
             ?? DiskLoader(root: root)
@@ -156,17 +144,17 @@ enum BuiltInPlugins {
             throw SettingsError(
                 key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
         }
+        var errors = SettingsErrors()
         for (key, list) in [("resources", settings.resources), ("subjects", settings.subjects)] {
             guard let list else { continue }
             if list.isEmpty {
-                throw SettingsError(
-                    key: key,
-                    message: "empty; an empty list would deny everything (use alwaysDeny if you mean it)")
+                errors.add(key, "empty; an empty list would deny everything (use alwaysDeny if you mean it)")
             }
-            if let index = list.firstIndex(of: "") {
-                throw SettingsError(key: "\(key)[\(index)]", message: "an empty pattern matches nothing")
+            for (index, pattern) in list.enumerated() where pattern.isEmpty {
+                errors.add("\(key)[\(index)]", "an empty pattern matches nothing")
             }
         }
+        try errors.check()
         return try AllowList(resources: settings.resources, subjects: settings.subjects)
     }
 
@@ -182,41 +170,101 @@ enum BuiltInPlugins {
     static func makeTimeWindow(_ settings: TimeWindowSettings, _ context: PluginContext) throws
         -> any AccessPolicy
     {
-        // The rule TimeWindow itself applies, reported under the setting's key.
-        guard TimeWindowZone.zone(settings.timeZone) != nil else {
-            throw SettingsError(key: "timeZone", message: TimeWindowZone.problem(with: settings.timeZone))
-        }
         guard !settings.days.isEmpty else {
             throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")")
         }
-        var days = Set<Weekday>()
-        for (index, text) in settings.days.enumerated() {
-            guard let day = Weekday(rawValue: text) else {
-                throw SettingsError(
-                    key: "days[\(index)]",
-                    message: "expected one of mon, tue, wed, thu, fri, sat, sun, found \"\(text)\"")
-            }
-            days.insert(day)
-        }
-        let from = try localTime(settings.from, key: "from")
-        let to = try localTime(settings.to, key: "to")
+        let (from, to) = (settings.from.value, settings.to.value)
         guard from != to else {
             throw SettingsError(
                 key: "to", message: "equals from (\(from)); a window needs a start and a different end")
         }
-        return try TimeWindow(days: days, from: from, to: to, timeZone: settings.timeZone, now: context.clock)
-    }
-
-    private static func localTime(_ text: String, key: String) throws -> LocalTime {
-        do {
-            return try LocalTime(text)
-        } catch let error as PolicyConfigurationError {
-            throw SettingsError(key: key, message: error.message)
-        }
+        return try TimeWindow(
+            days: Set(settings.days.map(\.value)), from: from, to: to, timeZone: settings.timeZone.text,
+            now: context.clock)
     }
 
     static func describeTimeWindow(_ settings: TimeWindowSettings) -> String {
-        let days = Set(settings.days.compactMap(Weekday.init(rawValue:)))
-        return "timeWindow: \(Weekday.summary(of: days)) \(settings.from)–\(settings.to) \(settings.timeZone)"
+        let days = Set(settings.days.map(\.value))
+        return
+            "timeWindow: \(Weekday.summary(of: days)) \(settings.from.text)–\(settings.to.text) \(settings.timeZone.text)"
+    }
+}
+
+/// A string setting checked as it is decoded, so that a bad one is reported with every other
+/// problem of its component (see ``SettingsDecoder``).
+struct Checked<Rule: SettingRule>: Decodable, Sendable, SettingPlaceholder {
+    /// The text as written.
+    var text: String
+    var value: Rule.Value
+
+    static var placeholder: Checked { Checked(text: "", value: Rule.placeholder) }
+
+    private init(text: String, value: Rule.Value) {
+        self.text = text
+        self.value = value
+    }
+
+    init(from decoder: any Decoder) throws {
+        text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = Rule.value(of: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: Rule.problem(with: text)))
+        }
+        self.value = value
+    }
+}
+
+/// What a ``Checked`` setting accepts.
+protocol SettingRule {
+    associatedtype Value: Sendable
+    /// Any value; it stands in for a bad one and is never used.
+    static var placeholder: Value { get }
+    /// The value `text` names, or `nil`.
+    static func value(of text: String) -> Value?
+    /// Why `text` names no value, and what was expected.
+    static func problem(with text: String) -> String
+}
+
+/// A time zone TimeWindow accepts.
+enum TimeZoneRule: SettingRule {
+    static let placeholder = "UTC"
+    static func value(of text: String) -> String? { TimeWindowZone.zone(text) == nil ? nil : text }
+    static func problem(with text: String) -> String { TimeWindowZone.problem(with: text) }
+}
+
+/// `mon` … `sun`.
+enum WeekdayRule: SettingRule {
+    static let placeholder = Weekday.mon
+    static func value(of text: String) -> Weekday? { Weekday(rawValue: text) }
+    static func problem(with text: String) -> String {
+        "expected one of mon, tue, wed, thu, fri, sat, sun, found \"\(text)\""
+    }
+}
+
+/// `HH:mm`.
+enum LocalTimeRule: SettingRule {
+    static var placeholder: LocalTime { (try? LocalTime("00:00"))! }
+    static func value(of text: String) -> LocalTime? { try? LocalTime(text) }
+    static func problem(with text: String) -> String {
+        do {
+            _ = try LocalTime(text)
+            return "expected HH:mm"
+        } catch {
+            return (error as? PolicyConfigurationError)?.message ?? describe(error)
+        }
+    }
+}
+
+/// `"deny"` (the default) or `"keepLastGood"`.
+enum WhenInvalidRule: SettingRule {
+    static let placeholder = FilePolicy.WhenInvalid.deny
+    static func value(of text: String) -> FilePolicy.WhenInvalid? {
+        ["deny": .deny, "keepLastGood": .keepLastGood][text]
+    }
+    static func problem(with text: String) -> String {
+        let hint =
+            editDistance(Array(text.lowercased()), Array("keeplastgood")) <= 3
+            ? "; did you mean \"keepLastGood\"?" : ""
+        return "unknown value \"\(text)\"; expected \"deny\" or \"keepLastGood\"\(hint)"
     }
 }

@@ -68,6 +68,21 @@ public struct SettingsError: Error, Sendable, Hashable, LocalizedError {
     public var errorDescription: String? { "\(key): \(message)" }
 }
 
+/// Every ``SettingsError`` of one component, thrown together by a built-in factory so that one
+/// bad value does not hide the next.
+struct SettingsErrors: Error {
+    var errors: [SettingsError] = []
+
+    mutating func add(_ key: String, _ message: String) {
+        errors.append(SettingsError(key: key, message: message))
+    }
+
+    /// Throws the errors, if there are any.
+    func check() throws {
+        if !errors.isEmpty { throw self }
+    }
+}
+
 /// Collects issues while a configuration is assembled.
 final class IssueCollector: @unchecked Sendable {
     private var stored: [ConfigurationError.Issue] = []
@@ -83,7 +98,8 @@ final class IssueCollector: @unchecked Sendable {
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
 package enum ConfigurationPath {
-    static func member(_ base: String, _ key: String) -> String {
+    /// `base.key`, or `base["odd key"]` for a key that is not a plain word.
+    package static func member(_ base: String, _ key: String) -> String {
         let plain =
             !key.isEmpty
             && key.unicodeScalars.allSatisfy {

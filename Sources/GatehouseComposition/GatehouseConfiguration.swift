@@ -51,6 +51,42 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     ///
     /// - Throws: ``ConfigurationError``.
     public init(json data: Data, file: URL? = nil) throws {
+        let (configuration, issues) = try Self.read(json: data, file: file)
+        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
+        self = configuration
+    }
+
+    /// Reads a configuration file.
+    ///
+    /// Any file but a directory is read, at most 16 MiB: a regular file, and also a pipe
+    /// (`/dev/stdin`, a shell's `<(...)`) or a device; `/dev/null` is an empty configuration.
+    /// A pipe or device that has not ended within 10 seconds is an error, never a hang.
+    ///
+    /// - Throws: ``ConfigurationError``, also when the file cannot be read.
+    public init(contentsOf url: URL) throws {
+        let (configuration, issues) = try Self.read(contentsOf: url)
+        guard issues.isEmpty else { throw ConfigurationError(file: url, issues: issues) }
+        self = configuration
+    }
+
+    /// Reads as much of a configuration file as its shape allows, as ``read(json:file:)`` does.
+    static func read(contentsOf url: URL) throws -> (Self, [ConfigurationError.Issue]) {
+        let bytes: [UInt8]
+        do {
+            bytes = try ConfigurationFileReader.contents(ofFile: url.path)
+        } catch {
+            throw ConfigurationError(file: url, issues: [.init(path: "", message: error.message)])
+        }
+        return try read(json: Data(bytes), file: url)
+    }
+
+    /// Reads as much of a configuration as its shape allows: every service whose loader could
+    /// be read, with the components that could be read, and the shape's issues. The
+    /// ``Assembler`` then checks those components in the same pass, so a mistake in the shape
+    /// does not hide one in a component.
+    ///
+    /// - Throws: ``ConfigurationError`` when the text is not JSON (or not UTF-8, or empty).
+    static func read(json data: Data, file: URL?) throws -> (Self, [ConfigurationError.Issue]) {
         let bytes = Array(data)
         if let encoding = WideEncoding.name(of: bytes) {
             throw ConfigurationError(
@@ -85,25 +121,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         }
         let issues = IssueCollector()
         let (services, decisionLog) = Self.parts(of: value, issues: issues)
-        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues.issues) }
-        self.init(services: services, decisionLog: decisionLog)
-    }
-
-    /// Reads a configuration file.
-    ///
-    /// Any file but a directory is read, at most 16 MiB: a regular file, and also a pipe
-    /// (`/dev/stdin`, a shell's `<(...)`) or a device; `/dev/null` is an empty configuration.
-    /// A pipe or device that has not ended within 10 seconds is an error, never a hang.
-    ///
-    /// - Throws: ``ConfigurationError``, also when the file cannot be read.
-    public init(contentsOf url: URL) throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try ConfigurationFileReader.contents(ofFile: url.path)
-        } catch {
-            throw ConfigurationError(file: url, issues: [.init(path: "", message: error.message)])
-        }
-        try self.init(json: Data(bytes), file: url)
+        return (Self(services: services, decisionLog: decisionLog), issues.issues)
     }
 
     /// What a configuration must be, for messages about one that is not.
@@ -218,7 +236,6 @@ public struct ServiceConfiguration: Sendable, Hashable {
             )
             return nil
         }
-        let before = issues.issues.count
         for key in object.keys where !Self.keys.contains(key) {
             let hint =
                 ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" }
@@ -257,7 +274,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
                 Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues)
             } ?? []
 
-        guard issues.issues.count == before, let loader else { return nil }
+        // A service with shape problems is kept (they are reported), so that the assembler
+        // checks the components that could be read in the same pass.
+        guard let loader else { return nil }
         self.init(name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow)
     }
 
@@ -268,9 +287,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
             issues.add(path, "expected an array of components, found \(value.kindDescription)")
             return []
         }
-        return values.enumerated().compactMap {
+        let components = values.enumerated().compactMap {
             component($1, path: ConfigurationPath.element(path, $0), issues: issues)
         }
+        // Only a whole list keeps each component at its place (`gatekeepers[2]`).
+        return components.count == values.count ? components : []
     }
 
     static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration?

@@ -5,12 +5,12 @@ import GatehouseCore
 /// Foundation's parser reports byte offsets at best; a person editing a configuration wants
 /// "line 7, column 12". Duplicate keys are an error too: in a configuration a repeated key is
 /// always a mistake, and silently keeping one of them could open a gate.
-struct JSONParser {
+package struct JSONParser {
     /// A syntax error at a position (1-based line and column, columns counted in characters).
-    struct SyntaxError: Error, Equatable {
-        var message: String
-        var line: Int
-        var column: Int
+    package struct SyntaxError: Error, Equatable {
+        package var message: String
+        package var line: Int
+        package var column: Int
     }
 
     static let maximumDepth = 64
@@ -24,7 +24,7 @@ struct JSONParser {
     }
 
     /// Parses a whole document: one value, surrounded only by white space.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
         parser.skipWhitespace()

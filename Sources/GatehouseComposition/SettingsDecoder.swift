@@ -2,10 +2,13 @@
 /// type looked at, so that keys it never asked for are reported as unknown: a typo such as
 /// `"subjcts"` must never pass silently.
 ///
-/// When decoding fails (a required key is missing, a value has the wrong type), the keys the
-/// type never got to are not known to be wrong; those its `CodingKey` type cannot even
-/// represent are, and are reported too: `{"type": "file", "pth": "x.rules"}` gives both
-/// `pth: unknown key (did you mean "path"?)` and `path: missing`.
+/// A value that cannot be decoded (a missing key, a wrong type, a value the type refuses) is
+/// noted and a stand-in is decoded in its place, so that decoding goes on and every such problem
+/// of the settings is reported at once: `requireEnd` of the wrong type does not hide an unknown
+/// `whenInvalid`. The stand-in is the type's ``SettingPlaceholder/placeholder``, or an empty or
+/// zero value the type can be decoded from. When the type has none, decoding stops there; the
+/// keys it never got to are not known to be wrong, but those its `CodingKey` type cannot even
+/// represent are, and are reported too.
 final class SettingsDecoder {
     /// A key that the settings type does not have, with the key it probably meant.
     struct UnknownKey {
@@ -15,25 +18,67 @@ final class SettingsDecoder {
         var suggestion: String?
     }
 
+    /// Every value that could not be decoded, in the order decoding met them.
+    struct Problems: Error {
+        var errors: [DecodingError]
+    }
+
     /// Keys the settings type did not read (all of them after a successful decoding; after a
     /// failed one, those its coding keys cannot represent), in file order.
     private(set) var unknownKeys: [UnknownKey] = []
     private var readKeys: [String: Set<String>] = [:]
     private var objects: [(path: [any CodingKey], object: JSONObject, unrepresentable: Set<String>)] = []
+    private var problems: [DecodingError] = []
+    /// Whether a value that cannot be decoded is noted and stood in for (not while looking for a
+    /// stand-in).
+    private var recovers = true
 
     /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read.
+    ///
+    /// - Throws: ``Problems`` listing every value that could not be decoded, or the
+    ///   `DecodingError` of settings that are not even an object.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, ignoring: Set<String>) throws -> T {
         readKeys = ["": ignoring]
         objects = []
+        problems = []
         do {
             let result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
             unknownKeys = collectUnknownKeys(failed: false)
+            guard problems.isEmpty else { throw Problems(errors: problems) }
             return result
+        } catch let error as Problems {
+            throw error
         } catch {
             unknownKeys = collectUnknownKeys(failed: true)
-            throw error
+            throw problems.isEmpty ? error : Problems(errors: problems)
         }
     }
+
+    /// Notes `error` and returns a stand-in for the `T` that could not be decoded.
+    ///
+    /// - Throws: ``Unrecoverable`` when there is no stand-in (the error is noted).
+    fileprivate func recover<T: Decodable>(from error: any Error, as type: T.Type) throws -> T {
+        guard recovers else { throw error }
+        guard let error = error as? DecodingError else { throw error }
+        problems.append(error)
+        if let placeholder = (T.self as? any SettingPlaceholder.Type)?.placeholder as? T {
+            return placeholder
+        }
+        let trial = SettingsDecoder()
+        trial.recovers = false
+        let candidates: [JSONValue] = [
+            .null, .object(JSONObject()), .array([]), .string(""), .bool(false), .number("0"),
+        ]
+        for candidate in candidates {
+            if let value = try? T(from: ValueDecoder(value: candidate, codingPath: [], owner: trial)) {
+                return value
+            }
+        }
+        throw Unrecoverable()
+    }
+
+    /// Thrown when a value could not be decoded and nothing can stand in for it; decoding stops.
+    private struct Unrecoverable: Error {}
 
     private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
         var unknown: [UnknownKey] = []
@@ -129,8 +174,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        let value = try value(for: key)
-        return try SingleValue(value: value, codingPath: codingPath + [key], owner: owner).decode(type)
+        do {
+            let value = try value(for: key)
+            return try SingleValue(value: value, codingPath: codingPath + [key], owner: owner).decode(type)
+        } catch {
+            return try owner.recover(from: error, as: type)
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -187,7 +236,11 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next()
-        return try SingleValue(value: value, codingPath: path, owner: owner).decode(type)
+        do {
+            return try SingleValue(value: value, codingPath: path, owner: owner).decode(type)
+        } catch {
+            return try owner.recover(from: error, as: type)
+        }
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -268,4 +321,11 @@ private struct SingleValue: SingleValueDecodingContainer {
         if type == JSONValue.self, let value = value as? T { return value }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath, owner: owner))
     }
+}
+
+/// A settings value that can stand in for one that could not be decoded, so that decoding goes
+/// on and reports the next problem too (see ``SettingsDecoder``).
+protocol SettingPlaceholder {
+    /// Any value of the type; it is never used to build anything.
+    static var placeholder: Self { get }
 }

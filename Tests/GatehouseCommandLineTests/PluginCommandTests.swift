@@ -27,7 +27,7 @@ struct PluginCommandTests {
         defer { folder.remove() }
         let run = await Captured.run(["validate", folder.configuration], registry: try Self.tenantRegistry())
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == ["\(folder.configuration): valid; 1 service: plans"])
+        #expect(run.out == ["\(folder.configuration): valid; 1 service, 0 rules: plans"])
         #expect(run.err.isEmpty)
     }
 
@@ -141,13 +141,22 @@ struct Captured {
     var err: [String]
     /// The bytes `load` wrote to standard output.
     var data: Data
+    /// What was written as progress, when standard error was taken for a terminal.
+    var progress: [String] = []
 
-    /// Runs the command with `registry` on `arguments`, capturing what it writes.
-    static func run(_ arguments: [String], registry: PluginRegistry) async -> Captured {
+    /// Runs the command with `registry` on `arguments`, capturing what it writes; with
+    /// `terminal`, standard error is taken for a terminal, and progress shows at once.
+    static func run(
+        _ arguments: [String], registry: PluginRegistry = PluginRegistry(), terminal: Bool = false
+    ) async -> Captured {
         let sink = Sink()
-        let console = Console(
+        var console = Console(
             out: { sink.append(\.out, $0) }, err: { sink.append(\.err, $0) },
             outData: { data in sink.append(data) })
+        if terminal {
+            console.progressLine = { sink.append(\.progress, $0) }
+            console.progressDelay = .zero
+        }
         let status = await GatehouseCommand(registry: registry, console: console).run(arguments)
         return sink.captured(status: status)
     }

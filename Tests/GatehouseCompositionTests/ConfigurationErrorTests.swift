@@ -169,9 +169,10 @@ struct ConfigurationErrorTests {
                 "b": { "loader": { "type": "nope" }, "gatekeepers": [ { "type": "nope" } ] } } }
             """
         let found = issues(json)
-        #expect(found.count == 4)
+        #expect(found.count == 5)
         #expect(found.contains { $0.hasPrefix("services.a.gatekeepers[0].subjets: unknown key") })
         #expect(found.contains { $0.hasPrefix("services.a.gatekeepers[1].timeZone: unknown time zone") })
+        #expect(found.contains { $0.hasPrefix("services.a.gatekeepers[1].from:") })
         #expect(
             found.contains { $0.hasPrefix("services.b.gatekeepers[0].type: unknown policy type \"nope\"") })
         #expect(found.contains { $0.hasPrefix("services.b.loader.type: unknown loader type \"nope\"") })

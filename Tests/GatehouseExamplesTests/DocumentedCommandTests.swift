@@ -19,6 +19,7 @@ struct DocumentedCommandTests {
         "gatehouse check --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt":
             0,
         "gatehouse validate Examples/demo/gatehouse.json": 0,
+        "gatehouse validate Examples/demo/avatars.rules": 0,
         "gatehouse test Examples/demo/gatehouse.tests.json": 0,
         "gatehouse check --config Examples/demo/gatehouse.json --subject mallory --at 2026-11-30T10:00:00Z avatars/alice.txt":
             3,

@@ -134,7 +134,7 @@ struct GatehouseCommandTests {
     @Test func validateReportsValidAndInvalidFiles() async throws {
         let valid = try await Examples.gatehouse("validate", Self.config)
         #expect(valid.status == 0)
-        #expect(valid.stdout == "\(Self.config): valid; 1 service: avatars\n")
+        #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules: avatars\n")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -217,7 +217,7 @@ struct GatehouseCommandTests {
         ),
         (["validate"], "error: missing FILE for 'validate'"),
         (["explain", "a.json", "b.json"], "error: unexpected argument 'b.json' for 'explain'"),
-        (["demo", "extra"], "error: 'demo' takes no arguments"),
+        (["demo", "extra"], "error: unexpected argument 'extra' for 'demo'; it takes no arguments"),
         (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
     ])
     func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) async throws {

@@ -1,0 +1,190 @@
+import Foundation
+import GatehouseComposition
+import GatehouseCore
+
+/// What a request command found, as text or as one JSON object.
+///
+/// The values of masked attributes (the configuration's `decisionLog.mask`) appear in neither:
+/// the request shows `token=(masked)`, and a reason, rule or error that repeats such a value
+/// shows `(masked)` in its place.
+struct Report {
+    var command: String
+    var service: String
+    var request: AccessRequest
+    /// The attribute keys whose values are never shown.
+    var mask: Set<String> = []
+    var allowed: Bool?
+    /// The deciding gatekeeper: for a denial the one that refused, for an allow the last one.
+    var gatekeeper: String?
+    var reason: String?
+    /// The deciding rule (`file:line`), when the gatekeeper knows it.
+    var rule: String?
+    var gateFailure: Bool?
+    /// The explained verdict, for `check`.
+    var verdict: AccessVerdict?
+    var error: String?
+    var bytes: Int?
+    var output: String?
+    var content: String?
+    var contentBase64: String?
+    /// The keys `list` may show.
+    var keys: [String]?
+
+    static let masked = "(masked)"
+
+    /// The exit status of `check` for this report: ok, denied, or error.
+    var status: ExitStatus {
+        if error != nil { return .error }
+        return allowed == true ? .ok : .denied
+    }
+
+    /// Takes the verdict's outcome, deciding gatekeeper, reason and rule.
+    mutating func record(_ verdict: AccessVerdict) {
+        self.verdict = verdict
+        allowed = verdict.isAllowed
+        gatekeeper = verdict.gatekeeper
+        reason = verdict.reason
+        rule = verdict.rule?.description
+        if !verdict.isAllowed { gateFailure = verdict.outcome == .failed }
+    }
+
+    /// Takes the denial's gatekeeper, reason and rule.
+    mutating func record(_ denied: AccessDenied) {
+        allowed = false
+        gatekeeper = denied.gatekeeper
+        reason = denied.reason
+        rule = denied.rule?.description
+        gateFailure = denied.isGateFailure
+    }
+
+    /// The request's attributes, masked values replaced.
+    var attributes: [(key: String, value: String)] {
+        request.attributes.sorted { $0.key < $1.key }.map {
+            ($0.key, mask.contains($0.key) ? Self.masked : $0.value)
+        }
+    }
+
+    /// `alice read "docs/a" [tenant=acme, token=(masked)]`, escaped for one line.
+    var requestText: String {
+        var text = "\(request.subject ?? "(no subject)") \(request.action) \"\(request.resource)\""
+        if !attributes.isEmpty {
+            text += " [\(attributes.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))]"
+        }
+        return printable(text)
+    }
+
+    /// `text` with every masked attribute value in it replaced.
+    func hiding(_ text: String) -> String {
+        let values = request.attributes.filter { mask.contains($0.key) && !$0.value.isEmpty }.map(\.value)
+        return values.sorted { $0.count > $1.count }.reduce(text) {
+            $0.replacingOccurrences(of: $1, with: Self.masked)
+        }
+    }
+
+    var json: String { JSONText.render(members) }
+
+    /// The JSON members, in a fixed order.
+    var members: [(String, JSONText)] {
+        let members: [(String, JSONText)] = [
+            ("command", .string(command)),
+            ("service", .string(service)),
+            (
+                "request",
+                .object([
+                    ("subject", request.subject.map { .string($0) } ?? .null),
+                    ("action", .string(request.action)),
+                    ("resource", .string(request.resource)),
+                    ("attributes", .object(attributes.map { ($0.key, .string($0.value)) })),
+                ])
+            ),
+        ]
+        let optional: [(String, JSONText?)] = [
+            ("allowed", allowed.map { .bool($0) }),
+            ("gatekeeper", gatekeeper.map { .string($0) }),
+            ("reason", reason.map { .string(hiding($0)) }),
+            ("rule", rule.map { .string($0) }),
+            ("gateFailure", gateFailure.map { .bool($0) }),
+            ("verdict", verdict.map(json)),
+            ("error", error.map { .string(hiding($0)) }),
+            ("bytes", bytes.map { .number($0) }),
+            ("output", output.map { .string($0) }),
+            ("content", content.map { .string($0) }),
+            ("contentBase64", contentBase64.map { .string($0) }),
+            ("keys", keys.map { .array($0.map { .string($0) }) }),
+        ]
+        return members + optional.compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps.
+    private func json(_ verdict: AccessVerdict) -> JSONText {
+        func members(
+            _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
+        ) -> [(String, JSONText)] {
+            var members: [(String, JSONText)] = [
+                ("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper)),
+            ]
+            if let reason { members.append(("reason", .string(hiding(reason)))) }
+            if let rule { members.append(("rule", .string(rule.description))) }
+            return members
+        }
+        let steps = verdict.steps.map {
+            JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
+        }
+        return .object(
+            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [
+                ("steps", .array(steps))
+            ])
+    }
+}
+
+extension Commands {
+    /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
+    /// after the gate allowed, and exits 1.
+    func finish(_ report: Report, after error: any Error, json: Bool) -> ExitStatus {
+        var report = report
+        if let denied = error as? AccessDenied {
+            report.record(denied)
+            return finish(report, json: json, status: .denied)
+        }
+        report.allowed = true
+        report.error = "the loader failed: \(describe(error))"
+        return finish(report, json: json, status: .error)
+    }
+
+    /// Prints the report, as JSON or as the line of its outcome, and returns `status`.
+    func finish(_ report: Report, json: Bool, status: ExitStatus) -> ExitStatus {
+        if json {
+            console.out(report.json)
+            return status
+        }
+        let request = report.requestText
+        let service = printable(report.service)
+        let shown = { (text: String?) in printable(report.hiding(text ?? "")) }
+        switch status {
+        case .ok:
+            let rule =
+                report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
+            if let output = report.output {
+                console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
+            } else if report.command == Store.name {
+                console.out("stored \(report.bytes ?? 0) bytes: \(request) (service \(service))")
+            } else if report.command == Remove.name {
+                console.out("removed: \(request) (service \(service))")
+            } else {
+                console.out("allowed\(rule): \(request) (service \(service))")
+            }
+        case .denied:
+            // A rules file's reason names its line already ("avatars.rules:5 denies").
+            let gatekeeper = printable(report.gatekeeper ?? "?")
+            let what =
+                report.gateFailure == true
+                ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
+            console.err("\(what): \(shown(report.reason))")
+            console.err("  request: \(request) (service \(service))")
+        default:
+            console.err("error: \(shown(report.error ?? "unknown"))")
+            console.err("  request: \(request) (service \(service))")
+        }
+        return status
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GatehouseComposition
+import GatehouseTestSupport
+import Testing
+
+@testable import GatehouseCommandLine
+
+/// `gatehouse validate` on a rules file alone, with rule counts, and every problem of a
+/// configuration in one run.
+@Suite("gatehouse validate")
+struct ValidateCommandTests {
+    static let rules = """
+        # who may read the docs
+        group  editors  alice bob
+        allow  @editors  write  docs/*
+        allow  *         read   docs/*
+        deny   *         read   docs/secret-*
+        """
+
+    @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleCount() async throws {
+        let folder = try Folder(configuration: "{}")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("docs.rules")
+        try Data(Self.rules.utf8).write(to: file)
+        let run = await Captured.run(["validate", file.path])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == ["\(file.path): valid; 3 rules"])
+        let json = await Captured.run(["validate", "--json", file.path])
+        #expect(json.out.first?.hasSuffix(#""valid":true,"rules":3}"#) == true, "\(json.out)")
+    }
+
+    @Test func aBrokenRulesFileOnItsOwnNamesTheLine() async throws {
+        let folder = try Folder(configuration: "{}")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("docs.rules")
+        try Data((Self.rules + "\nallow bob read\n").utf8).write(to: file)
+        let run = await Captured.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.first?.hasPrefix("\(file.path): docs.rules:6: ") == true, "\(run.err)")
+    }
+
+    @Test func aConfigurationIsValidWithTheCountOfItsRules() async throws {
+        let folder = try Folder(
+            configuration: #"""
+                { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
+                  "gatekeepers": [ { "type": "allOf", "policies": [ { "type": "file", "path": "docs.rules" } ] } ],
+                  "shadow": [ { "type": "file", "path": "docs.rules" } ] } } }
+                """#)
+        defer { folder.remove() }
+        try Data(Self.rules.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
+        let run = await Captured.run(["validate", folder.configuration])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == ["\(folder.configuration): valid; 1 service, 6 rules: docs"])
+    }
+
+    @Test func aConfigurationWithNineMistakesListsNineProblemsInOneRun() async throws {
+        let folder = try Folder(configuration: SampleConfigurations.nineMistakes)
+        defer { folder.remove() }
+        let run = await Captured.run(["validate", folder.configuration])
+        #expect(run.status == 1)
+        #expect(run.err.count == 9, "\(run.err.joined(separator: "\n"))")
+        #expect(run.err.allSatisfy { $0.hasPrefix("\(folder.configuration): ") })
+    }
+}

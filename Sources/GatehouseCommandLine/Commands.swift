@@ -519,7 +519,7 @@ struct Report {
     static func json(_ request: AccessRequest) -> JSONText {
         .object([
             ("subject", request.subject.map { .string($0) } ?? .null),
-            ("action", .string(request.action)),
+            ("action", .string(request.action.rawValue)),
             ("resource", .string(request.resource)),
             (
                 "attributes",

@@ -83,7 +83,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The request for `key` in the current `AccessContext`.
     public func request(for key: String, action: String = "read") -> AccessRequest {
         var request = proxy.request(for: key)
-        request.action = action
+        request.action = AccessAction(rawValue: action)
         return request
     }
 }

@@ -24,7 +24,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     ///   gatekeepers were asked; otherwise the base's own error, unchanged. Never an error about
     ///   a listed key.
     public func keys(under prefix: String) async throws -> [Base.Key] {
-        let folder = request(action: "list", resource: prefix)
+        let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
         try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
         let listed = try await base.keys(under: prefix)
@@ -34,7 +34,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
                 request(action: action, resource: resourceName(key)), identity: identity,
-                explained: observer != nil)
+                explained: observer != nil, resourceAttributes: attributes(of: key))
             if verdict.isAllowed { readable.append(key) }
         }
         return readable

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let documents = DiskLoader(root: folder).guarded(by: rules)
-/// try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
+/// try await AccessContext.with(subject: "alice") {
 ///     try await documents.store(Data("draft".utf8), for: "docs/plan.txt")  // asks "write"
 /// }
 /// ```
@@ -20,7 +20,7 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     ///   `CancellationError` when the task was cancelled before or while the gatekeepers were
     ///   asked; otherwise the base's own error, unchanged.
     public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
-        try await authorize(request(action: "write", resource: resourceName(key)))
+        try await authorize(key, action: .write)
         try await base.store(resource, for: key)
     }
 
@@ -31,7 +31,7 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     ///   `CancellationError` when the task was cancelled before or while the gatekeepers were
     ///   asked; otherwise the base's own error, unchanged.
     public func remove(_ key: Base.Key) async throws {
-        try await authorize(request(action: "delete", resource: resourceName(key)))
+        try await authorize(key, action: .delete)
         try await base.remove(key)
     }
 }

@@ -16,21 +16,32 @@ import Foundation
 ///   the loader is not reached, whatever the gatekeepers are.
 /// - An allowed call forwards the exact key and returns the loader's result or error unchanged.
 /// - A proxy with no gatekeepers denies every call: an empty chain is not an open door.
+/// - With `attributes`, the resource's own attributes (its owner, from its metadata) are merged
+///   into each request about a key before any gatekeeper is asked, for `load`, `store`,
+///   `remove` and each name a listing returns. A resource's attribute wins over the caller's
+///   ``AccessContext`` attribute of the same name, so a caller cannot claim ownership; a throw
+///   fails the gate (`(attributes)`), and the base is not reached.
 ///
 /// ```swift
 /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]))
 /// let data = try await avatars.load("avatars/alice.png")
+///
+/// let documents = store.guarded(by: rules, attributes: { key in
+///     ["owner": try await owners.owner(of: key)]   // for `allow * write docs/* if owner={subject}`
+/// })
 /// ```
 public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// The guarded loader; reached only by allowed calls.
     public let base: Base
     /// The gate: the gatekeepers, observer, clock and identity rule every call is decided by.
     public let gate: AccessGate
-    /// The action named in the request of ``load(_:)``, `"read"` by default.
-    public let action: String
+    /// The action named in the request of ``load(_:)``, ``AccessAction/read`` by default.
+    public let action: AccessAction
 
     /// Names a key's resource: the `resource` text of its requests.
     let resourceName: @Sendable (Base.Key) -> String
+    /// The attributes of a key's resource, merged into its requests; `nil` for none.
+    let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
 
     /// The gatekeepers, asked in order.
     public var gatekeepers: [any AccessPolicy] { gate.gatekeepers }
@@ -49,20 +60,26 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - clock: The clock that stamps audit records.
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
     ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
+    ///   - mask: Attribute names whose values appear in no output; see ``AccessGate/mask``.
     ///   - resource: Converts a key to the request's `resource` text; by default
     ///     `String(describing: key)`, which is the key itself for `String` keys and the key's
     ///     `description` for `CustomStringConvertible` keys.
+    ///   - attributes: The attributes of a key's resource, merged into its requests before any
+    ///     gatekeeper is asked (they win over the context's); a throw fails the gate.
     public init(
         _ base: Base,
         gatekeepers: [any AccessPolicy],
-        action: String = "read",
+        action: AccessAction = .read,
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
-        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
+        mask: Set<String> = [],
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
+        attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
     ) {
-        let gate = AccessGate(gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity)
-        self.init(base, gate: gate, action: action, resource: resource)
+        let gate = AccessGate(
+            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask)
+        self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 
     /// Creates a proxy that decides with `gate` and names each key's resource with
@@ -74,14 +91,17 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - action: The action named in the request of ``load(_:)``.
     ///   - resource: Converts a key to the request's `resource` text; by default
     ///     `String(describing: key)`, as in the other initializer.
+    ///   - attributes: The attributes of a key's resource, as in the other initializer.
     public init(
-        _ base: Base, gate: AccessGate, action: String = "read",
-        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
+        _ base: Base, gate: AccessGate, action: AccessAction = .read,
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
+        attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
     ) {
         self.base = base
         self.gate = gate
         self.action = action
         self.resourceName = resource
+        self.resourceAttributes = attributes
     }
 
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
@@ -90,7 +110,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   when the task was cancelled before or while the gatekeepers were asked; otherwise the
     ///   base's own error, unchanged.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
-        try await gate.authorize(request(for: key))
+        try await authorize(key, action: action)
         return try await base.load(key)
     }
 
@@ -98,24 +118,32 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
     public func authorize(_ key: Base.Key) async throws {
-        try await gate.authorize(request(for: key))
+        try await authorize(key, action: action)
     }
 
-    /// Asks the gatekeepers about a prepared request: returns when every gatekeeper allows.
-    ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    public func authorize(_ request: AccessRequest) async throws {
-        try await gate.authorize(request)
-    }
-
-    /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
+    /// The request this proxy asks its gatekeepers about for `key`, in the current
+    /// ``AccessContext``, before the resource's attributes are merged in.
     public func request(for key: Base.Key) -> AccessRequest {
         request(action: action, resource: resourceName(key))
     }
 
+    /// Asks the gatekeepers whether `action` may be done to `key`, with the resource's
+    /// attributes merged in.
+    func authorize(_ key: Base.Key, action: AccessAction) async throws {
+        try await gate.authorize(
+            request(action: action, resource: resourceName(key)), identity: identity,
+            resourceAttributes: attributes(of: key))
+    }
+
+    /// Reads the attributes of `key`'s resource when the proxy has a source for them.
+    func attributes(of key: Base.Key) -> AccessGate.ResourceAttributes? {
+        guard let resourceAttributes else { return nil }
+        return { try await resourceAttributes(key) }
+    }
+
     /// The request for `action` on `resource` in the current ``AccessContext``: what `load`,
     /// `store`, `remove` and `keys(under:)` ask about.
-    func request(action: String, resource: String) -> AccessRequest {
+    func request(action: AccessAction, resource: String) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(
             subject: context.subject, action: action, resource: resource, attributes: context.attributes)
@@ -130,18 +158,25 @@ extension ResourceLoading {
     /// ```
     public func guarded(
         by gatekeepers: any AccessPolicy...,
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
+        action: AccessAction = .read,
+        observer: (any AccessObserver)? = nil,
+        mask: Set<String> = [],
+        attributes: (@Sendable (Key) async throws -> [String: String])? = nil
     ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+        guarded(by: gatekeepers, action: action, observer: observer, mask: mask, attributes: attributes)
     }
 
-    /// Guards this loader with an array of gatekeepers asked in order on every call.
+    /// Guards this loader with an array of gatekeepers asked in order on every call; the other
+    /// parameters are those of ``AccessProxy/init(_:gatekeepers:action:observer:clock:identity:mask:resource:attributes:)``.
     public func guarded(
         by gatekeepers: [any AccessPolicy],
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
+        action: AccessAction = .read,
+        observer: (any AccessObserver)? = nil,
+        mask: Set<String> = [],
+        attributes: (@Sendable (Key) async throws -> [String: String])? = nil
     ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+        AccessProxy(
+            self, gatekeepers: gatekeepers, action: action, observer: observer, mask: mask,
+            attributes: attributes)
     }
 }

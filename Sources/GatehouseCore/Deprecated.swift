@@ -1,0 +1,13 @@
+// Names kept for code written against earlier editions.
+
+extension AccessDenied {
+    /// The name of the gatekeeper that did not allow.
+    @available(*, deprecated, renamed: "gatekeeper")
+    public var policy: String { gatekeeper }
+}
+
+extension AccessRecord {
+    /// The deciding gatekeeper.
+    @available(*, deprecated, renamed: "gatekeeper")
+    public var gate: String { verdict.gatekeeper }
+}

@@ -24,7 +24,8 @@ extension AssembledServices {
 
 extension ConfiguredService {
     /// The problems of this service's gatekeepers, then its shadow gatekeepers, each at its
-    /// place in the configuration.
+    /// place in the configuration; with declared attributes, each placeholder and condition of
+    /// their rules files that names another attribute too.
     func validationIssues() async -> [ConfigurationError.Issue] {
         let path = ConfigurationPath.member("services", name)
         let groups = [("gatekeepers", proxy.gatekeepers), ("shadow", shadow)]
@@ -34,6 +35,9 @@ extension ConfiguredService {
                 let place = ConfigurationPath.element(ConfigurationPath.member(path, key), index)
                 for issue in await memberIssues(gate, at: place) {
                     issues.append(ConfigurationError.Issue(path: issue.path, message: issue.message))
+                }
+                if let declaredAttributes {
+                    issues += Self.undeclaredAttributes(in: gate, at: place, declared: declaredAttributes)
                 }
             }
         }

@@ -78,8 +78,9 @@ public struct Assembler: Sendable {
             registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
         for issue in issues.issues { run.issues.add(issue.path, issue.message) }
         var services: [ConfiguredService] = []
+        let mask = Set(configuration.decisionLog?.mask ?? [])
         for service in configuration.services {
-            if let built = assemble(service, run: run) { services.append(built) }
+            if let built = assemble(service, run: run, mask: mask) { services.append(built) }
         }
         guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
         return AssembledServices(services: services, file: file, decisionLog: decisionLog)
@@ -113,7 +114,9 @@ public struct Assembler: Sendable {
         }
     }
 
-    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun) -> ConfiguredService? {
+    /// Assembles one service; `mask` (the decision log's) is its gate's mask, so a masked
+    /// value appears in no record, verdict or denial.
+    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun, mask: Set<String>) -> ConfiguredService? {
         let path = ConfigurationPath.member("services", service.name)
         if service.gatekeepers.isEmpty {
             run.issues.add(
@@ -161,9 +164,10 @@ public struct Assembler: Sendable {
 
         let gate = AccessGate(
             gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
-            observer: run.observer, clock: clock, service: service.name)
+            observer: run.observer, clock: clock, service: service.name, mask: mask)
         return ConfiguredService(
-            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
+            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines,
+            declaredAttributes: service.attributes)
     }
 }
 

@@ -116,7 +116,9 @@ public struct Assembler: Sendable {
 
     /// Assembles one service; `mask` (the decision log's) is its gate's mask, so a masked
     /// value appears in no record, verdict or denial.
-    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun, mask: Set<String>) -> ConfiguredService? {
+    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun, mask: Set<String>)
+        -> ConfiguredService?
+    {
         let path = ConfigurationPath.member("services", service.name)
         if service.gatekeepers.isEmpty {
             run.issues.add(

@@ -15,9 +15,12 @@ extension ConfiguredService {
         for (url, filePlace) in rulesFiles(in: policy, at: place) {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             for use in RulesFile.attributeUses(in: text) where !declared.contains(use.name) {
-                let what = use.kind == .placeholder ? "the placeholder \(use.text)" : "the condition \(use.text)"
+                let what =
+                    use.kind == .placeholder ? "the placeholder \(use.text)" : "the condition \(use.text)"
                 let hint =
-                    ConfigurationPath.suggestion(for: use.name, among: declared).map { " (did you mean \"\($0)\"?)" }
+                    ConfigurationPath.suggestion(for: use.name, among: declared).map {
+                        " (did you mean \"\($0)\"?)"
+                    }
                     ?? "; it declares \(declared.isEmpty ? "none" : declared.joined(separator: ", "))"
                 issues.append(
                     ConfigurationError.Issue(

@@ -181,7 +181,8 @@ public struct AccessGate: Sendable {
                 if Task.isCancelled { throw CancellationError() }
                 let step = AccessVerdict.Step(
                     gatekeeper: Self.attributesGatekeeper, outcome: .failed,
-                    reason: ReasonLimit.bounded("the resource's attributes could not be read: \(describe(error))"))
+                    reason: ReasonLimit.bounded(
+                        "the resource's attributes could not be read: \(describe(error))"))
                 answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
             }
         }

@@ -31,6 +31,8 @@ import Foundation
 /// })
 /// ```
 public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
+    /// A proxy is a gate: a cache may stand behind it, never in front of it.
+    public typealias Gate = AccessGate
     /// The guarded loader; reached only by allowed calls.
     public let base: Base
     /// The gate: the gatekeepers, observer, clock and identity rule every call is decided by.

@@ -49,7 +49,8 @@ struct Redaction: Sendable {
             var result = ""
             var rest = text[...]
             while let found = rest.range(of: value) {
-                let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
+                let before =
+                    found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
                 let after = found.upperBound < text.endIndex ? text[found.upperBound] : nil
                 let standsAlone = !isWordCharacter(before) && !isWordCharacter(after)
                 result += rest[..<found.lowerBound]

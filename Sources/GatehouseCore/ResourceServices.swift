@@ -10,6 +10,10 @@ public protocol ResourceLoading<Key, Resource>: Sendable {
     associatedtype Key: Sendable
     /// The loaded resource, such as thumbnail bytes.
     associatedtype Resource: Sendable
+    /// The gate this service is, if it is one: `Never` (the default) for a real service,
+    /// ``AccessGate`` for an ``AccessProxy``. A cache takes only a service whose `Gate` is
+    /// `Never`, so that a cache in front of a gate does not compile.
+    associatedtype Gate = Never
 
     /// Loads the resource named by `key`, or throws the loader's own error.
     func load(_ key: Key) async throws -> Resource

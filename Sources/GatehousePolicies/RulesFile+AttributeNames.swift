@@ -26,7 +26,8 @@ extension RulesFile {
     package static func attributeUses(in text: String) -> [RulesAttributeUse] {
         var uses: [RulesAttributeUse] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(
+                String.init)
             guard let effect = fields.first, effect == "allow" || effect == "deny" else { continue }
             let keyword = fields.firstIndex(of: "if") ?? fields.endIndex
             for (position, field) in fields.enumerated().dropFirst() where position != keyword {
@@ -35,7 +36,8 @@ extension RulesFile {
                     uses.append(RulesAttributeUse(name: name, kind: .condition, line: index + 1, text: field))
                 }
                 for name in placeholders(in: field) where name != "subject" {
-                    uses.append(RulesAttributeUse(name: name, kind: .placeholder, line: index + 1, text: "{\(name)}"))
+                    uses.append(
+                        RulesAttributeUse(name: name, kind: .placeholder, line: index + 1, text: "{\(name)}"))
                 }
             }
         }

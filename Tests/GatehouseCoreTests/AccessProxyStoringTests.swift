@@ -8,7 +8,7 @@ import Testing
 @Suite("AccessProxy: store and remove")
 struct AccessProxyStoringTests {
     /// A gate that allows only `allowedAction`, recording every request it is asked.
-    private func gate(_ path: GatePath, allowing allowedAction: String) -> any AccessPolicy {
+    private func gate(_ path: GatePath, allowing allowedAction: AccessAction) -> any AccessPolicy {
         path.gate("actions") { request in
             request.action == allowedAction ? .allow : .deny(reason: "\(request.action) is not allowed")
         }

@@ -157,10 +157,11 @@ final class AvatarStory {
 
         var allowed = false
         if records.count == 1, let record = records.first {
-            allowed = record.decision.isAllowed
-            switch record.decision {
-            case .allow: say("   gatekeeper \(record.gatekeeper): allows")
-            case .deny(let reason): say(wrapped("   gatekeeper \(record.gatekeeper): denies: \(reason)"))
+            allowed = record.verdict.decision.isAllowed
+            switch record.verdict.decision {
+            case .allow: say("   gatekeeper \(record.verdict.gatekeeper): allows")
+            case .deny(let reason):
+                say(wrapped("   gatekeeper \(record.verdict.gatekeeper): denies: \(reason)"))
             }
         } else {
             violate("step \(step): the gate decided \(records.count) times for one call, expected once")
@@ -196,7 +197,7 @@ final class AvatarStory {
             shown = .guidance
             tally.denialsShownAsGuidance += 1
             let deniedReason = records.first.flatMap { record -> String? in
-                if case .deny(let reason) = record.decision { return reason }
+                if case .deny(let reason) = record.verdict.decision { return reason }
                 return nil
             }
             // The reason is printed once: on the gate's line when the view shows that same text.

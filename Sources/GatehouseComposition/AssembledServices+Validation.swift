@@ -28,7 +28,7 @@ extension ConfiguredService {
     /// their rules files that names another attribute too.
     func validationIssues() async -> [ConfigurationError.Issue] {
         let path = ConfigurationPath.member("services", name)
-        let groups = [("gatekeepers", proxy.gatekeepers), ("shadow", shadow)]
+        let groups = [("gatekeepers", proxy.gate.gatekeepers), ("shadow", shadow)]
         var issues: [ConfigurationError.Issue] = []
         for (key, gates) in groups {
             for (index, gate) in gates.enumerated() {

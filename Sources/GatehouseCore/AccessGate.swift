@@ -31,7 +31,7 @@ import Foundation
 /// ```
 public struct AccessGate: Sendable {
     /// The gatekeepers, asked in order.
-    public let gatekeepers: [any AccessPolicy]
+    package let gatekeepers: [any AccessPolicy]
     /// Gatekeepers asked only to be reported (records with ``AccessRecord/isShadow``), never
     /// enforced: a way to try a new policy on real traffic.
     ///
@@ -45,13 +45,13 @@ public struct AccessGate: Sendable {
     /// once; beyond that an ask is dropped: not asked, and recorded as failed with
     /// ``AccessRecord/isDropped`` and a reason that says so. ``waitForShadowAnswers()`` waits
     /// for the asks in flight, as before closing a decision log.
-    public let shadow: [any AccessPolicy]
+    package let shadow: [any AccessPolicy]
     /// Receives one record per verdict, and one per shadow gatekeeper.
-    public let observer: (any AccessObserver)?
+    package let observer: (any AccessObserver)?
     /// The rule every request's resource is checked against before any gatekeeper.
-    public let identity: ResourceIdentity
+    package let identity: ResourceIdentity
     /// The name of the service this gate guards, carried by every record; `nil` when not set.
-    public let service: String?
+    package let service: String?
     /// The attribute names whose values appear in no output: in records, verdicts and denials
     /// such a value reads `(masked)`, in reasons too. Gatekeepers still see the real value.
     public let mask: Set<String>

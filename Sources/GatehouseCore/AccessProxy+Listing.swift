@@ -34,7 +34,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
                 request(action: action, resource: resourceName(key)), identity: identity,
-                explained: observer != nil, resourceAttributes: attributes(of: key))
+                explained: gate.observer != nil, resourceAttributes: attributes(of: key))
             if verdict.isAllowed { readable.append(key) }
         }
         return readable

@@ -34,7 +34,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// A proxy is a gate: a cache may stand behind it, never in front of it.
     public typealias Gate = AccessGate
     /// The guarded loader; reached only by allowed calls.
-    public let base: Base
+    package let base: Base
     /// The gate: the gatekeepers, observer, clock and identity rule every call is decided by.
     public let gate: AccessGate
     /// The action named in the request of ``load(_:)``, ``AccessAction/read`` by default.
@@ -45,12 +45,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// The attributes of a key's resource, merged into its requests; `nil` for none.
     let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
 
-    /// The gatekeepers, asked in order.
-    public var gatekeepers: [any AccessPolicy] { gate.gatekeepers }
-    /// Receives one record per decision, if set.
-    public var observer: (any AccessObserver)? { gate.observer }
     /// The rule each request's resource is checked against before any gatekeeper is asked.
-    public var identity: ResourceIdentity { gate.identity }
+    var identity: ResourceIdentity { gate.identity }
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
     ///
@@ -119,13 +115,13 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// Asks the gatekeepers about `key` without loading it: returns when every gatekeeper allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    public func authorize(_ key: Base.Key) async throws {
+    package func authorize(_ key: Base.Key) async throws {
         try await authorize(key, action: action)
     }
 
     /// The request this proxy asks its gatekeepers about for `key`, in the current
     /// ``AccessContext``, before the resource's attributes are merged in.
-    public func request(for key: Base.Key) -> AccessRequest {
+    package func request(for key: Base.Key) -> AccessRequest {
         request(action: action, resource: resourceName(key))
     }
 
@@ -153,25 +149,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 }
 
 extension ResourceLoading {
-    /// Guards this loader with gatekeepers asked in order on every call.
+    /// Guards this loader with gatekeepers asked in order on every call; the other parameters
+    /// are those of ``AccessProxy``'s initializer.
     ///
     /// ```swift
     /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]), TimeWindow(...))
     /// ```
     public func guarded(
         by gatekeepers: any AccessPolicy...,
-        action: AccessAction = .read,
-        observer: (any AccessObserver)? = nil,
-        mask: Set<String> = [],
-        attributes: (@Sendable (Key) async throws -> [String: String])? = nil
-    ) -> AccessProxy<Self> {
-        guarded(by: gatekeepers, action: action, observer: observer, mask: mask, attributes: attributes)
-    }
-
-    /// Guards this loader with an array of gatekeepers asked in order on every call; the other
-    /// parameters are those of ``AccessProxy/init(_:gatekeepers:action:observer:clock:identity:mask:resource:attributes:)``.
-    public func guarded(
-        by gatekeepers: [any AccessPolicy],
         action: AccessAction = .read,
         observer: (any AccessObserver)? = nil,
         mask: Set<String> = [],

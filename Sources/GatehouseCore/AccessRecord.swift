@@ -55,11 +55,4 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         isShadow = try container.decode(Bool.self, forKey: .isShadow)
         isDropped = try container.decodeIfPresent(Bool.self, forKey: .isDropped) ?? false
     }
-
-    /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
-    public var decision: AccessDecision { verdict.decision }
-    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
-    public var gatekeeper: String { verdict.gatekeeper }
-    /// Whether the deciding gatekeeper failed (threw) rather than decided.
-    public var isGateFailure: Bool { verdict.outcome == .failed }
 }

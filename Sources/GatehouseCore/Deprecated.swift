@@ -5,9 +5,3 @@ extension AccessDenied {
     @available(*, deprecated, renamed: "gatekeeper")
     public var policy: String { gatekeeper }
 }
-
-extension AccessRecord {
-    /// The deciding gatekeeper.
-    @available(*, deprecated, renamed: "gatekeeper")
-    public var gate: String { verdict.gatekeeper }
-}

@@ -25,7 +25,7 @@ struct AccessProxyStoringTests {
         #expect(base.calls == [.store("docs/plan.txt", "draft")])
         #expect(observer.records.map(\.request.action) == ["write"])
         #expect(observer.records.map(\.request.subject) == ["alice"])
-        #expect(observer.records.map(\.decision) == [.allow])
+        #expect(observer.records.map(\.verdict.decision) == [AccessDecision.allow])
     }
 
     @Test(arguments: GatePath.allCases)
@@ -40,7 +40,8 @@ struct AccessProxyStoringTests {
         #expect(denied?.gatekeeper == "actions")
         #expect(base.calls.isEmpty)
         #expect(base.stored == ["docs/plan.txt": "old"])
-        #expect(observer.records.map(\.decision) == [.deny(reason: "write is not allowed")])
+        #expect(
+            observer.records.map(\.verdict.decision) == [AccessDecision.deny(reason: "write is not allowed")])
     }
 
     @Test(arguments: GatePath.allCases)

@@ -5,22 +5,15 @@ import Foundation
 /// ``AccessProxy`` is a gate plus a service; use a gate directly to guard any operation of a
 /// protocol of your own.
 ///
-/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
-///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
-///   component), and its subject and action against ``ResourceIdentity/text``; a request that
-///   breaks it is denied by `(identity)`, with a reason saying what is wrong.
+/// - Before any gatekeeper, the resource is checked against the ``ResourceIdentity`` rule, and
+///   the subject and action as text; a request that breaks it is denied by `(identity)`.
 /// - Gatekeepers are asked in order on every call; the first that does not allow decides.
-///   A grant is never cached.
-/// - A gatekeeper that throws fails the verdict, which denies (fail closed).
+///   A grant is never cached. A gatekeeper that throws fails the verdict (fail closed).
 /// - A gate with no gatekeepers denies everything: an empty chain is not an open door.
-/// - Cancellation, whatever the gatekeepers are: a task cancelled before the gate is asked, or
-///   while its gatekeepers were asked and they all allowed, gets `CancellationError` (so a
-///   guarded operation does not start); a gatekeeper that fails while the task is cancelled
-///   gives `CancellationError` too. A denial stays a denial.
-/// - The ``observer`` receives one ``AccessRecord`` per verdict, and one per ``shadow``
-///   gatekeeper, which is asked after the verdict only when there is an observer and never
-///   changes it. A shadow gatekeeper is asked off the caller's path, in a task of its own, so a
-///   call never waits for it (see ``shadow``).
+/// - A task cancelled before the gate is asked, or while its gatekeepers allowed, gets
+///   `CancellationError`, so a guarded operation does not start. A denial stays a denial.
+/// - The observer receives one ``AccessRecord`` per verdict, and one per shadow gatekeeper.
+/// - Values of ``mask``ed attributes appear in no record, verdict or denial.
 ///
 /// ```swift
 /// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
@@ -32,19 +25,7 @@ import Foundation
 public struct AccessGate: Sendable {
     /// The gatekeepers, asked in order.
     package let gatekeepers: [any AccessPolicy]
-    /// Gatekeepers asked only to be reported (records with ``AccessRecord/isShadow``), never
-    /// enforced: a way to try a new policy on real traffic.
-    ///
-    /// When there is an observer, each call asks each shadow gatekeeper off the caller's path:
-    /// the verdict is recorded and returned at once, and the shadow is asked in an unstructured
-    /// task of its own that carries the request, the caller's task-local values
-    /// (``AccessContext/current``) and the call's request id, and records the answer when it
-    /// comes. The caller's cancellation does not reach it. A shadow that fails (a `remote`
-    /// that times out) is recorded as failed, with the reason. At most
-    /// ``maximumShadowAsksInFlight`` shadow asks of one gate (and its copies) are in flight at
-    /// once; beyond that an ask is dropped: not asked, and recorded as failed with
-    /// ``AccessRecord/isDropped`` and a reason that says so. ``waitForShadowAnswers()`` waits
-    /// for the asks in flight, as before closing a decision log.
+    /// Gatekeepers asked only to be reported, never enforced; see ``init(gatekeepers:shadow:observer:clock:identity:service:mask:)``.
     package let shadow: [any AccessPolicy]
     /// Receives one record per verdict, and one per shadow gatekeeper.
     package let observer: (any AccessObserver)?
@@ -64,7 +45,11 @@ public struct AccessGate: Sendable {
     ///
     /// - Parameters:
     ///   - gatekeepers: The gatekeepers to ask, in order.
-    ///   - shadow: Gatekeepers to ask and report but never enforce.
+    ///   - shadow: Gatekeepers to ask and report (``AccessRecord/isShadow``), never enforced: a
+    ///     way to try a new policy on real traffic. With an observer, each is asked off the
+    ///     caller's path, in a task of its own that keeps the caller's ``AccessContext`` but not
+    ///     its cancellation; at most 64 asks of one gate are in flight, and one beyond is
+    ///     recorded as dropped (``AccessRecord/isDropped``).
     ///   - observer: Receives one record per verdict.
     ///   - clock: Stamps records.
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
@@ -156,12 +141,8 @@ public struct AccessGate: Sendable {
     }
 
     /// The one decision path: the cancellation check, identity, the resource's attributes, each
-    /// gatekeeper in order, the cancellation check again, the mask, the records.
-    ///
-    /// Each gatekeeper is asked through ``AccessPolicy/explain(_:)``, so a verdict always names
-    /// the deciding rule when the gatekeeper knows it. `explained` says whether the verdict lists
-    /// every step, as for ``decide(_:)`` and for the observer's records. A failure while the
-    /// task is cancelled is the cancellation.
+    /// gatekeeper in order (through ``AccessPolicy/explain(_:)``), the cancellation check again,
+    /// the mask, the records. `explained` says whether the verdict lists every step.
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
         resourceAttributes: ResourceAttributes?
@@ -299,10 +280,8 @@ public struct AccessGate: Sendable {
     package static let maximumShadowAsksInFlight = 64
 
     /// Returns when every shadow gatekeeper asked before the call has answered (or failed) and
-    /// its record has been given to the observer. Call it before closing a decision log, as
-    /// the `gatehouse` command does, so that no shadow answer comes after the log is closed.
-    /// A shadow that never answers keeps it waiting: give a shadow a deadline (a `remote`
-    /// gatekeeper has its timeout).
+    /// its record has been given to the observer: call it before closing a decision log. A
+    /// shadow that never answers keeps it waiting, so give a shadow a deadline.
     public func waitForShadowAnswers() async {
         await shadowAsks.waitForThoseInFlight()
     }

@@ -4,23 +4,15 @@ import Foundation
 /// call, and either forwards the call unchanged or throws ``AccessDenied`` without ever touching
 /// the loader.
 ///
-/// The proxy is an ``AccessGate`` (``gate``) plus a loader (``base``); the gate's rules are
-/// the proxy's:
-/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
-///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
-///   component), and its subject and action against ``ResourceIdentity/text``; a request that
-///   breaks it is denied by `(identity)`, whose reason says what is wrong.
-/// - Gatekeepers run in order on every call; the first that does not allow ends the call.
-/// - A gatekeeper that throws denies (fail closed) with ``AccessDenied/Kind/gateFailure``.
-/// - A task cancelled before or while the gatekeepers are asked throws `CancellationError` and
-///   the loader is not reached, whatever the gatekeepers are.
-/// - An allowed call forwards the exact key and returns the loader's result or error unchanged.
-/// - A proxy with no gatekeepers denies every call: an empty chain is not an open door.
-/// - With `attributes`, the resource's own attributes (its owner, from its metadata) are merged
-///   into each request about a key before any gatekeeper is asked, for `load`, `store`,
-///   `remove` and each name a listing returns. A resource's attribute wins over the caller's
-///   ``AccessContext`` attribute of the same name, so a caller cannot claim ownership; a throw
-///   fails the gate (`(attributes)`), and the base is not reached.
+/// The proxy is an ``AccessGate`` (``gate``) plus a loader, and the gate's rules are its
+/// rules: identity check first, gatekeepers in order on every call, a throwing gatekeeper
+/// denies (fail closed), a cancelled task never reaches the loader, no gatekeepers deny all.
+/// An allowed call forwards the exact key and returns the loader's result or error unchanged.
+///
+/// With `attributes`, the resource's own attributes (its owner, from its metadata) are merged
+/// into each request about a key before any gatekeeper is asked: for `load`, `store`, `remove`
+/// and each name a listing returns. They win over the caller's ``AccessContext`` attributes of
+/// the same name, so a caller cannot claim ownership; a throw fails the gate (`(attributes)`).
 ///
 /// ```swift
 /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]))
@@ -59,9 +51,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
     ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
     ///   - mask: Attribute names whose values appear in no output; see ``AccessGate/mask``.
-    ///   - resource: Converts a key to the request's `resource` text; by default
-    ///     `String(describing: key)`, which is the key itself for `String` keys and the key's
-    ///     `description` for `CustomStringConvertible` keys.
+    ///   - resource: Converts a key to the request's `resource` text; `String(describing: key)`
+    ///     by default.
     ///   - attributes: The attributes of a key's resource, merged into its requests before any
     ///     gatekeeper is asked (they win over the context's); a throw fails the gate.
     public init(
@@ -80,16 +71,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 
-    /// Creates a proxy that decides with `gate` and names each key's resource with
-    /// `resource(key)`.
-    ///
-    /// - Parameters:
-    ///   - base: The loader to guard.
-    ///   - gate: The gate every call is decided by.
-    ///   - action: The action named in the request of ``load(_:)``.
-    ///   - resource: Converts a key to the request's `resource` text; by default
-    ///     `String(describing: key)`, as in the other initializer.
-    ///   - attributes: The attributes of a key's resource, as in the other initializer.
+    /// Creates a proxy that decides with `gate`; the other parameters are those of
+    /// ``init(_:gatekeepers:action:observer:clock:identity:mask:resource:attributes:)``.
     public init(
         _ base: Base, gate: AccessGate, action: AccessAction = .read,
         resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },

@@ -2,11 +2,7 @@ import Foundation
 
 /// One audit record: a verdict a gate gave for one request, or the answer of one shadow
 /// gatekeeper, with when, for which service, and under which request id.
-///
-/// `Codable`; in JSON:
-/// `{"requestID": "…", "service": "documents", "instant": …, "request": {…},
-///   "verdict": {"outcome": "allowed", "gatekeeper": "rules", "rule": "documents.rules:4", …},
-///   "isShadow": false, "isDropped": false}`; a record without `isDropped` reads as not dropped.
+/// `Codable`; a record without `isDropped` reads as not dropped.
 public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest

@@ -1,7 +1,3 @@
-// The combinators: policies made of other policies. Each forwards a check ahead of decisions
-// (`ValidatingPolicy`) to its members, so that a rules file nested in `allOf`, `anyOf` or
-// `not` is checked like one at the top.
-
 /// A policy that allows only when every member allows, asked in order; the first member that
 /// does not allow ends the evaluation. An empty `AllOf` throws
 /// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under

@@ -6,11 +6,8 @@
     import Musl
 #endif
 
-/// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
-///
-/// The state and the lock sit in one allocation, a `ManagedBuffer` whose header is the state
-/// and whose one element is the lock (as swift-nio's `NIOLock` does), so the lock never moves.
-/// The lock is an `os_unfair_lock` on Apple platforms and a `pthread_mutex_t` elsewhere.
+/// State shared between tasks, guarded by one lock (`os_unfair_lock` on Apple platforms,
+/// `pthread_mutex_t` elsewhere), both in one `ManagedBuffer` so the lock never moves.
 package struct LockedState<State>: @unchecked Sendable {
     private let buffer: Buffer
 

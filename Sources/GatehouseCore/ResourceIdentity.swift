@@ -1,21 +1,12 @@
 /// The rule that makes gates and loaders agree on which resource a request names.
 ///
-/// Gates compare text byte for byte; loaders look keys up in ways that may not (a Swift
-/// `Dictionary` treats canonically equivalent strings as one key, and a file system may ignore
-/// case or normalization). So before any gate runs, ``AccessProxy`` asks its identity rule about
-/// the request's resource and refuses, with a denial that says what is wrong, a resource that
-/// could name something other than what the gates see:
-///
-/// - text that is not in Unicode Normalization Form C (NFC) as the Swift runtime normalizes it
-///   (``normalized(_:)``): `"\u{212A}eys/master"` (KELVIN SIGN) or `"cafe\u{301}"` (a combining
-///   accent) is refused, where `"Keys/master"` and `"café"` are not;
-/// - a control character: C0 (U+0000–U+001F, NUL and newline included), DEL (U+007F) or C1
-///   (U+0080–U+009F);
+/// Gates compare text byte for byte; loaders may not (a `Dictionary` treats canonically
+/// equivalent strings as one key, a file system may ignore case). So before any gate, a
+/// resource that could name something other than what the gates see is refused:
+/// - text not in Unicode NFC (`"cafe\u{301}"`; `"café"` is fine);
+/// - a control character: C0 (NUL and newline included), DEL or C1;
 /// - with ``path`` (the default), a path that is empty, starts with `/`, or has an empty, `.`
 ///   or `..` component (`a//b`, `a/`, `a/./b`, `a/../b`).
-///
-/// Compatibility forms that NFC keeps (`"ﬁ"`, full-width letters) are distinct resources both to
-/// the gates and to a `Dictionary`, so they are allowed.
 ///
 /// ```swift
 /// ResourceIdentity.path.violation(in: "tenants/acme/../globex/plan.txt")  // .dotDotComponent

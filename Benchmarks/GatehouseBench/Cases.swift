@@ -318,7 +318,7 @@ func scalingCases(_ f: Fixtures, wanted: (String) -> Bool) async throws -> [Benc
     var cases: [BenchCase] = []
     for gates in [1, 2, 4, 8] {
         let list = try AllowList(resources: ["avatars/*"])
-        let proxy = f.memory.guarded(by: Array(repeating: list, count: gates))
+        let proxy = AccessProxy(f.memory, gatekeepers: Array(repeating: list, count: gates))
         cases.append(
             BenchCase(
                 "scale-gates-\(gates)", "a load through \(gates) AllowList gate(s)", iterations: 200_000,

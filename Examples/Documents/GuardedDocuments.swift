@@ -47,7 +47,7 @@ struct GuardedDocuments: DocumentStore {
 
     /// The request for `action` on `resource`, by the subject of the current `AccessContext`,
     /// with its attributes, the document's owner (`owner`, when it has one) and `extra`.
-    private func request(_ action: String, _ resource: String, _ extra: [String: String] = [:]) async
+    private func request(_ action: AccessAction, _ resource: String, _ extra: [String: String] = [:]) async
         -> AccessRequest
     {
         let context = AccessContext.current

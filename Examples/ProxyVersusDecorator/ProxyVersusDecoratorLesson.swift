@@ -200,7 +200,8 @@ final class ProxyVersusDecoratorLesson {
         return (arrangement, gate)
     }
 
-    /// `CachingLoader(AccessProxy(loader))`: the hazard.
+    /// `CachingLoader(AccessProxy(loader))`: the hazard. It does not compile as written, so it is
+    /// built through `HiddenGate`.
     private static func cacheFirst(_ policy: any AccessPolicy, expression: String) -> (
         Arrangement, CountingPolicy
     ) {
@@ -210,7 +211,8 @@ final class ProxyVersusDecoratorLesson {
             label: "cache first",
             expression: "CachingLoader(AccessProxy(loader, gatekeepers: [\(expression)]), countLimit: 10)",
             layers: [.cache, .gate, .loader],
-            service: CachingLoader(AccessProxy(loader, gatekeepers: [gate]), countLimit: 10), loader: loader,
+            service: CachingLoader(
+                HiddenGate(base: AccessProxy(loader, gatekeepers: [gate])), countLimit: 10), loader: loader,
             gate: gate)
         return (arrangement, gate)
     }

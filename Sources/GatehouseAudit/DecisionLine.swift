@@ -31,7 +31,7 @@ struct DecisionLine {
             bytes.append(UInt8(ascii: ","))
         }
         Self.raw(#""action":"#, to: &bytes)
-        Self.string(request.action, to: &bytes)
+        Self.string(request.action.rawValue, to: &bytes)
         Self.raw(#","resource":"#, to: &bytes)
         Self.string(request.resource, to: &bytes)
         Self.raw(#","attributes":{"#, to: &bytes)

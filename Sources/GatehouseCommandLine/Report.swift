@@ -92,7 +92,7 @@ struct Report {
                 "request",
                 .object([
                     ("subject", request.subject.map { .string($0) } ?? .null),
-                    ("action", .string(request.action)),
+                    ("action", .string(request.action.rawValue)),
                     ("resource", .string(request.resource)),
                     ("attributes", .object(attributes.map { ($0.key, .string($0.value)) })),
                 ])

@@ -44,8 +44,26 @@ extension AssembledServices {
                 }
             }
         }
+        for service in services { issues += service.undeclaredAttributeIssues() }
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
         return rules
+    }
+}
+
+extension ConfiguredService {
+    /// With declared attributes, each placeholder and condition of the rules files of this
+    /// service's gatekeepers and shadow gatekeepers that names another attribute, at its place.
+    func undeclaredAttributeIssues() -> [ConfigurationError.Issue] {
+        guard let declaredAttributes else { return [] }
+        let path = ConfigurationPath.member("services", name)
+        var issues: [ConfigurationError.Issue] = []
+        for (key, gates) in [("gatekeepers", proxy.gate.gatekeepers), ("shadow", shadow)] {
+            for (index, gate) in gates.enumerated() {
+                let place = ConfigurationPath.element(ConfigurationPath.member(path, key), index)
+                issues += Self.undeclaredAttributes(in: gate, at: place, declared: declaredAttributes)
+            }
+        }
+        return issues
     }
 }
 

@@ -91,8 +91,11 @@ public struct Assembler: Sendable {
         for issue in issues.issues { run.issues.add(issue.path, issue.message) }
         run.shapeProblems = (shape ?? []).map(\.path)
         var services: [ConfiguredService] = []
+        let mask = Set(configuration.decisionLog?.mask ?? [])
         for service in configuration.services {
-            if let built = assemble(service, run: run, shapeChecked: shape != nil) { services.append(built) }
+            if let built = assemble(service, run: run, shapeChecked: shape != nil, mask: mask) {
+                services.append(built)
+            }
         }
         guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
         return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
@@ -127,8 +130,11 @@ public struct Assembler: Sendable {
     }
 
     /// The service assembled, or `nil` with its problems in `run`; `shapeChecked` when reading
-    /// the JSON already reported missing or empty gatekeepers.
-    private func assemble(_ service: ServiceConfiguration, run: AssemblyRun, shapeChecked: Bool)
+    /// the JSON already reported missing or empty gatekeepers. `mask` (the decision log's) is its
+    /// gate's mask, so a masked value appears in no record, verdict or denial.
+    private func assemble(
+        _ service: ServiceConfiguration, run: AssemblyRun, shapeChecked: Bool, mask: Set<String>
+    )
         -> ConfiguredService?
     {
         let path = ConfigurationPath.member("services", service.name)
@@ -178,9 +184,10 @@ public struct Assembler: Sendable {
 
         let gate = AccessGate(
             gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
-            observer: run.observer, clock: clock, service: service.name)
+            observer: run.observer, clock: clock, service: service.name, mask: mask)
         return ConfiguredService(
-            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
+            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines,
+            declaredAttributes: service.attributes)
     }
 }
 

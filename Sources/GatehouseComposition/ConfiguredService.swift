@@ -11,6 +11,8 @@ import GatehouseCore
 /// are asked on every decision and reported to the observer as records with
 /// `AccessRecord.isShadow` set; their answer is never enforced. Every record names the service.
 public struct ConfiguredService: ResourceStoring, ResourceListing {
+    /// A configured service is a gate: a cache may stand behind it, never in front of it.
+    public typealias Gate = AccessGate
     /// The service's name in the configuration.
     public let name: String
     /// The enforced chain: an `AccessProxy` in front of the (cached) loader.
@@ -18,10 +20,17 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The service as described for people, one line per part, nested combinators indented.
     public let explanation: [String]
 
-    init(name: String, proxy: AccessProxy<AnyLoader>, explanation: [String]) {
+    /// The attribute names the configuration declares for this service's requests, if any.
+    let declaredAttributes: [String]?
+
+    init(
+        name: String, proxy: AccessProxy<AnyLoader>, explanation: [String],
+        declaredAttributes: [String]? = nil
+    ) {
         self.name = name
         self.proxy = proxy
         self.explanation = explanation
+        self.declaredAttributes = declaredAttributes
     }
 
     /// The gate every operation is decided by.
@@ -83,7 +92,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The request for `key` in the current `AccessContext`.
     public func request(for key: String, action: String = "read") -> AccessRequest {
         var request = proxy.request(for: key)
-        request.action = action
+        request.action = AccessAction(rawValue: action)
         return request
     }
 }

@@ -211,6 +211,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var gatekeepers: [ComponentConfiguration]
     /// Dry-run gatekeepers: evaluated on every call and reported to the observer, never enforced.
     public var shadow: [ComponentConfiguration]
+    /// The attribute names this service's requests carry (`"attributes": ["tenant", "owner"]`),
+    /// or `nil` when not declared. When declared, validation flags every placeholder and
+    /// condition of the service's rules files that names another attribute.
+    public var attributes: [String]?
 
     /// Creates a service.
     public init(
@@ -218,16 +222,18 @@ public struct ServiceConfiguration: Sendable, Hashable {
         loader: ComponentConfiguration,
         cache: CacheConfiguration? = nil,
         gatekeepers: [ComponentConfiguration],
-        shadow: [ComponentConfiguration] = []
+        shadow: [ComponentConfiguration] = [],
+        attributes: [String]? = nil
     ) {
         self.name = name
         self.loader = loader
         self.cache = cache
         self.gatekeepers = gatekeepers
         self.shadow = shadow
+        self.attributes = attributes
     }
 
-    static let keys = ["loader", "cache", "gatekeepers", "shadow"]
+    static let keys = ["loader", "cache", "gatekeepers", "shadow", "attributes"]
 
     init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
@@ -274,10 +280,36 @@ public struct ServiceConfiguration: Sendable, Hashable {
                 Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues)
             } ?? []
 
+        var attributes: [String]?
+        if let value = object["attributes"] {
+            attributes = Self.names(value, path: ConfigurationPath.member(path, "attributes"), issues: issues)
+        }
+
         // A service with shape problems is kept (they are reported), so that the assembler
         // checks the components that could be read in the same pass.
         guard let loader else { return nil }
-        self.init(name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow)
+        self.init(
+            name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow,
+            attributes: attributes)
+    }
+
+    /// An array of non-empty attribute names.
+    private static func names(_ value: JSONValue, path: String, issues: IssueCollector) -> [String] {
+        guard case .array(let values) = value else {
+            issues.add(path, "expected an array of attribute names, found \(value.kindDescription)")
+            return []
+        }
+        var names: [String] = []
+        for (index, element) in values.enumerated() {
+            guard case .string(let name) = element, !name.isEmpty else {
+                issues.add(
+                    ConfigurationPath.element(path, index),
+                    "expected an attribute name (a non-empty string), found \(element.kindDescription)")
+                continue
+            }
+            names.append(name)
+        }
+        return names
     }
 
     private static func components(_ value: JSONValue, path: String, issues: IssueCollector)
@@ -319,6 +351,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
         if let cache { object["cache"] = cache.json }
         object["gatekeepers"] = .array(gatekeepers.map(\.json))
         if !shadow.isEmpty { object["shadow"] = .array(shadow.map(\.json)) }
+        if let attributes { object["attributes"] = .array(attributes.map { .string($0) }) }
         return .object(object)
     }
 }

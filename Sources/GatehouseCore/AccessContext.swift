@@ -1,8 +1,8 @@
-/// Who is calling, carried with the task so that every load through a proxy knows it.
+/// Who is calling, carried with the task so that every call through a gate knows it.
 ///
 /// ```swift
-/// let thumbnail = try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
-///     try await avatars.load("avatars/alice.png")
+/// let plan = try await AccessContext.with(subject: "alice", attributes: ["tenant": "acme"]) {
+///     try await documents.load("tenants/acme/plan.txt")
 /// }
 /// ```
 public struct AccessContext: Sendable, Hashable {
@@ -18,6 +18,31 @@ public struct AccessContext: Sendable, Hashable {
     }
 
     /// The context of the current task; anonymous with no attributes unless bound with
-    /// `AccessContext.$current.withValue(_:operation:)`.
+    /// ``with(subject:attributes:operation:isolation:)``.
     @TaskLocal public static var current = AccessContext()
+
+    /// Runs `operation` in the current context changed by the arguments, and returns its result.
+    ///
+    /// `attributes` are merged into the enclosing context's (a name given here wins); `subject`
+    /// replaces the enclosing subject when given, and `nil` (the default) keeps it. The change
+    /// ends when `operation` returns or throws; tasks that `operation` starts inherit it.
+    ///
+    /// ```swift
+    /// await AccessContext.with(subject: "alice") {
+    ///     await AccessContext.with(attributes: ["device": "managed"]) {
+    ///         AccessContext.current   // alice, device=managed
+    ///     }
+    /// }
+    /// ```
+    public static func with<Result>(
+        subject: String? = nil,
+        attributes: [String: String] = [:],
+        operation: () async throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> Result {
+        var context = current
+        if let subject { context.subject = subject }
+        context.attributes.merge(attributes) { _, inner in inner }
+        return try await $current.withValue(context, operation: operation)
+    }
 }

@@ -47,50 +47,35 @@ public struct AccessDenied: Error, Sendable {
     }
 
     /// Creates the denial for a verdict that is not an allow.
-    public init(request: AccessRequest, verdict: AccessVerdict, underlyingError: (any Error)? = nil) {
+    package init(request: AccessRequest, verdict: AccessVerdict, underlyingError: (any Error)? = nil) {
         self.init(
             request: request, gatekeeper: verdict.gatekeeper, reason: verdict.reason ?? "denied",
             kind: verdict.outcome == .failed ? .gateFailure : .denied, rule: verdict.rule,
             underlyingError: underlyingError)
     }
 
-    /// Creates a denial.
-    @available(*, deprecated, renamed: "init(request:gatekeeper:reason:kind:rule:underlyingError:)")
-    public init(
-        request: AccessRequest,
-        policy: String,
-        reason: String,
-        kind: Kind = .denied,
-        underlyingError: (any Error)? = nil
-    ) {
-        self.init(
-            request: request, gatekeeper: policy, reason: reason, kind: kind, underlyingError: underlyingError
-        )
-    }
-
-    /// The name of the gatekeeper that did not allow.
-    @available(*, deprecated, renamed: "gatekeeper")
-    public var policy: String { gatekeeper }
-
     /// Whether the gate failed (threw) rather than decided to deny.
     public var isGateFailure: Bool { kind == .gateFailure }
 }
 
-extension AccessDenied: CustomStringConvertible {
+extension AccessDenied: CustomStringConvertible, LocalizedError {
     /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`,
     /// with the rule after the gatekeeper when known (`access denied by rules (docs.rules:9): …`).
+    ///
+    /// Text a caller may show: it names the request's attributes but carries none of their
+    /// values (`[attributes: owner, token]`), and a value the reason quotes reads `…`.
     public var description: String {
         let who = gatekeeper + (rule.map { " (\($0))" } ?? "")
         let what = isGateFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"
-        return "\(what): \(reason) (\(request))"
+        let said = Redaction.withoutValues(reason, request.attributes.values)
+        var asked = "\(request.subject ?? "(no subject)") \(request.action) \"\(request.resource)\""
+        if !request.attributes.isEmpty {
+            asked += " [attributes: \(request.attributes.keys.sorted().joined(separator: ", "))]"
+        }
+        return "\(what): \(said) (\(asked))"
     }
-}
 
-extension AccessDenied: LocalizedError {
-    /// The same sentence as ``description``: which gate refused, why, and the request, so that
-    /// `localizedDescription` says what happened instead of a generic "could not be completed".
+    /// The same sentence as ``description``, so that `localizedDescription` says what happened
+    /// instead of a generic "could not be completed".
     public var errorDescription: String? { description }
-
-    /// The gate's reason alone.
-    public var failureReason: String? { reason }
 }

@@ -5,22 +5,15 @@ import Foundation
 /// ``AccessProxy`` is a gate plus a service; use a gate directly to guard any operation of a
 /// protocol of your own.
 ///
-/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
-///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
-///   component), and its subject and action against ``ResourceIdentity/text``; a request that
-///   breaks it is denied by `(identity)`, with a reason saying what is wrong.
+/// - Before any gatekeeper, the resource is checked against the ``ResourceIdentity`` rule, and
+///   the subject and action as text; a request that breaks it is denied by `(identity)`.
 /// - Gatekeepers are asked in order on every call; the first that does not allow decides.
-///   A grant is never cached.
-/// - A gatekeeper that throws fails the verdict, which denies (fail closed).
+///   A grant is never cached. A gatekeeper that throws fails the verdict (fail closed).
 /// - A gate with no gatekeepers denies everything: an empty chain is not an open door.
-/// - Cancellation, whatever the gatekeepers are: a task cancelled before the gate is asked, or
-///   while its gatekeepers were asked and they all allowed, gets `CancellationError` (so a
-///   guarded operation does not start); a gatekeeper that fails while the task is cancelled
-///   gives `CancellationError` too. A denial stays a denial.
-/// - The ``observer`` receives one ``AccessRecord`` per verdict, and one per ``shadow``
-///   gatekeeper, which is asked after the verdict only when there is an observer and never
-///   changes it. A shadow gatekeeper is asked off the caller's path, in a task of its own, so a
-///   call never waits for it (see ``shadow``).
+/// - A task cancelled before the gate is asked, or while its gatekeepers allowed, gets
+///   `CancellationError`, so a guarded operation does not start. A denial stays a denial.
+/// - The observer receives one ``AccessRecord`` per verdict, and one per shadow gatekeeper.
+/// - Values of ``mask``ed attributes appear in no record, verdict or denial.
 ///
 /// ```swift
 /// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
@@ -31,27 +24,18 @@ import Foundation
 /// ```
 public struct AccessGate: Sendable {
     /// The gatekeepers, asked in order.
-    public let gatekeepers: [any AccessPolicy]
-    /// Gatekeepers asked only to be reported (records with ``AccessRecord/isShadow``), never
-    /// enforced: a way to try a new policy on real traffic.
-    ///
-    /// When there is an observer, each call asks each shadow gatekeeper off the caller's path:
-    /// the verdict is recorded and returned at once, and the shadow is asked in an unstructured
-    /// task of its own that carries the request, the caller's task-local values
-    /// (``AccessContext/current``) and the call's request id, and records the answer when it
-    /// comes. The caller's cancellation does not reach it. A shadow that fails (a `remote`
-    /// that times out) is recorded as failed, with the reason. At most
-    /// ``maximumShadowAsksInFlight`` shadow asks of one gate (and its copies) are in flight at
-    /// once; beyond that an ask is dropped: not asked, and recorded as failed with
-    /// ``AccessRecord/isDropped`` and a reason that says so. ``waitForShadowAnswers()`` waits
-    /// for the asks in flight, as before closing a decision log.
-    public let shadow: [any AccessPolicy]
+    package let gatekeepers: [any AccessPolicy]
+    /// Gatekeepers asked only to be reported, never enforced; see ``init(gatekeepers:shadow:observer:clock:identity:service:mask:)``.
+    package let shadow: [any AccessPolicy]
     /// Receives one record per verdict, and one per shadow gatekeeper.
-    public let observer: (any AccessObserver)?
+    package let observer: (any AccessObserver)?
     /// The rule every request's resource is checked against before any gatekeeper.
-    public let identity: ResourceIdentity
+    package let identity: ResourceIdentity
     /// The name of the service this gate guards, carried by every record; `nil` when not set.
-    public let service: String?
+    package let service: String?
+    /// The attribute names whose values appear in no output: in records, verdicts and denials
+    /// such a value reads `(masked)`, in reasons too. Gatekeepers still see the real value.
+    public let mask: Set<String>
     /// Stamps records.
     let clock: @Sendable () -> Date
     /// The shadow asks in flight, shared by the gate's copies.
@@ -61,19 +45,25 @@ public struct AccessGate: Sendable {
     ///
     /// - Parameters:
     ///   - gatekeepers: The gatekeepers to ask, in order.
-    ///   - shadow: Gatekeepers to ask and report but never enforce.
+    ///   - shadow: Gatekeepers to ask and report (``AccessRecord/isShadow``), never enforced: a
+    ///     way to try a new policy on real traffic. With an observer, each is asked off the
+    ///     caller's path, in a task of its own that keeps the caller's ``AccessContext`` but not
+    ///     its cancellation; at most 64 asks of one gate are in flight, and one beyond is
+    ///     recorded as dropped (``AccessRecord/isDropped``).
     ///   - observer: Receives one record per verdict.
     ///   - clock: Stamps records.
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
     ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
     ///   - service: The service's name, carried by every record.
+    ///   - mask: Attribute names whose values must appear in no output (a token, a password).
     public init(
         gatekeepers: [any AccessPolicy],
         shadow: [any AccessPolicy] = [],
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
-        service: String? = nil
+        service: String? = nil,
+        mask: Set<String> = []
     ) {
         self.gatekeepers = gatekeepers
         self.shadow = shadow
@@ -81,6 +71,7 @@ public struct AccessGate: Sendable {
         self.clock = clock
         self.identity = identity
         self.service = service
+        self.mask = mask
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
@@ -113,73 +104,98 @@ public struct AccessGate: Sendable {
         return allowed
     }
 
-    /// ``authorize(_:)`` with the resource checked against `identity`.
-    func authorize(_ request: AccessRequest, identity: ResourceIdentity) async throws {
-        let decided = try await decided(request, identity: identity, explained: observer != nil)
+    /// The attributes of the resource a request names, merged into the request before any
+    /// gatekeeper is asked; a throw fails the gate.
+    typealias ResourceAttributes = @Sendable () async throws -> [String: String]
+
+    /// ``authorize(_:)`` with the resource checked against `identity` and the resource's
+    /// attributes merged in.
+    func authorize(
+        _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: ResourceAttributes? = nil
+    ) async throws {
+        let decided = try await decided(
+            request, identity: identity, explained: observer != nil, resourceAttributes: resourceAttributes)
         if !decided.verdict.isAllowed {
-            throw AccessDenied(request: request, verdict: decided.verdict, underlyingError: decided.failure)
+            throw AccessDenied(
+                request: decided.request, verdict: decided.verdict, underlyingError: decided.failure)
         }
     }
 
-    /// ``decide(_:)`` with the resource checked against `identity`; `explained` as in
-    /// `decided(_:identity:explained:)`.
+    /// ``decide(_:)`` with the resource checked against `identity` and the resource's
+    /// attributes merged in; `explained` as in `decided(_:identity:explained:resourceAttributes:)`.
     func decide(
-        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
+        resourceAttributes: ResourceAttributes? = nil
     ) async throws(CancellationError) -> AccessVerdict {
-        try await decided(request, identity: identity, explained: explained).verdict
+        try await decided(
+            request, identity: identity, explained: explained, resourceAttributes: resourceAttributes
+        ).verdict
     }
 
-    /// A verdict and, when a gatekeeper failed, the error it threw.
+    /// A verdict, the request as it may be shown (masked), and, when a gatekeeper failed, the
+    /// error it threw.
     private struct Decided {
         var verdict: AccessVerdict
         var failure: (any Error)?
+        var request: AccessRequest
     }
 
-    /// The one decision path: the cancellation check, identity, each gatekeeper in order, the
-    /// cancellation check again, the records.
-    ///
-    /// Each gatekeeper is asked through ``AccessPolicy/explain(_:)``, so a verdict always names
-    /// the deciding rule when the gatekeeper knows it. `explained` says whether the verdict lists
-    /// every step, as for ``decide(_:)`` and for the observer's records. A failure while the
-    /// task is cancelled is the cancellation.
+    /// The one decision path: the cancellation check, identity, the resource's attributes, each
+    /// gatekeeper in order (through ``AccessPolicy/explain(_:)``), the cancellation check again,
+    /// the mask, the records. `explained` says whether the verdict lists every step.
     private func decided(
-        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
+        resourceAttributes: ResourceAttributes?
     ) async throws(CancellationError) -> Decided {
         if Task.isCancelled { throw CancellationError() }
-        let decided: Decided
+        var request = request
+        let answer: (verdict: AccessVerdict, failure: (any Error)?)
         if let refused = refusedBeforeAsking(request, identity: identity) {
-            decided = refused
+            answer = (refused, nil)
         } else {
-            decided = try await ask(request, explained: explained)
+            do {
+                if let resourceAttributes {
+                    request.attributes.merge(try await resourceAttributes()) { _, resource in resource }
+                }
+                answer = try await ask(request, explained: explained)
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                let step = AccessVerdict.Step(
+                    gatekeeper: Self.attributesGatekeeper, outcome: .failed,
+                    reason: ReasonLimit.bounded(
+                        "the resource's attributes could not be read: \(describe(error))"))
+                answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
+            }
         }
-        if decided.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
+        if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
+        let shown = Redaction(mask: mask, request: request)
+        let decided = Decided(
+            verdict: shown.verdict(answer.verdict), failure: answer.failure, request: shown.request)
         if let observer {
-            report(request, decided.verdict, to: observer)
+            report(request, decided, to: observer)
         }
         return decided
     }
 
     /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
     /// or the gate has no gatekeepers.
-    private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> Decided? {
+    private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> AccessVerdict? {
         if let problem = Self.identityProblem(request, identity: identity) {
-            return Decided(
-                verdict: AccessVerdict(
-                    outcome: .denied, gatekeeper: Self.identityGatekeeper,
-                    reason: ReasonLimit.bounded(problem))
-            )
+            return AccessVerdict(
+                outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: ReasonLimit.bounded(problem))
         }
         if gatekeepers.isEmpty {
-            return Decided(
-                verdict: AccessVerdict(
-                    outcome: .denied, gatekeeper: Self.noGatekeeper,
-                    reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass"))
+            return AccessVerdict(
+                outcome: .denied, gatekeeper: Self.noGatekeeper,
+                reason: "no gatekeepers are configured; add AlwaysAllow if everything may pass")
         }
         return nil
     }
 
     /// Asks each gatekeeper in order until one does not allow.
-    private func ask(_ request: AccessRequest, explained: Bool) async throws(CancellationError) -> Decided {
+    private func ask(
+        _ request: AccessRequest, explained: Bool
+    ) async throws(CancellationError) -> (verdict: AccessVerdict, failure: (any Error)?) {
         var steps: [AccessVerdict.Step] = []
         var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
         var failure: (any Error)?
@@ -193,7 +209,7 @@ public struct AccessGate: Sendable {
             if explained { steps.append(last) }
             if last.outcome != .allowed { break }
         }
-        return Decided(verdict: AccessVerdict(last, steps: steps), failure: failure)
+        return (AccessVerdict(last, steps: steps), failure)
     }
 
     /// The step of a gatekeeper that threw: the error's text is the reason, within
@@ -220,12 +236,15 @@ public struct AccessGate: Sendable {
     }
 
     /// Records the verdict, then starts asking each shadow gatekeeper off the caller's path (see
-    /// ``shadow``); every record of the call carries one request id.
-    private func report(_ request: AccessRequest, _ verdict: AccessVerdict, to observer: any AccessObserver) {
+    /// ``shadow``) about `request`; every record of the call carries one request id and shows
+    /// the masked request.
+    private func report(_ request: AccessRequest, _ decided: Decided, to observer: any AccessObserver) {
         let id = UUID()
+        let shown = Redaction(mask: mask, request: request)
         observer.observe(
             AccessRecord(
-                request: request, verdict: verdict, instant: clock(), service: service, requestID: id))
+                request: decided.request, verdict: decided.verdict, instant: clock(), service: service,
+                requestID: id))
         for gatekeeper in shadow {
             guard let ticket = shadowAsks.begin() else {
                 let reason =
@@ -233,8 +252,8 @@ public struct AccessGate: Sendable {
                 let step = AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: reason)
                 observer.observe(
                     AccessRecord(
-                        request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
-                        service: service, requestID: id, isShadow: true, isDropped: true))
+                        request: decided.request, verdict: AccessVerdict(step, steps: [step]),
+                        instant: clock(), service: service, requestID: id, isShadow: true, isDropped: true))
                 continue
             }
             // Unstructured, not a child: it inherits the task-local values (the caller's
@@ -248,8 +267,8 @@ public struct AccessGate: Sendable {
                 }
                 observer.observe(
                     AccessRecord(
-                        request: request, verdict: AccessVerdict(step, steps: [step]), instant: clock(),
-                        service: service, requestID: id, isShadow: true))
+                        request: shown.request, verdict: shown.verdict(AccessVerdict(step, steps: [step])),
+                        instant: clock(), service: service, requestID: id, isShadow: true))
                 shadowAsks.end(ticket)
             }
         }
@@ -258,13 +277,11 @@ public struct AccessGate: Sendable {
     /// The most shadow asks one gate (with its copies) has in flight at once: 64. An ask beyond
     /// it is dropped and recorded as such (``AccessRecord/isDropped``), so a shadow that is slow
     /// or never answers holds at most this many tasks, whatever the traffic.
-    public static let maximumShadowAsksInFlight = 64
+    package static let maximumShadowAsksInFlight = 64
 
     /// Returns when every shadow gatekeeper asked before the call has answered (or failed) and
-    /// its record has been given to the observer. Call it before closing a decision log, as
-    /// the `gatehouse` command does, so that no shadow answer comes after the log is closed.
-    /// A shadow that never answers keeps it waiting: give a shadow a deadline (a `remote`
-    /// gatekeeper has its timeout).
+    /// its record has been given to the observer: call it before closing a decision log. A
+    /// shadow that never answers keeps it waiting, so give a shadow a deadline.
     public func waitForShadowAnswers() async {
         await shadowAsks.waitForThoseInFlight()
     }
@@ -278,16 +295,18 @@ public struct AccessGate: Sendable {
         if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
             return "the subject \(violation)"
         }
-        if let violation = ResourceIdentity.text.violation(in: request.action) {
+        if let violation = ResourceIdentity.text.violation(in: request.action.rawValue) {
             return "the action \(violation)"
         }
         return nil
     }
 
     /// The name that stands for the gate's identity check in verdicts and denials.
-    public static let identityGatekeeper = "(identity)"
+    package static let identityGatekeeper = "(identity)"
     /// The name that stands for a gate with no gatekeepers in verdicts and denials.
-    public static let noGatekeeper = "(none)"
+    package static let noGatekeeper = "(none)"
+    /// The name that stands for a proxy's resource attributes when reading them failed.
+    package static let attributesGatekeeper = "(attributes)"
 }
 
 extension AccessVerdict {

@@ -2,19 +2,11 @@
 /// caller may not read is never seen.
 ///
 /// ``keys(under:)`` makes two kinds of decision, each recorded by the observer:
-/// 1. **The folder**: a request with action `"list"` whose resource is the prefix, the folder
-///    name (`"docs"`; `""` for the root). Before the gates, the folder name is checked against
-///    ``identity`` as a key is (so `"../x"`, `"/x"` and `"docs/"` are refused by the gate
-///    `(identity)`), except the root, `""`, which is checked only as text (``ResourceIdentity/text``:
-///    the empty name holds nothing to check). A denial throws ``AccessDenied`` and the base is
-///    not reached.
-/// 2. **Each key the base lists**: a request with ``action`` (`"read"` by default: the action
-///    `load` asks, so the listing shows exactly the keys `load` would be allowed), checked like
-///    the request of `load`. A key that is denied, that breaks ``identity``, or whose check
-///    *fails* (a gate throws) is left out: it appears neither in the result nor in any error.
-///    Only a cancellation stops the listing (`CancellationError`, which names no key).
-///
-/// The keys kept keep the base's order.
+/// 1. **The folder**: action `"list"` on the prefix (`"docs"`; `""` for the root), checked as
+///    a key is (the root only as text). A denial throws ``AccessDenied``; the base is not reached.
+/// 2. **Each key the base lists**: ``action`` (`"read"` by default), checked as `load` would
+///    be, with the resource's attributes. A key that is denied, or whose check fails, is left
+///    out: it appears neither in the result nor in any error. The base's order is kept.
 extension AccessProxy: ResourceListing where Base: ResourceListing {
     /// Asks the gatekeepers whether the folder `prefix` may be listed (action `"list"`), lists
     /// it in the base, and returns the keys that may be read, in the base's order.
@@ -24,7 +16,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     ///   gatekeepers were asked; otherwise the base's own error, unchanged. Never an error about
     ///   a listed key.
     public func keys(under prefix: String) async throws -> [Base.Key] {
-        let folder = request(action: "list", resource: prefix)
+        let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
         try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
         let listed = try await base.keys(under: prefix)
@@ -34,7 +26,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
                 request(action: action, resource: resourceName(key)), identity: identity,
-                explained: observer != nil)
+                explained: gate.observer != nil, resourceAttributes: attributes(of: key))
             if verdict.isAllowed { readable.append(key) }
         }
         return readable

@@ -4,40 +4,41 @@ import Foundation
 /// call, and either forwards the call unchanged or throws ``AccessDenied`` without ever touching
 /// the loader.
 ///
-/// The proxy is an ``AccessGate`` (``gate``) plus a loader (``base``); the gate's rules are
-/// the proxy's:
-/// - Before any gatekeeper, the request's resource is checked against ``identity`` (Unicode
-///   NFC, no control character and, for paths, no leading `/` and no empty, `.` or `..`
-///   component), and its subject and action against ``ResourceIdentity/text``; a request that
-///   breaks it is denied by `(identity)`, whose reason says what is wrong.
-/// - Gatekeepers run in order on every call; the first that does not allow ends the call.
-/// - A gatekeeper that throws denies (fail closed) with ``AccessDenied/Kind/gateFailure``.
-/// - A task cancelled before or while the gatekeepers are asked throws `CancellationError` and
-///   the loader is not reached, whatever the gatekeepers are.
-/// - An allowed call forwards the exact key and returns the loader's result or error unchanged.
-/// - A proxy with no gatekeepers denies every call: an empty chain is not an open door.
+/// The proxy is an ``AccessGate`` (``gate``) plus a loader, and the gate's rules are its
+/// rules: identity check first, gatekeepers in order on every call, a throwing gatekeeper
+/// denies (fail closed), a cancelled task never reaches the loader, no gatekeepers deny all.
+/// An allowed call forwards the exact key and returns the loader's result or error unchanged.
+///
+/// With `attributes`, the resource's own attributes (its owner, from its metadata) are merged
+/// into each request about a key before any gatekeeper is asked: for `load`, `store`, `remove`
+/// and each name a listing returns. They win over the caller's ``AccessContext`` attributes of
+/// the same name, so a caller cannot claim ownership; a throw fails the gate (`(attributes)`).
 ///
 /// ```swift
 /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]))
 /// let data = try await avatars.load("avatars/alice.png")
+///
+/// let documents = store.guarded(by: rules, attributes: { key in
+///     ["owner": try await owners.owner(of: key)]   // for `allow * write docs/* if owner={subject}`
+/// })
 /// ```
 public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
+    /// A proxy is a gate: a cache may stand behind it, never in front of it.
+    public typealias Gate = AccessGate
     /// The guarded loader; reached only by allowed calls.
-    public let base: Base
+    package let base: Base
     /// The gate: the gatekeepers, observer, clock and identity rule every call is decided by.
     public let gate: AccessGate
-    /// The action named in the request of ``load(_:)``, `"read"` by default.
-    public let action: String
+    /// The action named in the request of ``load(_:)``, ``AccessAction/read`` by default.
+    public let action: AccessAction
 
     /// Names a key's resource: the `resource` text of its requests.
     let resourceName: @Sendable (Base.Key) -> String
+    /// The attributes of a key's resource, merged into its requests; `nil` for none.
+    let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
 
-    /// The gatekeepers, asked in order.
-    public var gatekeepers: [any AccessPolicy] { gate.gatekeepers }
-    /// Receives one record per decision, if set.
-    public var observer: (any AccessObserver)? { gate.observer }
     /// The rule each request's resource is checked against before any gatekeeper is asked.
-    public var identity: ResourceIdentity { gate.identity }
+    var identity: ResourceIdentity { gate.identity }
 
     /// Creates a proxy whose requests name the resource with `resource(key)`.
     ///
@@ -49,39 +50,39 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   - clock: The clock that stamps audit records.
     ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
     ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
-    ///   - resource: Converts a key to the request's `resource` text; by default
-    ///     `String(describing: key)`, which is the key itself for `String` keys and the key's
-    ///     `description` for `CustomStringConvertible` keys.
+    ///   - mask: Attribute names whose values appear in no output; see ``AccessGate/mask``.
+    ///   - resource: Converts a key to the request's `resource` text; `String(describing: key)`
+    ///     by default.
+    ///   - attributes: The attributes of a key's resource, merged into its requests before any
+    ///     gatekeeper is asked (they win over the context's); a throw fails the gate.
     public init(
         _ base: Base,
         gatekeepers: [any AccessPolicy],
-        action: String = "read",
+        action: AccessAction = .read,
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
-        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
+        mask: Set<String> = [],
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
+        attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
     ) {
-        let gate = AccessGate(gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity)
-        self.init(base, gate: gate, action: action, resource: resource)
+        let gate = AccessGate(
+            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask)
+        self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 
-    /// Creates a proxy that decides with `gate` and names each key's resource with
-    /// `resource(key)`.
-    ///
-    /// - Parameters:
-    ///   - base: The loader to guard.
-    ///   - gate: The gate every call is decided by.
-    ///   - action: The action named in the request of ``load(_:)``.
-    ///   - resource: Converts a key to the request's `resource` text; by default
-    ///     `String(describing: key)`, as in the other initializer.
+    /// Creates a proxy that decides with `gate`; the other parameters are those of
+    /// ``init(_:gatekeepers:action:observer:clock:identity:mask:resource:attributes:)``.
     public init(
-        _ base: Base, gate: AccessGate, action: String = "read",
-        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) }
+        _ base: Base, gate: AccessGate, action: AccessAction = .read,
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
+        attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
     ) {
         self.base = base
         self.gate = gate
         self.action = action
         self.resourceName = resource
+        self.resourceAttributes = attributes
     }
 
     /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
@@ -90,32 +91,40 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     ///   when the task was cancelled before or while the gatekeepers were asked; otherwise the
     ///   base's own error, unchanged.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
-        try await gate.authorize(request(for: key))
+        try await authorize(key, action: action)
         return try await base.load(key)
     }
 
     /// Asks the gatekeepers about `key` without loading it: returns when every gatekeeper allows.
     ///
     /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    public func authorize(_ key: Base.Key) async throws {
-        try await gate.authorize(request(for: key))
+    package func authorize(_ key: Base.Key) async throws {
+        try await authorize(key, action: action)
     }
 
-    /// Asks the gatekeepers about a prepared request: returns when every gatekeeper allows.
-    ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    public func authorize(_ request: AccessRequest) async throws {
-        try await gate.authorize(request)
-    }
-
-    /// The request this proxy asks its gatekeepers about for `key`, in the current ``AccessContext``.
-    public func request(for key: Base.Key) -> AccessRequest {
+    /// The request this proxy asks its gatekeepers about for `key`, in the current
+    /// ``AccessContext``, before the resource's attributes are merged in.
+    package func request(for key: Base.Key) -> AccessRequest {
         request(action: action, resource: resourceName(key))
+    }
+
+    /// Asks the gatekeepers whether `action` may be done to `key`, with the resource's
+    /// attributes merged in.
+    func authorize(_ key: Base.Key, action: AccessAction) async throws {
+        try await gate.authorize(
+            request(action: action, resource: resourceName(key)), identity: identity,
+            resourceAttributes: attributes(of: key))
+    }
+
+    /// Reads the attributes of `key`'s resource when the proxy has a source for them.
+    func attributes(of key: Base.Key) -> AccessGate.ResourceAttributes? {
+        guard let resourceAttributes else { return nil }
+        return { try await resourceAttributes(key) }
     }
 
     /// The request for `action` on `resource` in the current ``AccessContext``: what `load`,
     /// `store`, `remove` and `keys(under:)` ask about.
-    func request(action: String, resource: String) -> AccessRequest {
+    func request(action: AccessAction, resource: String) -> AccessRequest {
         let context = AccessContext.current
         return AccessRequest(
             subject: context.subject, action: action, resource: resource, attributes: context.attributes)
@@ -123,25 +132,21 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 }
 
 extension ResourceLoading {
-    /// Guards this loader with gatekeepers asked in order on every call.
+    /// Guards this loader with gatekeepers asked in order on every call; the other parameters
+    /// are those of ``AccessProxy``'s initializer.
     ///
     /// ```swift
     /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]), TimeWindow(...))
     /// ```
     public func guarded(
         by gatekeepers: any AccessPolicy...,
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
+        action: AccessAction = .read,
+        observer: (any AccessObserver)? = nil,
+        mask: Set<String> = [],
+        attributes: (@Sendable (Key) async throws -> [String: String])? = nil
     ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
-    }
-
-    /// Guards this loader with an array of gatekeepers asked in order on every call.
-    public func guarded(
-        by gatekeepers: [any AccessPolicy],
-        action: String = "read",
-        observer: (any AccessObserver)? = nil
-    ) -> AccessProxy<Self> {
-        AccessProxy(self, gatekeepers: gatekeepers, action: action, observer: observer)
+        AccessProxy(
+            self, gatekeepers: gatekeepers, action: action, observer: observer, mask: mask,
+            attributes: attributes)
     }
 }

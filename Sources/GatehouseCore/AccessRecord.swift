@@ -2,11 +2,7 @@ import Foundation
 
 /// One audit record: a verdict a gate gave for one request, or the answer of one shadow
 /// gatekeeper, with when, for which service, and under which request id.
-///
-/// `Codable`; in JSON:
-/// `{"requestID": "…", "service": "documents", "instant": …, "request": {…},
-///   "verdict": {"outcome": "allowed", "gatekeeper": "rules", "rule": "documents.rules:4", …},
-///   "isShadow": false, "isDropped": false}`; a record without `isDropped` reads as not dropped.
+/// `Codable`; a record without `isDropped` reads as not dropped.
 public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest
@@ -21,7 +17,7 @@ public struct AccessRecord: Sendable, Hashable, Codable {
     /// Whether this is a shadow gatekeeper's answer: reported, never enforced.
     public var isShadow: Bool
     /// Whether the shadow gatekeeper was not asked at all, because its gate already had
-    /// ``AccessGate/maximumShadowAsksInFlight`` shadow asks in flight: the ask was dropped, and
+    /// 64 shadow asks in flight: the ask was dropped, and
     /// the verdict is a failure whose reason says so. Always `false` for an enforced verdict.
     public var isDropped: Bool
 
@@ -56,49 +52,8 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         isDropped = try container.decodeIfPresent(Bool.self, forKey: .isDropped) ?? false
     }
 
-    /// Creates a record of a decision by one gatekeeper, `gatekeeper`.
-    public init(
-        request: AccessRequest,
-        decision: AccessDecision,
-        gatekeeper: String,
-        instant: Date,
-        isGateFailure: Bool = false,
-        isShadow: Bool = false
-    ) {
-        let verdict: AccessVerdict
-        switch decision {
-        case .allow:
-            verdict = AccessVerdict(outcome: .allowed, gatekeeper: gatekeeper)
-        case .deny(let reason):
-            verdict = AccessVerdict(
-                outcome: isGateFailure ? .failed : .denied, gatekeeper: gatekeeper, reason: reason)
-        }
-        self.init(request: request, verdict: verdict, instant: instant, isShadow: isShadow)
-    }
-
-    /// Creates a record of a decision by one gatekeeper.
-    @available(*, deprecated, renamed: "init(request:decision:gatekeeper:instant:isGateFailure:isShadow:)")
-    public init(
-        request: AccessRequest,
-        decision: AccessDecision,
-        gate: String,
-        instant: Date,
-        isGateFailure: Bool = false,
-        isShadow: Bool = false
-    ) {
-        self.init(
-            request: request, decision: decision, gatekeeper: gate, instant: instant,
-            isGateFailure: isGateFailure,
-            isShadow: isShadow)
-    }
-
     /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
     public var decision: AccessDecision { verdict.decision }
     /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
     public var gatekeeper: String { verdict.gatekeeper }
-    /// The deciding gatekeeper.
-    @available(*, deprecated, renamed: "gatekeeper")
-    public var gate: String { verdict.gatekeeper }
-    /// Whether the deciding gatekeeper failed (threw) rather than decided.
-    public var isGateFailure: Bool { verdict.outcome == .failed }
 }

@@ -1,38 +1,42 @@
 /// Who asks to do what to which resource: the question every gatekeeper answers.
 public struct AccessRequest: Sendable, Hashable, Codable {
     /// The party asking, or `nil` for the app itself or an anonymous caller.
-    public var subject: String? {
-        get { storedSubject }
-        set {
-            self = AccessRequest(
-                subject: newValue, action: action, resource: resource, attributes: attributes)
-        }
-    }
-    /// Stored as a constant: with a `var` here, building a request copies it once more.
-    private let storedSubject: String?
-    /// What the caller wants to do; ``AccessProxy`` uses `"read"` for `load` by default.
-    public var action: String
+    public var subject: String?
+    /// What the caller wants to do; ``AccessProxy`` asks ``AccessAction/read`` for `load` by
+    /// default. A string literal names an action too: `"share"`.
+    public var action: AccessAction
     /// The resource, as text: the key passed to `load`.
     public var resource: String
-    /// Further facts about the call (device, tenant, purpose), for policies that use them.
+    /// Further facts about the call (device, tenant, purpose) and about the resource (its owner),
+    /// for policies that use them.
     public var attributes: [String: String]
 
     /// Creates a request.
     public init(
         subject: String? = nil,
-        action: String = "read",
+        action: AccessAction = .read,
         resource: String,
         attributes: [String: String] = [:]
     ) {
-        self.storedSubject = subject
+        self.subject = subject
         self.action = action
         self.resource = resource
         self.attributes = attributes
     }
+
+    /// Creates a request whose action is given as text, such as one read from a command line or
+    /// a table: `AccessRequest(subject: user, action: verb, resource: key)`.
+    public init(subject: String? = nil, action: String, resource: String, attributes: [String: String] = [:])
+    {
+        self.init(
+            subject: subject, action: AccessAction(rawValue: action), resource: resource,
+            attributes: attributes)
+    }
 }
 
 extension AccessRequest: CustomStringConvertible {
-    /// A one-line summary such as `alice read "avatars/alice.png"`.
+    /// A one-line summary such as `alice read "avatars/alice.png" [owner=alice]`, attribute
+    /// values included: operator output. ``AccessDenied`` shows only the attribute names.
     public var description: String {
         let who = subject ?? "(no subject)"
         var text = "\(who) \(action) \"\(resource)\""
@@ -50,22 +54,14 @@ extension AccessRequest {
     }
 
     /// Reads a request; `action` defaults to `"read"` and `attributes` to none when left out,
-    /// and a missing or `null` `subject` is no subject.
+    /// and a missing or `null` `subject` is no subject. Written back, a request without a
+    /// subject leaves `subject` out.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             subject: try container.decodeIfPresent(String.self, forKey: .subject),
-            action: try container.decodeIfPresent(String.self, forKey: .action) ?? "read",
+            action: try container.decodeIfPresent(AccessAction.self, forKey: .action) ?? .read,
             resource: try container.decode(String.self, forKey: .resource),
             attributes: try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:])
-    }
-
-    /// Writes the four fields; a request without a subject leaves `subject` out.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(subject, forKey: .subject)
-        try container.encode(action, forKey: .action)
-        try container.encode(resource, forKey: .resource)
-        try container.encode(attributes, forKey: .attributes)
     }
 }

@@ -33,7 +33,8 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
         public var rule: RuleReference?
 
         /// Creates a step.
-        public init(gatekeeper: String, outcome: Outcome, reason: String? = nil, rule: RuleReference? = nil) {
+        package init(gatekeeper: String, outcome: Outcome, reason: String? = nil, rule: RuleReference? = nil)
+        {
             self.gatekeeper = gatekeeper
             self.outcome = outcome
             self.reason = reason
@@ -57,7 +58,7 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
     public var steps: [Step]
 
     /// Creates a verdict.
-    public init(
+    package init(
         outcome: Outcome, gatekeeper: String, reason: String? = nil, rule: RuleReference? = nil,
         steps: [Step] = []
     ) {

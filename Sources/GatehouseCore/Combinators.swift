@@ -1,7 +1,3 @@
-// The combinators: policies made of other policies. Each forwards a check ahead of decisions
-// (`ValidatingPolicy`) to its members, so that a rules file nested in `allOf`, `anyOf` or
-// `not` is checked like one at the top.
-
 /// A policy that allows only when every member allows, asked in order; the first member that
 /// does not allow ends the evaluation. An empty `AllOf` throws
 /// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
@@ -10,7 +6,7 @@
 /// A member that throws makes the whole `AllOf` throw, so the gate denies with a gate failure.
 public struct AllOf: ValidatingPolicy {
     /// The members, asked in order.
-    public let policies: [any AccessPolicy]
+    package let policies: [any AccessPolicy]
     /// The name shown in denials and audit records, `"allOf"` unless given.
     public let name: String
 
@@ -60,7 +56,7 @@ public struct AllOf: ValidatingPolicy {
 /// (a later member cannot paper over a failed one), so the gate denies with a gate failure.
 public struct AnyOf: ValidatingPolicy {
     /// The members, asked in order.
-    public let policies: [any AccessPolicy]
+    package let policies: [any AccessPolicy]
     /// The name shown in denials and audit records, `"anyOf"` unless given.
     public let name: String
 
@@ -109,7 +105,7 @@ public struct AnyOf: ValidatingPolicy {
 /// A member that throws makes `Not` throw too: a failure is never turned into an allow.
 public struct Not: ValidatingPolicy {
     /// The inverted policy.
-    public let policy: any AccessPolicy
+    package let policy: any AccessPolicy
     /// The name shown in denials and audit records, `"not(<member>)"` unless given.
     public let name: String
 
@@ -148,10 +144,10 @@ public struct Not: ValidatingPolicy {
 /// decision to give, and a denial would turn into an allow under ``Not``.
 public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name of the combinator asked.
-    public var policy: String
+    package var policy: String
 
     /// Creates the error for the combinator named `policy`.
-    public init(policy: String) {
+    package init(policy: String) {
         self.policy = policy
     }
 

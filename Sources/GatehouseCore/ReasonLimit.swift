@@ -1,12 +1,8 @@
 /// How long a reason a verdict or a denial carries may be: a gatekeeper's reason, an error's
 /// description or an identity problem is cut to at most ``characters`` characters and
 /// ``bytes`` bytes of UTF-8, then `…`.
-///
-/// A reason reaches denials a caller may show, decision-log lines and command output, and its
-/// text may come from what an attacker controls (a rules file naming a cycle through 100,000
-/// groups, a resource of a megabyte): bounded, it costs each of them little. The limit is twice
-/// the 500 characters a decision service's own reason is cut to, so a combinator's reason can
-/// still hold one whole.
+/// A reason may quote what an attacker controls (a huge resource); bounded, it stays cheap to
+/// show and log.
 package enum ReasonLimit {
     /// The most characters (`Character`, grapheme clusters) a reason keeps.
     package static let characters = 1_000

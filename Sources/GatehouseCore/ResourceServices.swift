@@ -10,6 +10,10 @@ public protocol ResourceLoading<Key, Resource>: Sendable {
     associatedtype Key: Sendable
     /// The loaded resource, such as thumbnail bytes.
     associatedtype Resource: Sendable
+    /// The gate this service is, if it is one: `Never` (the default) for a real service,
+    /// ``AccessGate`` for an ``AccessProxy``. A cache takes only a service whose `Gate` is
+    /// `Never`, so that a cache in front of a gate does not compile.
+    associatedtype Gate = Never
 
     /// Loads the resource named by `key`, or throws the loader's own error.
     func load(_ key: Key) async throws -> Resource
@@ -39,14 +43,9 @@ public protocol ResourceStoring<Key, Resource>: ResourceLoading {
 
 /// A service that names the keys it holds under a folder.
 ///
-/// **Prefixes.** A prefix names a folder, without a trailing slash: `"docs"` names the folder
-/// `docs`, `"docs/2026"` the folder inside it, and `""` the root.
-///
-/// **What is listed.** ``keys(under:)`` returns every key under the folder, recursively
-/// (`"docs"` lists `docs/a.txt` and `docs/2026/b.txt`, but not `docs` itself, `docsx/c.txt` or
-/// keys beside the folder), each key whole (as `load` takes it, not relative to the folder),
-/// each once, sorted (`String` keys by their UTF-8 bytes). So `keys(under: "")` lists every
-/// key. Folders are not keys and are not listed.
+/// A prefix names a folder without a trailing slash (`"docs"`, `"docs/2026"`; `""` is the
+/// root). ``keys(under:)`` returns every key under it, recursively, each whole (as `load` takes
+/// it), once, sorted (`String` keys by their UTF-8 bytes); `docsx/c.txt` is not under `docs`.
 ///
 /// ``AccessProxy`` conforms when its base does: it asks its gatekeepers for the action `"list"`
 /// on the folder, then whether each listed key may be read, and returns only those; a key it

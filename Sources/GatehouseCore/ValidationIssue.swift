@@ -17,7 +17,7 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
 
     /// The issue as seen from a policy that holds the checked one as `member` (`policies[2]`,
     /// `policy`): `member` is put in front of the path.
-    public func within(_ member: String) -> ValidationIssue {
+    package func within(_ member: String) -> ValidationIssue {
         let nested =
             path.isEmpty ? member : path.hasPrefix("[") ? member + path : "\(member).\(path)"
         return ValidationIssue(path: nested, message: message)

@@ -41,7 +41,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
         countLimit: Int,
         costLimit: Int = .max,
         cost: @escaping @Sendable (Base.Resource) -> Int = { _ in 1 }
-    ) {
+    ) where Base.Gate == Never {
         self.base = base
         self.countLimit = Swift.max(0, countLimit)
         self.costLimit = Swift.max(0, costLimit)
@@ -52,7 +52,8 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
 
     /// Creates a cache of `Data` in front of `base`, limited to `countLimit` entries and
     /// `byteLimit` bytes in total.
-    public init(_ base: Base, countLimit: Int, byteLimit: Int) where Base.Resource == Data {
+    public init(_ base: Base, countLimit: Int, byteLimit: Int)
+    where Base.Resource == Data, Base.Gate == Never {
         self.init(base, countLimit: countLimit, costLimit: byteLimit, cost: { $0.count })
     }
 

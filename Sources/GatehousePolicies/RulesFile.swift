@@ -100,7 +100,7 @@ package struct RulesFile: Sendable {
 
     /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
-        decide(AccessRequest(subject: subject, action: action, resource: resource))
+        decide(AccessRequest(subject: subject, action: AccessAction(rawValue: action), resource: resource))
     }
 
     /// The decision for `request`: allow, or a denial naming the deciding line
@@ -188,7 +188,7 @@ private final class Contents: Sendable {
             subjectKeys.append(anySubject)
         }
         guard !subjectKeys.isEmpty || member != nil else { return nil }
-        let actionIDs = actions.matchedIDs(of: request.action)
+        let actionIDs = actions.matchedIDs(of: request.action.rawValue)
         guard !actionIDs.isEmpty else { return nil }
         let resourceIDs = resources.matchedIDs(of: request.resource, values: request)
         guard !resourceIDs.isEmpty else { return nil }

@@ -51,7 +51,8 @@ enum AuthZENExchange {
         }
         return try JSONCoding.encoder.encode(
             Body(
-                subject: Entity(type: subjectType, id: subject), action: Action(name: request.action),
+                subject: Entity(type: subjectType, id: subject),
+                action: Action(name: request.action.rawValue),
                 resource: Entity(type: resourceType, id: request.resource), context: request.attributes))
     }
 

@@ -23,7 +23,7 @@ enum OPAExchange {
         try JSONCoding.encoder.encode(
             Body(
                 input: Input(
-                    subject: request.subject, action: request.action, resource: request.resource,
+                    subject: request.subject, action: request.action.rawValue, resource: request.resource,
                     attributes: request.attributes)))
     }
 

@@ -221,8 +221,10 @@ struct AssemblyTests {
         let records = observer.records
         #expect(records.count == 2)
         // The enforced verdict first, then each shadow gatekeeper's answer, under one request id.
-        #expect(!records[0].isShadow && records[0].decision == .allow)
-        #expect(records[1].isShadow && records[1].gatekeeper == "new-rule" && !records[1].decision.isAllowed)
+        #expect(!records[0].isShadow && records[0].verdict.isAllowed)
+        #expect(
+            records[1].isShadow && records[1].verdict.gatekeeper == "new-rule"
+                && !records[1].verdict.decision.isAllowed)
         #expect(records[0].requestID == records[1].requestID)
         #expect(records.allSatisfy { $0.service == "s" })
     }

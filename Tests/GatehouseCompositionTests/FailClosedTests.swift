@@ -169,8 +169,8 @@ struct FailClosedTests {
                 #expect(denied.reason.contains(part), "\(denied.reason)")
             }
             #expect(lab.loader.calls == callsBefore, "the loader was called after a denial")
-            #expect(records.count == 1 && records.first?.decision == .deny(reason: denied.reason))
-            #expect(records.first?.isGateFailure == gateFailure)
+            #expect(records.count == 1 && records.first?.verdict.decision == .deny(reason: denied.reason))
+            #expect((records.first?.verdict.outcome == .failed) == gateFailure)
         case .loaderError(let text):
             guard case .failed(let error) = outcome else {
                 Issue.record("expected the loader's error, got \(outcome)")
@@ -179,11 +179,11 @@ struct FailClosedTests {
             #expect(describe(error).contains(text), "\(describe(error))")
             #expect(!(error is AccessDenied))
             #expect(lab.loader.calls == callsBefore + 1)
-            #expect(records.count == 1 && records.first?.decision == .allow)
+            #expect(records.count == 1 && records.first?.verdict.decision == .allow)
         case .cancelled:
             #expect(outcome == .cancelled)
             #expect(lab.loader.calls == callsBefore, "the loader was called for a cancelled call")
-            #expect(!records.contains { $0.decision.isAllowed })
+            #expect(!records.contains { $0.verdict.isAllowed })
         }
     }
 

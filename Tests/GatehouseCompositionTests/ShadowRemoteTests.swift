@@ -84,7 +84,7 @@ struct ShadowRemoteTests {
         await service.gate.waitForShadowAnswers()
         let records = observer.records
         #expect(records.map(\.isShadow) == [false, true])
-        #expect(records[1].verdict.outcome == .failed && records[1].gatekeeper == "candidate")
+        #expect(records[1].verdict.outcome == .failed && records[1].verdict.gatekeeper == "candidate")
         #expect(records[1].verdict.reason != nil && !records[1].isDropped)
         #expect(records[0].requestID == records[1].requestID)
     }

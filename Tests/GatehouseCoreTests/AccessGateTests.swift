@@ -128,7 +128,7 @@ struct AccessGateTests {
         #expect(records[0].requestID == records[1].requestID)
         #expect(records[2].requestID == records[3].requestID)
         #expect(records[0].requestID != records[2].requestID)
-        #expect(records[1].verdict.reason == "not yet" && records[1].gatekeeper == "candidate")
+        #expect(records[1].verdict.reason == "not yet" && records[1].verdict.gatekeeper == "candidate")
         #expect(records[0].verdict.steps.map(\.gatekeeper) == ["open"])
     }
 

@@ -17,13 +17,13 @@ struct AccessObserverTests {
         _ = try? await proxy.load("b")
         let records = observer.records
         #expect(records.count == 2)
-        #expect(records[0].decision == .allow)
-        #expect(records[0].gatekeeper == "second")
+        #expect(records[0].verdict.decision == .allow)
+        #expect(records[0].verdict.gatekeeper == "second")
         #expect(records[0].request.resource == "a")
         #expect(records[0].instant == instant)
-        #expect(records[1].decision == .deny(reason: "closed"))
-        #expect(records[1].gatekeeper == "second")
-        #expect(records[1].isGateFailure == false)
+        #expect(records[1].verdict.decision == .deny(reason: "closed"))
+        #expect(records[1].verdict.gatekeeper == "second")
+        #expect(records[1].verdict.outcome != .failed)
     }
 
     @Test func theObserverSeesGateFailures() async throws {
@@ -31,8 +31,8 @@ struct AccessObserverTests {
         let proxy = CountingLoader().guarded(by: ThrowingPolicy(), observer: observer)
         _ = try? await proxy.load("a")
         #expect(observer.records.count == 1)
-        #expect(observer.records.first?.isGateFailure == true)
-        #expect(observer.records.first?.gatekeeper == "throwing")
+        #expect(observer.records.first?.verdict.outcome == .failed)
+        #expect(observer.records.first?.verdict.gatekeeper == "throwing")
     }
 
     @Test func observingDoesNotChangeTheOutcome() async throws {

@@ -46,7 +46,7 @@ struct AccessProxyListingTests {
                 "read docs/private-b.txt",
             ])
         #expect(observer.records.allSatisfy { $0.request.subject == "bob" })
-        let failed = observer.records.filter(\.isGateFailure).map(\.request.resource)
+        let failed = observer.records.filter { $0.verdict.outcome == .failed }.map(\.request.resource)
         #expect(failed == ["docs/broken.txt"])
     }
 
@@ -79,7 +79,7 @@ struct AccessProxyListingTests {
         let keys = try await proxy.keys(under: "")
         #expect(keys == ["docs/2026/c.txt", "docs/a.txt", "other/e.txt"])
         #expect(observer.records.first?.request.resource == "")
-        #expect(observer.records.first?.decision == .allow)
+        #expect(observer.records.first?.verdict.decision == .allow)
     }
 
     @Test func aFolderNameThatBreaksTheIdentityRuleIsDeniedBeforeAnyGate() async throws {

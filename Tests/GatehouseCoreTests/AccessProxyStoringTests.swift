@@ -8,7 +8,7 @@ import Testing
 @Suite("AccessProxy: store and remove")
 struct AccessProxyStoringTests {
     /// A gate that allows only `allowedAction`, recording every request it is asked.
-    private func gate(_ path: GatePath, allowing allowedAction: String) -> any AccessPolicy {
+    private func gate(_ path: GatePath, allowing allowedAction: AccessAction) -> any AccessPolicy {
         path.gate("actions") { request in
             request.action == allowedAction ? .allow : .deny(reason: "\(request.action) is not allowed")
         }
@@ -25,7 +25,7 @@ struct AccessProxyStoringTests {
         #expect(base.calls == [.store("docs/plan.txt", "draft")])
         #expect(observer.records.map(\.request.action) == ["write"])
         #expect(observer.records.map(\.request.subject) == ["alice"])
-        #expect(observer.records.map(\.decision) == [.allow])
+        #expect(observer.records.map(\.verdict.decision) == [AccessDecision.allow])
     }
 
     @Test(arguments: GatePath.allCases)
@@ -40,7 +40,8 @@ struct AccessProxyStoringTests {
         #expect(denied?.gatekeeper == "actions")
         #expect(base.calls.isEmpty)
         #expect(base.stored == ["docs/plan.txt": "old"])
-        #expect(observer.records.map(\.decision) == [.deny(reason: "write is not allowed")])
+        #expect(
+            observer.records.map(\.verdict.decision) == [AccessDecision.deny(reason: "write is not allowed")])
     }
 
     @Test(arguments: GatePath.allCases)

@@ -103,7 +103,7 @@ struct AccessProxyTests {
     @Test func everyGateIsAskedOnEveryCall() async throws {
         let first = SwitchPolicy("first", allow)
         let second = SwitchPolicy("second", allow)
-        let proxy = CountingLoader().guarded(by: [first, second])
+        let proxy = CountingLoader().guarded(by: first, second)
         for _ in 0..<5 { _ = try await proxy.load("a") }
         #expect(first.evaluations == 5)
         #expect(second.evaluations == 5)

@@ -68,7 +68,7 @@ struct IdentityAttackTests {
 
     @Test func theDenialSaysWhatIsWrongAndIsObserved() async throws {
         let observer = RecordingObserver()
-        let proxy = CountingLoader().guarded(by: [SwitchPolicy("gate", allow)], observer: observer)
+        let proxy = CountingLoader().guarded(by: SwitchPolicy("gate", allow), observer: observer)
         let error = await #expect(throws: AccessDenied.self) {
             try await proxy.load("tenants/acme/../globex/plan.txt")
         }
@@ -76,7 +76,7 @@ struct IdentityAttackTests {
             error?.reason
                 == "the resource has a \"..\" path component, which would name a resource outside its folder")
         #expect(error?.kind == .denied)
-        #expect(observer.records.map(\.gatekeeper) == ["(identity)"])
+        #expect(observer.records.map(\.verdict.gatekeeper) == ["(identity)"])
     }
 
     @Test func aSubjectOrActionThatIsNotNFCTextIsRefused() async throws {

@@ -101,7 +101,7 @@ struct ShadowOffTheCallersPathTests {
         let records = observer.records
         #expect(records.map(\.isShadow) == [false, true])
         #expect(records[0].requestID == records[1].requestID)
-        #expect(records[1].gatekeeper == "held" && records[1].verdict.reason == "held answer")
+        #expect(records[1].verdict.gatekeeper == "held" && records[1].verdict.reason == "held answer")
         #expect(records[1].service == "s" && !records[1].isDropped)
         #expect(shadow.askedSubjects == ["alice"], "the shadow is asked in the caller's context")
     }
@@ -120,7 +120,9 @@ struct ShadowOffTheCallersPathTests {
         let dropped = observer.records.filter(\.isDropped)
         #expect(dropped.count == 36)
         #expect(
-            dropped.allSatisfy { $0.isShadow && $0.verdict.outcome == .failed && $0.gatekeeper == "held" })
+            dropped.allSatisfy {
+                $0.isShadow && $0.verdict.outcome == .failed && $0.verdict.gatekeeper == "held"
+            })
         #expect(
             dropped.first?.verdict.reason
                 == "not asked: \(limit) shadow asks of this gate were in flight, the most at once")

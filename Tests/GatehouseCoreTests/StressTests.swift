@@ -117,7 +117,9 @@ struct StressTests {
             case .loaded(let data):
                 allowedCalls += 1
                 #expect(gatesAllowed, "\(key) returned data without both gates allowing")
-                #expect(record.decision == .allow && record.gatekeeper == "second", "\(key): \(record)")
+                #expect(
+                    record.verdict.decision == .allow && record.verdict.gatekeeper == "second",
+                    "\(key): \(record)")
                 #expect(loaded[key]?.count == 1, "\(key) reached the loader \(loaded[key]?.count ?? 0) times")
                 #expect(data == Data("content of \(key)".utf8))
             case .denied(let denied):
@@ -128,18 +130,22 @@ struct StressTests {
                 #expect(
                     denied.gatekeeper == gate && denied.reason == "\(gate) is closed" && !denied.isGateFailure
                 )
-                #expect(record.decision == .deny(reason: "\(gate) is closed") && record.gatekeeper == gate)
+                #expect(
+                    record.verdict.decision == .deny(reason: "\(gate) is closed")
+                        && record.verdict.gatekeeper == gate)
             }
         }
         #expect(first.repeatedQuestions == 0 && second.repeatedQuestions == 0)
-        let allowRecords = records.filter { $0.decision.isAllowed }.count
+        let allowRecords = records.filter { $0.verdict.decision.isAllowed }.count
         #expect(allowRecords == loader.received.count)
         #expect(allowRecords == allowedCalls)
         #expect(records.count - allowRecords == deniedCalls)
         #expect(allowedCalls + deniedCalls == Self.calls)
         // Every arrangement of the gates happened, so the flips really interleaved with the calls.
-        let deniedByFirst = records.filter { $0.gatekeeper == "first" }.count
-        let deniedBySecond = records.filter { $0.gatekeeper == "second" && !$0.decision.isAllowed }.count
+        let deniedByFirst = records.filter { $0.verdict.gatekeeper == "first" }.count
+        let deniedBySecond = records.filter {
+            $0.verdict.gatekeeper == "second" && !$0.verdict.decision.isAllowed
+        }.count
         #expect(allowedCalls > 0 && deniedByFirst > 0 && deniedBySecond > 0)
         print(
             "stress: \(Self.calls) loads in \(elapsed): \(allowedCalls) allowed, "

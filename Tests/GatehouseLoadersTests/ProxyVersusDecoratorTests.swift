@@ -39,11 +39,12 @@ struct ProxyVersusDecoratorTests {
     @Test func aCacheOutsideTheProxyKeepsServingAfterAccessIsRevoked() async throws {
         let loader = CountingLoader()
         let policy = SwitchPolicy(allowed: true)
-        // The hazard: CachingLoader(AccessProxy(loader)). The cache is the outermost layer, so a
+        // The hazard: CachingLoader(AccessProxy(loader)), which does not compile as written (so
+        // the gate is hidden here). The cache is the outermost layer, so a
         // hit is answered before the proxy is asked. Once a resource has been loaded while access
         // was granted, revoking access changes nothing for it: the cache never asks the gate, and
         // the proxy behind it is never reached again until the entry is evicted.
-        let wrongOrder = CachingLoader(AccessProxy(loader, gatekeepers: [policy]), countLimit: 10)
+        let wrongOrder = CachingLoader(HiddenGate(AccessProxy(loader, gatekeepers: [policy])), countLimit: 10)
         _ = try await wrongOrder.load("salaries.csv")
         policy.revoke()
         let servedAfterRevocation = try await wrongOrder.load("salaries.csv")
@@ -88,7 +89,8 @@ struct ProxyVersusDecoratorTests {
         let loader = CountingLoader()
         // The hazard again, and worse than a stale grant: the cache's key is the resource key
         // alone, with no subject, so what alice was allowed to load is served to bob.
-        let wrongOrder = CachingLoader(AccessProxy(loader, gatekeepers: [OwnAvatarsOnly()]), countLimit: 10)
+        let wrongOrder = CachingLoader(
+            HiddenGate(AccessProxy(loader, gatekeepers: [OwnAvatarsOnly()])), countLimit: 10)
         let alices = try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
             try await wrongOrder.load("avatars/alice.png")
         }
@@ -150,7 +152,7 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
         case .decoratorAsGate:
             return CachingLoader(loader, countLimit: 10)
         case .cacheInFrontOfProxy:
-            return CachingLoader(AccessProxy(loader, gatekeepers: [policy]), countLimit: 10)
+            return CachingLoader(HiddenGate(AccessProxy(loader, gatekeepers: [policy])), countLimit: 10)
         }
     }
 }

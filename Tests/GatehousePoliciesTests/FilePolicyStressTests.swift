@@ -117,7 +117,7 @@ struct FilePolicyStressTests {
             // Both versions decided some of the calls, so the swaps really raced with the loads.
             #expect(tallies.onlyA > 0 && tallies.onlyB > 0, "\(tallies)")
             let records = observer.records
-            let allowed = records.filter { $0.decision.isAllowed }.count
+            let allowed = records.filter { $0.verdict.decision.isAllowed }.count
             #expect(allowed == loader.calls && allowed == tallies.allowed)
             #expect(records.count == Self.readers * Self.loadsPerReader)
             #expect(records.count - allowed == tallies.denied)

@@ -359,7 +359,8 @@ struct FilePolicyTests {
                         subject: subject, action: random.string(from: "rw", maxLength: 1).nonEmpty,
                         resource: random.string(from: "ab/", maxLength: 6))
                     let expected = referenceDecide(
-                        reference, subject: subject, action: request.action, resource: request.resource)
+                        reference, subject: subject, action: request.action.rawValue,
+                        resource: request.resource)
                     let decision: AccessDecision =
                         switch expected {
                         case .some(let verdict) where verdict.effect == .allow: .allow

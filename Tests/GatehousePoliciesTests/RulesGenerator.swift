@@ -224,10 +224,10 @@ struct RulesGenerator {
             request.subject = instance(of: rule.subject, subject: nil, attributes: [:])
         }
         if chance(7, in: 8) {
-            request.action =
-                rule.action == "*"
-                ? Self.actions.randomElement(using: &random)!
-                : instance(of: rule.action, subject: nil, attributes: [:])
+            request.action = AccessAction(
+                rawValue: rule.action == "*"
+                    ? Self.actions.randomElement(using: &random)!
+                    : instance(of: rule.action, subject: nil, attributes: [:]))
         }
         for condition in rule.conditions where chance(7, in: 8) {
             request.attributes[condition.key] = instance(

@@ -139,7 +139,7 @@ struct ReferenceRules {
     /// The first matching deny, else the first matching allow, else `nil`: every rule scanned.
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
         let bytes = RequestBytes(
-            subject: request.subject.map { Array($0.utf8) }, action: Array(request.action.utf8),
+            subject: request.subject.map { Array($0.utf8) }, action: Array(request.action.rawValue.utf8),
             resource: Array(request.resource.utf8))
         let matching = rules.filter { matches($0, request, bytes) }
         if let deny = matching.first(where: { $0.effect == .deny }) {

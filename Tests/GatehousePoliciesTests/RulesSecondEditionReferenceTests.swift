@@ -69,7 +69,7 @@ struct RulesSecondEditionReferenceTests {
         let attributes = request.attributes.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value.debugDescription)" }.joined(separator: " ")
         return
-            "subject \(request.subject?.debugDescription ?? "nil") action \(request.action.debugDescription) "
+            "subject \(request.subject?.debugDescription ?? "nil") action \(request.action.rawValue.debugDescription) "
             + "resource \(request.resource.debugDescription) attributes [\(attributes)]"
     }
 

@@ -23,7 +23,8 @@ struct RemoteInteropTests {
             _ allowed: Bool
         ) {
             request = AccessRequest(
-                subject: subject, action: action, resource: resource, attributes: attributes)
+                subject: subject, action: AccessAction(rawValue: action), resource: resource,
+                attributes: attributes)
             self.allowed = allowed
         }
 

@@ -1,0 +1,38 @@
+/// What a request asks to do: a value, so that `.read` is checked by the compiler where
+/// `"raed"` was not, while a string literal still names any action (`"share"`).
+///
+/// ```swift
+/// let request = AccessRequest(subject: "alice", action: .write, resource: "docs/plan.txt")
+/// let shared = AccessRequest(subject: "alice", action: "share", resource: "docs/plan.txt")
+/// let typed = AccessAction(rawValue: commandLineAction)   // from a `String` variable
+/// ```
+///
+/// In JSON and in rules files an action is its text: `"read"`.
+public struct AccessAction: Sendable, Hashable, Codable, RawRepresentable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The action's text, as rules files and decision services spell it.
+    public let rawValue: String
+
+    /// The action named `rawValue`.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The action a string literal names: `"share"`.
+    public init(stringLiteral value: String) {
+        self.init(rawValue: value)
+    }
+
+    /// The action's text.
+    public var description: String { rawValue }
+
+    /// Loading a resource: what ``AccessProxy/load(_:)`` asks by default.
+    public static let read: AccessAction = "read"
+    /// Storing a resource: what ``AccessProxy/store(_:for:)`` asks.
+    public static let write: AccessAction = "write"
+    /// Removing a resource: what ``AccessProxy/remove(_:)`` asks.
+    public static let delete: AccessAction = "delete"
+    /// Listing a folder: what ``AccessProxy/keys(under:)`` asks about the folder.
+    public static let list: AccessAction = "list"
+}

@@ -24,7 +24,7 @@ final class AvatarViewModel {
             } else {
                 state = .image(data)
             }
-        } catch let denial as AccessDenied where denial.isGateFailure {
+        } catch let denial as AccessDenied where denial.isFailure {
             state = .failed("photo access could not be checked (\(denial.reason)); try again")
         } catch let denial as AccessDenied {
             state = .needsPermission(denial.reason)

@@ -19,7 +19,7 @@ struct CaseOutcome {
 
     /// Whether the case holds.
     var passed: Bool {
-        guard report.error == nil, report.gateFailure != true, let allowed = report.allowed else {
+        guard report.error == nil, report.failed != true, let allowed = report.allowed else {
             return false
         }
         guard allowed == (testCase.expect == .allow) else { return false }
@@ -37,7 +37,7 @@ struct CaseOutcome {
         if let error = report.error { return "an error: \(printable(report.hiding(error)))" }
         let gatekeeper = Self.quoted(report.gatekeeper ?? "?")
         let reason = printable(report.hiding(report.reason ?? ""))
-        if report.gateFailure == true { return "a failure of gatekeeper \(gatekeeper): \(reason)" }
+        if report.failed == true { return "a failure of gatekeeper \(gatekeeper): \(reason)" }
         return report.allowed == true
             ? "allow by gatekeeper \(gatekeeper)" : "deny by gatekeeper \(gatekeeper): \(reason)"
     }

@@ -17,7 +17,7 @@ import GatehouseComposition
 /// struct MyGatehouse {
 ///     static func main() async throws {
 ///         var registry = PluginRegistry()
-///         try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, _ in
+///         try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, _ in
 ///             TenantPolicy(tenant: settings.tenant)
 ///         }
 ///         await GatehouseCommand.main(registry: registry)

@@ -19,7 +19,7 @@ struct Report {
     var reason: String?
     /// The deciding rule (`file:line`), when the gatekeeper knows it.
     var rule: String?
-    var gateFailure: Bool?
+    var failed: Bool?
     /// The explained verdict, for `check`.
     var verdict: AccessVerdict?
     var error: String?
@@ -45,7 +45,7 @@ struct Report {
         gatekeeper = verdict.gatekeeper
         reason = verdict.reason
         rule = verdict.rule?.description
-        if !verdict.isAllowed { gateFailure = verdict.outcome == .failed }
+        if !verdict.isAllowed { failed = verdict.outcome == .failed }
     }
 
     /// Takes the denial's gatekeeper, reason and rule.
@@ -54,7 +54,7 @@ struct Report {
         gatekeeper = denied.gatekeeper
         reason = denied.reason
         rule = denied.rule?.description
-        gateFailure = denied.isGateFailure
+        failed = denied.isFailure
     }
 
     /// The request's attributes, masked values replaced.
@@ -103,7 +103,7 @@ struct Report {
             ("gatekeeper", gatekeeper.map { .string($0) }),
             ("reason", reason.map { .string(hiding($0)) }),
             ("rule", rule.map { .string($0) }),
-            ("gateFailure", gateFailure.map { .bool($0) }),
+            ("failed", failed.map { .bool($0) }),
             ("verdict", verdict.map(json)),
             ("error", error.map { .string(hiding($0)) }),
             ("bytes", bytes.map { .number($0) }),
@@ -177,7 +177,7 @@ extension Commands {
             // A rules file's reason names its line already ("avatars.rules:5 denies").
             let gatekeeper = printable(report.gatekeeper ?? "?")
             let what =
-                report.gateFailure == true
+                report.failed == true
                 ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
             console.err("  request: \(request) (service \(service))")

@@ -41,7 +41,7 @@ final class AssemblyRun: @unchecked Sendable {
         guard let plugin = registry.policies[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
-                unknownType(component.type, among: registry.policyTypes, kind: "policy"))
+                unknownType(component.type, among: registry.gatekeeperTypes, kind: "policy"))
             return nil
         }
         var name: String?

@@ -48,27 +48,27 @@ enum BuiltInPlugins {
 
     static func register(in registry: inout PluginRegistry) {
         // The built-in names are distinct and the registry starts empty, so none of these throws.
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" },
             factory: { _, _ in AlwaysAllow() })
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "alwaysDeny", settings: AlwaysDenySettings.self,
             describe: { "alwaysDeny" + ($0.reason.map { ": \"\($0)\"" } ?? "") },
             factory: { settings, _ in settings.reason.map { AlwaysDeny(reason: $0) } ?? AlwaysDeny() })
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "allowList", settings: AllowListSettings.self, describe: describeAllowList, factory: makeAllowList
         )
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "timeWindow", settings: TimeWindowSettings.self, describe: describeTimeWindow,
             factory: makeTimeWindow)
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "file", settings: FileSettings.self, describe: describeFile, factory: makeFile)
         for type in ["allOf", "anyOf"] {
-            try? registry.registerPolicy(
+            try? registry.registerGatekeeper(
                 type, settings: CombinatorSettings.self, describe: { _ in type },
                 factory: { settings, context in try makeCombinator(type, settings, context) })
         }
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
             factory: { settings, context in Not(try context.policy(settings.policy)) })
         registerRemote(in: &registry)

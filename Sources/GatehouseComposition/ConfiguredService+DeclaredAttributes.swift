@@ -40,11 +40,11 @@ extension ConfiguredService {
         case let renamed as RenamedPolicy:
             return rulesFiles(in: renamed.policy, at: place)
         case let not as Not:
-            return rulesFiles(in: not.policy, at: "\(place).policy")
+            return rulesFiles(in: not.gatekeeper, at: "\(place).policy")
         case let all as AllOf:
-            return all.policies.enumerated().flatMap { rulesFiles(in: $1, at: "\(place).policies[\($0)]") }
+            return all.gatekeepers.enumerated().flatMap { rulesFiles(in: $1, at: "\(place).policies[\($0)]") }
         case let any as AnyOf:
-            return any.policies.enumerated().flatMap { rulesFiles(in: $1, at: "\(place).policies[\($0)]") }
+            return any.gatekeepers.enumerated().flatMap { rulesFiles(in: $1, at: "\(place).policies[\($0)]") }
         default:
             return []
         }

@@ -18,7 +18,7 @@ import GatehouseCore
 /// struct TenantSettings: Decodable { var tenant: String }
 ///
 /// var registry = PluginRegistry()
-/// try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, context in
+/// try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, context in
 ///     TenantPolicy(tenant: settings.tenant)
 /// }
 /// ```
@@ -57,20 +57,20 @@ public struct PluginRegistry: Sendable {
     private init(nothing: Void) {}
 
     /// The registered policy type names, sorted.
-    public var policyTypes: [String] { policies.keys.sorted() }
+    public var gatekeeperTypes: [String] { policies.keys.sorted() }
     /// The registered loader type names, sorted.
     public var loaderTypes: [String] { loaders.keys.sorted() }
 
-    /// Registers a policy type.
+    /// Registers a gatekeeper type.
     ///
     /// - Parameters:
     ///   - type: The name used in `"type"`; must not be taken already.
     ///   - settings: The settings type, decoded from the component's other keys. A key the
     ///     settings type does not read is reported as unknown.
     ///   - describe: One line for `explain`, from the settings; by default the settings as JSON.
-    ///   - factory: Builds the policy. Throw ``SettingsError`` to point at one setting.
+    ///   - factory: Builds the gatekeeper. Throw ``SettingsError`` to point at one setting.
     /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
-    public mutating func registerPolicy<Settings: Decodable & Sendable>(
+    public mutating func registerGatekeeper<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
         describe: (@Sendable (Settings) -> String)? = nil,

@@ -24,7 +24,7 @@ extension BuiltInPlugins {
     }
 
     static func registerRemote(in registry: inout PluginRegistry) {
-        try? registry.registerPolicy(
+        try? registry.registerGatekeeper(
             "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
     }
 

@@ -3,30 +3,30 @@ import Foundation
 /// The error a denied call throws: which request, which gatekeeper said no, why, and by which
 /// rule when one is known.
 ///
-/// Two kinds are distinguished by `kind`: an ordinary denial (a policy answered
-/// ``AccessDecision/deny(reason:)``) and a gate failure (a policy threw, so it could not decide,
-/// and the call was denied to fail closed). A gate failure keeps the error in `underlyingError`.
+/// Two kinds are distinguished by `kind`: an ordinary denial (a gatekeeper answered
+/// ``AccessDecision/deny(reason:)``) and a failure (a gatekeeper threw, so it could not decide,
+/// and the call was denied to fail closed). A failure keeps the error in `underlyingError`.
 public struct AccessDenied: Error, Sendable {
     /// Why the call was denied.
     public enum Kind: Sendable, Hashable {
         /// A gatekeeper decided to deny.
         case denied
         /// A gatekeeper failed (threw) and the call was denied to fail closed.
-        case gateFailure
+        case failed
     }
 
-    /// The request that was refused.
+    /// The request that was denied.
     public var request: AccessRequest
     /// The name of the gatekeeper that did not allow; `(identity)` when the request broke the
     /// gate's ``ResourceIdentity`` rule, `(none)` when the gate has no gatekeepers.
     public var gatekeeper: String
     /// The rule that decided, when the gatekeeper knows it (a rules file's line).
     public var rule: RuleReference?
-    /// Why, in words a person can act on. For a gate failure it includes the error's text.
+    /// Why, in words a person can act on. For a failure it includes the error's text.
     public var reason: String
-    /// Whether this is an ordinary denial or a gate failure.
+    /// Whether this is an ordinary denial or a failure.
     public var kind: Kind
-    /// For a gate failure: the error the gate threw.
+    /// For a failure: the error the gate threw.
     public var underlyingError: (any Error)?
 
     /// Creates a denial.
@@ -50,12 +50,12 @@ public struct AccessDenied: Error, Sendable {
     package init(request: AccessRequest, verdict: AccessVerdict, underlyingError: (any Error)? = nil) {
         self.init(
             request: request, gatekeeper: verdict.gatekeeper, reason: verdict.reason ?? "denied",
-            kind: verdict.outcome == .failed ? .gateFailure : .denied, rule: verdict.rule,
+            kind: verdict.outcome == .failed ? .failed : .denied, rule: verdict.rule,
             underlyingError: underlyingError)
     }
 
-    /// Whether the gate failed (threw) rather than decided to deny.
-    public var isGateFailure: Bool { kind == .gateFailure }
+    /// Whether a gatekeeper failed (threw) rather than decided to deny.
+    public var isFailure: Bool { kind == .failed }
 }
 
 extension AccessDenied: CustomStringConvertible, LocalizedError {
@@ -66,7 +66,7 @@ extension AccessDenied: CustomStringConvertible, LocalizedError {
     /// values (`[attributes: owner, token]`), and a value the reason quotes reads `…`.
     public var description: String {
         let who = gatekeeper + (rule.map { " (\($0))" } ?? "")
-        let what = isGateFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"
+        let what = isFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"
         let said = Redaction.withoutValues(reason, request.attributes.values)
         var asked = "\(request.subject ?? "(no subject)") \(request.action) \"\(request.resource)\""
         if !request.attributes.isEmpty {

@@ -2,7 +2,7 @@
 ///
 /// A gatekeeper is asked on every call (a grant is never cached by the gate). A gatekeeper that
 /// cannot decide (its rules file is missing, a lookup failed) throws; the gate then denies and
-/// marks the verdict as failed (``AccessDenied/isGateFailure``). Throwing is never a way to allow.
+/// marks the verdict as failed (``AccessDenied/isFailure``). Throwing is never a way to allow.
 ///
 /// Adopt it with `name` and ``evaluate(_:)``. A gatekeeper that can say *which* of its rules
 /// decided (a rules file's line) also implements ``explain(_:)``; the gate asks through

@@ -1,18 +1,18 @@
-/// A policy that allows only when every member allows, asked in order; the first member that
+/// A gatekeeper that allows only when every member allows, asked in order; the first member that
 /// does not allow ends the evaluation. An empty `AllOf` throws
 /// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
 /// ``Not``.
 ///
-/// A member that throws makes the whole `AllOf` throw, so the gate denies with a gate failure.
+/// A member that throws makes the whole `AllOf` throw, so the gate denies with a failure.
 public struct AllOf: ValidatingPolicy {
     /// The members, asked in order.
-    package let policies: [any AccessPolicy]
+    package let gatekeepers: [any AccessPolicy]
     /// The name shown in denials and audit records, `"allOf"` unless given.
     public let name: String
 
     /// Creates a conjunction of `policies`.
     public init(_ policies: [any AccessPolicy], name: String = "allOf") {
-        self.policies = policies
+        self.gatekeepers = policies
         self.name = name
     }
 
@@ -29,9 +29,9 @@ public struct AllOf: ValidatingPolicy {
     /// ``evaluate(_:)``'s decision with the deciding member's rule and note: the refusing
     /// member's, or the last member's when all allow.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
+        guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var last = AccessExplanation(.allow)
-        for policy in policies {
+        for policy in gatekeepers {
             last = try await policy.explain(request)
             if case .deny(let reason) = last.decision {
                 return AccessExplanation(
@@ -43,26 +43,26 @@ public struct AllOf: ValidatingPolicy {
 
     /// The issues of every member that can be checked ahead, each under `policies[i]`.
     public func validationIssues() async -> [ValidationIssue] {
-        await membersIssues(policies)
+        await membersIssues(gatekeepers)
     }
 }
 
-/// A policy that allows when at least one member allows, asked in order; the first member that
+/// A gatekeeper that allows when at least one member allows, asked in order; the first member that
 /// allows ends the evaluation. An empty `AnyOf` throws
 /// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
 /// ``Not``.
 ///
 /// A denial lists why each member denied. A member that throws makes the whole `AnyOf` throw
-/// (a later member cannot paper over a failed one), so the gate denies with a gate failure.
+/// (a later member cannot paper over a failed one), so the gate denies with a failure.
 public struct AnyOf: ValidatingPolicy {
     /// The members, asked in order.
-    package let policies: [any AccessPolicy]
+    package let gatekeepers: [any AccessPolicy]
     /// The name shown in denials and audit records, `"anyOf"` unless given.
     public let name: String
 
     /// Creates a disjunction of `policies`.
     public init(_ policies: [any AccessPolicy], name: String = "anyOf") {
-        self.policies = policies
+        self.gatekeepers = policies
         self.name = name
     }
 
@@ -79,10 +79,10 @@ public struct AnyOf: ValidatingPolicy {
     /// ``evaluate(_:)``'s decision; an allow carries the allowing member's rule and note, a
     /// denial no rule (every member denied).
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        guard !policies.isEmpty else { throw EmptyCombinatorError(policy: name) }
+        guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
-        reasons.reserveCapacity(policies.count)
-        for policy in policies {
+        reasons.reserveCapacity(gatekeepers.count)
+        for policy in gatekeepers {
             let explanation = try await policy.explain(request)
             switch explanation.decision {
             case .allow:
@@ -91,27 +91,27 @@ public struct AnyOf: ValidatingPolicy {
                 reasons.append("\(policy.name): \(reason)")
             }
         }
-        return AccessExplanation(.deny(reason: "no policy allowed (\(reasons.joined(separator: "; ")))"))
+        return AccessExplanation(.deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"))
     }
 
     /// The issues of every member that can be checked ahead, each under `policies[i]`.
     public func validationIssues() async -> [ValidationIssue] {
-        await membersIssues(policies)
+        await membersIssues(gatekeepers)
     }
 }
 
-/// A policy that inverts its member: allows what the member denies and denies what it allows.
+/// A gatekeeper that inverts its member: allows what the member denies and denies what it allows.
 ///
 /// A member that throws makes `Not` throw too: a failure is never turned into an allow.
 public struct Not: ValidatingPolicy {
-    /// The inverted policy.
-    package let policy: any AccessPolicy
+    /// The inverted gatekeeper.
+    package let gatekeeper: any AccessPolicy
     /// The name shown in denials and audit records, `"not(<member>)"` unless given.
     public let name: String
 
     /// Creates the inverse of `policy`.
     public init(_ policy: any AccessPolicy, name: String? = nil) {
-        self.policy = policy
+        self.gatekeeper = policy
         self.name = name ?? "not(\(policy.name))"
     }
 
@@ -123,11 +123,11 @@ public struct Not: ValidatingPolicy {
     /// ``evaluate(_:)``'s decision with the member's rule and note: the rule that decided the
     /// member's answer is the one that decided the inverse.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        let member = try await policy.explain(request)
+        let member = try await gatekeeper.explain(request)
         switch member.decision {
         case .allow:
             return AccessExplanation(
-                .deny(reason: "\(policy.name) allows, and \(name) inverts it"), rule: member.rule,
+                .deny(reason: "\(gatekeeper.name) allows, and \(name) inverts it"), rule: member.rule,
                 note: member.note)
         case .deny:
             return AccessExplanation(.allow, rule: member.rule, note: member.note)
@@ -136,7 +136,7 @@ public struct Not: ValidatingPolicy {
 
     /// The issues of the inverted policy, when it can be checked ahead, under `policy`.
     public func validationIssues() async -> [ValidationIssue] {
-        await memberIssues(policy, at: "policy")
+        await memberIssues(gatekeeper, at: "policy")
     }
 }
 

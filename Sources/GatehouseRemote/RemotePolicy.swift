@@ -7,7 +7,7 @@ import GatehouseCore
 /// Every decision is one `POST` to ``url``; a grant is never cached, so two calls are two
 /// requests and a revoked permission holds from the next call. The service's "no" is a denial,
 /// with its reason when it gives one. Anything else makes the gate **fail** (it throws
-/// ``RemotePolicyError``, and the proxy denies the call as a gate failure): a transport error,
+/// ``RemotePolicyError``, and the proxy denies the call as a failure): a transport error,
 /// no complete answer within ``timeout`` (measured from the call, connecting included), a
 /// status other than 2xx (redirects are not followed), a body larger than
 /// ``maxResponseBytes`` (cut off as it arrives), or a body that is not a decision of the

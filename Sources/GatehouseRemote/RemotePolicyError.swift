@@ -4,7 +4,7 @@ import Foundation
 /// answer in time, or answered something that is not a decision.
 ///
 /// A remote gate never turns one of these into a denial of its own: it throws, and the proxy
-/// denies the call as a gate failure (`AccessDenied.isGateFailure`), so no combinator can turn
+/// denies the call as a failure (`AccessDenied.isFailure`), so no combinator can turn
 /// the fault into an allow. The description names the service and what went wrong:
 /// `the decision service http://127.0.0.1:8181/v1/data/gatehouse did not answer within 250 ms`.
 /// It shows the URL as ``RemotePolicy/redacted(_:)`` does: never its user information or query.

@@ -30,7 +30,7 @@ struct MaskedAttributeTests {
 
     static func registry() throws -> PluginRegistry {
         var registry = PluginRegistry()
-        try registry.registerPolicy("echo", settings: NoSettings.self) { _, _ in EchoPolicy() }
+        try registry.registerGatekeeper("echo", settings: NoSettings.self) { _, _ in EchoPolicy() }
         return registry
     }
 

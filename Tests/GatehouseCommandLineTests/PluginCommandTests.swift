@@ -105,7 +105,7 @@ struct PluginCommandTests {
     }
 
     @Test func thePublicInitializerUsesTheBuiltInTypesByDefault() {
-        #expect(GatehouseCommand().registry.policyTypes == PluginRegistry().policyTypes)
+        #expect(GatehouseCommand().registry.gatekeeperTypes == PluginRegistry().gatekeeperTypes)
     }
 
     // MARK: the app's plugin
@@ -127,7 +127,7 @@ struct PluginCommandTests {
     /// The built-in types and `tenant`.
     static func tenantRegistry() throws -> PluginRegistry {
         var registry = PluginRegistry()
-        try registry.registerPolicy(
+        try registry.registerGatekeeper(
             "tenant", settings: TenantSettings.self, describe: { "tenant \($0.tenant)" },
             factory: { settings, _ in TenantPolicy(tenant: settings.tenant) })
         return registry

@@ -63,7 +63,7 @@ struct AssemblyTests {
             func load(_ key: String) async throws -> Data { Data((prefix + key).utf8) }
         }
         var registry = PluginRegistry()
-        try registry.registerPolicy("tenant", settings: TenantSettings.self) { settings, _ in
+        try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, _ in
             TenantPolicy(tenant: settings.tenant)
         }
         try registry.registerLoader("echo", settings: EchoSettings.self) { settings, _ in
@@ -105,7 +105,7 @@ struct AssemblyTests {
         }
         let counter = Counter()
         var registry = PluginRegistry()
-        try registry.registerPolicy("counting", settings: CountingSettings.self) { _, _ in
+        try registry.registerGatekeeper("counting", settings: CountingSettings.self) { _, _ in
             CountingPolicy(counter: counter)
         }
         let folder = try TemporaryDirectory()
@@ -130,7 +130,7 @@ struct AssemblyTests {
     @Test func registeringATakenNameIsAnError() throws {
         var registry = PluginRegistry()
         #expect(throws: PluginRegistrationError.self) {
-            try registry.registerPolicy("allowList", settings: BuiltInLikeSettings.self) { _, _ in
+            try registry.registerGatekeeper("allowList", settings: BuiltInLikeSettings.self) { _, _ in
                 AlwaysAllow()
             }
         }
@@ -139,11 +139,13 @@ struct AssemblyTests {
                 MemoryLoader<String, Data>()
             }
         }
-        try registry.registerPolicy("mine", settings: BuiltInLikeSettings.self) { _, _ in AlwaysAllow() }
+        try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in AlwaysAllow() }
         #expect(throws: PluginRegistrationError.self) {
-            try registry.registerPolicy("mine", settings: BuiltInLikeSettings.self) { _, _ in AlwaysAllow() }
+            try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in
+                AlwaysAllow()
+            }
         }
-        #expect(PluginRegistry.empty.policyTypes.isEmpty)
+        #expect(PluginRegistry.empty.gatekeeperTypes.isEmpty)
         #expect(PluginRegistry().loaderTypes == ["disk", "memory"])
     }
 
@@ -175,7 +177,7 @@ struct AssemblyTests {
             service(gatekeepers: #"[{ "type": "file", "path": "later.rules" }]"#), to: "gatehouse.json")
         let service = try Assembler().assemble(contentsOf: file).service(named: "s")
         let denied = await #expect(throws: AccessDenied.self) { try await service.load("a") }
-        #expect(denied?.isGateFailure == true)
+        #expect(denied?.isFailure == true)
         #expect(denied?.reason.contains("later.rules") == true)
         try folder.write("allow * read *\n", to: "later.rules")
         #expect(try await service.load("a") == Data("A".utf8))
@@ -185,7 +187,7 @@ struct AssemblyTests {
         let toggle = SwitchPolicy()
         let loader = CountingLoader()
         var registry = PluginRegistry()
-        try registry.registerPolicy("switch", settings: BuiltInLikeSettings.self) { _, _ in
+        try registry.registerGatekeeper("switch", settings: BuiltInLikeSettings.self) { _, _ in
             toggle
         }
         try registry.registerLoader("counting", settings: BuiltInLikeSettings.self) { _, _ in loader }

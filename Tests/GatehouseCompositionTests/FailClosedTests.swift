@@ -20,7 +20,7 @@ struct FailClosedTests {
     /// What a fault must lead to.
     enum Expected: Sendable {
         /// An ``AccessDenied`` from `policy`, whose reason contains every one of `reason`.
-        case denied(policy: String, gateFailure: Bool, reason: [String])
+        case denied(policy: String, failed: Bool, reason: [String])
         /// The loader's own error, unchanged: the call was allowed and reached the loader once.
         case loaderError(String)
         /// `CancellationError`, without reaching the loader.
@@ -44,13 +44,13 @@ struct FailClosedTests {
             name: "rules file truncated mid-rule",
             inject: { try $0.truncateRules(to: 16) },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules:1:", "expected 4 fields (effect subject action resource), found 3"])),
         Fault(
             name: "rules file truncated to nothing",
             inject: { try $0.truncateRules(to: 0) },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: [
                     "avatars.rules: is empty (0 bytes), which is what a file being rewritten in place looks like"
                 ])
@@ -63,65 +63,65 @@ struct FailClosedTests {
                 }
             },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules: is a directory, not a regular file"])),
         Fault(
             name: "rules file replaced by a fifo",
             inject: { try $0.replaceRules { try check(mkfifo($0, 0o600), "mkfifo") } },
             expected: .denied(
-                policy: "file", gateFailure: true, reason: ["avatars.rules: is a pipe, not a regular file"])),
+                policy: "file", failed: true, reason: ["avatars.rules: is a pipe, not a regular file"])),
         // chmod does not stop root, so as root the file is made unreadable by a link to itself.
         isRoot
             ? Fault(
                 name: "rules file made unreadable (as root: a symbolic link loop)",
                 inject: { try $0.replaceRules { try check(symlink("avatars.rules", $0), "symlink") } },
                 expected: .denied(
-                    policy: "file", gateFailure: true,
+                    policy: "file", failed: true,
                     reason: ["avatars.rules: cannot read: Too many levels of symbolic links"]))
             : Fault(
                 name: "rules file made unreadable (chmod 000)",
                 inject: { try check(chmod($0.rulesPath, 0), "chmod") },
                 expected: .denied(
-                    policy: "file", gateFailure: true,
+                    policy: "file", failed: true,
                     reason: ["avatars.rules: cannot read: Permission denied"])),
         Fault(
             name: "rules file deleted",
             inject: { try FileManager.default.removeItem(atPath: $0.rulesPath) },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules: cannot read: No such file or directory"])),
         Fault(
             name: "rules file deleted mid-load, by the gate before it",
             inject: { $0.faults.arm(.deleteRules) },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules: cannot read: No such file or directory"])),
         Fault(
             name: "rules file malformed",
             inject: { try $0.writeRules("allow alice read avatars/*\npermit alice read avatars/*\n") },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules:2:", "unknown effect \"permit\"; expected allow, deny or group"])),
         Fault(
             name: "rules file not UTF-8",
             inject: { try $0.writeRules(Data([0x61, 0x6C, 0x6C, 0x6F, 0x77, 0x20, 0xFF, 0x0A])) },
-            expected: .denied(policy: "file", gateFailure: true, reason: ["avatars.rules:1: not valid UTF-8"])
+            expected: .denied(policy: "file", failed: true, reason: ["avatars.rules:1: not valid UTF-8"])
         ),
         Fault(
             name: "rules file oversize",
             inject: { try $0.truncateRules(to: (64 << 20) + 1) },
             expected: .denied(
-                policy: "file", gateFailure: true,
+                policy: "file", failed: true,
                 reason: ["avatars.rules: is 67108865 bytes, larger than the limit of 67108864 bytes"])),
         Fault(
             name: "access revoked by the rules",
             inject: { try $0.writeRules("deny alice read avatars/*\n") },
-            expected: .denied(policy: "file", gateFailure: false, reason: ["avatars.rules:1 denies"])),
+            expected: .denied(policy: "file", failed: false, reason: ["avatars.rules:1 denies"])),
         Fault(
             name: "gate throws",
             inject: { $0.faults.arm(.throwFromGate) },
             expected: .denied(
-                policy: "faults", gateFailure: true, reason: ["the policy store is unreachable"])),
+                policy: "faults", failed: true, reason: ["the policy store is unreachable"])),
         Fault(
             name: "task cancelled mid-chain",
             key: Lab.coldKey,
@@ -158,19 +158,19 @@ struct FailClosedTests {
         let records = Array(lab.observer.records.dropFirst(recordsBefore))
 
         switch fault.expected {
-        case .denied(let policy, let gateFailure, let reason):
+        case .denied(let policy, let failed, let reason):
             guard case .denied(let denied) = outcome else {
                 Issue.record("expected a denial by \(policy), got \(outcome)")
                 return
             }
             #expect(denied.gatekeeper == policy)
-            #expect(denied.isGateFailure == gateFailure)
+            #expect(denied.isFailure == failed)
             for part in reason {
                 #expect(denied.reason.contains(part), "\(denied.reason)")
             }
             #expect(lab.loader.calls == callsBefore, "the loader was called after a denial")
             #expect(records.count == 1 && records.first?.verdict.decision == .deny(reason: denied.reason))
-            #expect((records.first?.verdict.outcome == .failed) == gateFailure)
+            #expect((records.first?.verdict.outcome == .failed) == failed)
         case .loaderError(let text):
             guard case .failed(let error) = outcome else {
                 Issue.record("expected the loader's error, got \(outcome)")
@@ -303,7 +303,7 @@ final class Lab: Sendable {
         let rules = folder.url.appendingPathComponent("avatars.rules").path
         let loader = LockedBox<FaultyLoader?>(nil)
         var registry = PluginRegistry()
-        try registry.registerPolicy("fault", settings: NoSettings.self) { _, _ in
+        try registry.registerGatekeeper("fault", settings: NoSettings.self) { _, _ in
             FaultGate(faults: faults, rulesPath: rules)
         }
         try registry.registerLoader("faulty", settings: RootSettings.self) { settings, context in

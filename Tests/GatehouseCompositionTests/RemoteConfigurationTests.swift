@@ -88,7 +88,7 @@ struct RemoteConfigurationTests {
             }
             Issue.record("an unreachable decision service allowed the call")
         } catch let denied as AccessDenied {
-            #expect(denied.isGateFailure)
+            #expect(denied.isFailure)
             #expect(denied.gatekeeper == "policy-agent")
             #expect(denied.reason.contains("http://127.0.0.1:9/v1/data/gatehouse"))
         }

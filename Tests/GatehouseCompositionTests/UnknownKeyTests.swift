@@ -97,7 +97,7 @@ struct UnknownKeyTests {
     @Test func aPlugInTypeReportsBoth() throws {
         struct QuotaSettings: Decodable { var tenant: String }
         var registry = PluginRegistry()
-        try registry.registerPolicy("quota", settings: QuotaSettings.self) { _, _ in SwitchPolicy() }
+        try registry.registerGatekeeper("quota", settings: QuotaSettings.self) { _, _ in SwitchPolicy() }
         try registry.registerLoader("blob", settings: QuotaSettings.self) { _, _ in
             CountingLoader()
         }

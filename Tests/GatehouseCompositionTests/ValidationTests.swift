@@ -106,7 +106,7 @@ struct ValidationTests {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         var registry = PluginRegistry()
-        try registry.registerPolicy("directory", settings: DirectorySettings.self) { settings, _ in
+        try registry.registerGatekeeper("directory", settings: DirectorySettings.self) { settings, _ in
             DirectoryPolicy(reachable: settings.reachable)
         }
         let issues = try await Self.validationIssues(

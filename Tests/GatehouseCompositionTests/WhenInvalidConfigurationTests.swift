@@ -48,7 +48,7 @@ struct WhenInvalidConfigurationTests {
         try folder.write(Self.malformed, to: "docs.rules")  // written to a temporary file, then renamed
         #expect(try await service.load("a") == Data("A".utf8))
         let denied = await #expect(throws: AccessDenied.self) { try await service.load("b") }
-        #expect(denied?.isGateFailure == false)
+        #expect(denied?.isFailure == false)
         #expect(denied?.gatekeeper == "file")
         #expect(
             denied?.reason.hasPrefix(
@@ -67,7 +67,7 @@ struct WhenInvalidConfigurationTests {
 
         try folder.write(Self.malformed, to: "docs.rules")
         let denied = await #expect(throws: AccessDenied.self) { try await service.load("a") }
-        #expect(denied?.isGateFailure == true)
+        #expect(denied?.isFailure == true)
         #expect(denied?.reason.hasPrefix("docs.rules:2: ") == true)
     }
 

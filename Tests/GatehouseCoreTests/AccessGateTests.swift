@@ -64,7 +64,7 @@ struct AccessGateTests {
         #expect(verdict.outcome == .failed && verdict.gatekeeper == "throwing")
         #expect(verdict.reason == "the policy store is unreachable")
         let error = await #expect(throws: AccessDenied.self) { try await gate.authorize(Self.request) }
-        #expect(error?.kind == .gateFailure && error?.gatekeeper == "throwing")
+        #expect(error?.kind == .failed && error?.gatekeeper == "throwing")
         #expect(error?.underlyingError as? GateBroke == GateBroke())
     }
 

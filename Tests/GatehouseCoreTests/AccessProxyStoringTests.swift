@@ -69,7 +69,7 @@ struct AccessProxyStoringTests {
         let base = SpyStore()
         let proxy = AccessProxy(base, gatekeepers: [path.gate("broken") { _ in throw GateBroke() }])
         let denied = await #expect(throws: AccessDenied.self) { try await proxy.store("x", for: "a") }
-        #expect(denied?.isGateFailure == true)
+        #expect(denied?.isFailure == true)
         #expect(base.calls.isEmpty)
     }
 

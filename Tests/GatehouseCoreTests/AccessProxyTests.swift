@@ -49,8 +49,8 @@ struct AccessProxyTests {
         let proxy = loader.guarded(by: ThrowingPolicy())
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(loader.calls == 0)
-        #expect(error?.kind == .gateFailure)
-        #expect(error?.isGateFailure == true)
+        #expect(error?.kind == .failed)
+        #expect(error?.isFailure == true)
         #expect(error?.gatekeeper == "throwing")
         #expect(error?.reason.contains("the policy store is unreachable") == true)
         #expect(error?.underlyingError as? GateBroke == GateBroke())
@@ -59,7 +59,7 @@ struct AccessProxyTests {
     @Test func anOrdinaryDenialIsNotAGateFailure() async throws {
         let proxy = CountingLoader().guarded(by: SwitchPolicy("gate", deny("no")))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
-        #expect(error?.isGateFailure == false)
+        #expect(error?.isFailure == false)
         #expect(error?.underlyingError == nil)
     }
 

@@ -50,7 +50,7 @@ struct CombinatorTests {
             let error = await #expect(throws: AccessDenied.self) {
                 try await loader.guarded(by: Not(empty)).load("a")
             }
-            #expect(error?.kind == .gateFailure)
+            #expect(error?.kind == .failed)
             #expect(loader.calls == 0)
         }
     }
@@ -74,7 +74,7 @@ struct CombinatorTests {
             SwitchPolicy("allowList", deny("not listed")), SwitchPolicy("hours", deny("closed"))
         )
         .evaluate(request)
-        #expect(decision == .deny(reason: "no policy allowed (allowList: not listed; hours: closed)"))
+        #expect(decision == .deny(reason: "no gatekeeper allowed (allowList: not listed; hours: closed)"))
     }
 
     @Test func aThrowingMemberMakesEveryCombinatorThrow() async throws {
@@ -95,7 +95,8 @@ struct CombinatorTests {
         #expect(
             try await policy.evaluate(request)
                 == .deny(
-                    reason: "anyOf: no policy allowed (b: b says no; not(c): c allows, and not(c) inverts it)"
+                    reason: "anyOf: no gatekeeper allowed (b: b says no; "
+                        + "not(c): c allows, and not(c) inverts it)"
                 ))
         let proxy = CountingLoader().guarded(by: policy)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }

@@ -47,7 +47,7 @@ struct ReasonLimitTests {
             let denial = try await #require(throws: AccessDenied.self) {
                 try await gate.authorize(Self.request)
             }
-            #expect(denial.isGateFailure)
+            #expect(denial.isFailure)
             #expect(denial.reason == verdict.reason)
         }
     }

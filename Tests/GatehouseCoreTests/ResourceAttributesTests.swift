@@ -48,7 +48,7 @@ struct ResourceAttributesTests {
         let observer = RecordingObserver()
         let docs = store.guarded(by: policy, observer: observer, attributes: Self.owners)
         let error = await #expect(throws: AccessDenied.self) { try await docs.load("docs/c") }
-        #expect(error?.kind == .gateFailure)
+        #expect(error?.kind == .failed)
         #expect(error?.gatekeeper == "(attributes)")
         #expect(error?.reason.contains("the document has no owner on record") == true)
         #expect(policy.evaluations == 0)

@@ -128,7 +128,7 @@ struct StressTests {
                 #expect(loaded[key] == nil, "\(key) was denied but reached the loader")
                 let gate = firstAllowed ? "second" : "first"
                 #expect(
-                    denied.gatekeeper == gate && denied.reason == "\(gate) is closed" && !denied.isGateFailure
+                    denied.gatekeeper == gate && denied.reason == "\(gate) is closed" && !denied.isFailure
                 )
                 #expect(
                     record.verdict.decision == .deny(reason: "\(gate) is closed")

@@ -35,7 +35,7 @@ struct ExampleConfigurationTests {
         #expect(staff.status == 3)
         #expect(
             staff.stderr.hasPrefix(
-                "denied by hours-or-auditor: no policy allowed (timeWindow: outside Mon–Fri 07:00–19:00 America/New_York; it is Sun 10:00 there; allowList: "
+                "denied by hours-or-auditor: no gatekeeper allowed (timeWindow: outside Mon–Fri 07:00–19:00 America/New_York; it is Sun 10:00 there; allowList: "
             ))
     }
 
@@ -93,7 +93,7 @@ extension ExampleConfigurationTests {
                 try await service().authorize(request)
                 return nil
             } catch let denied as AccessDenied {
-                return (denied.isGateFailure ? "gate failure: " : "") + denied.reason
+                return (denied.isFailure ? "gate failure: " : "") + denied.reason
             }
         }
 

@@ -78,7 +78,7 @@ struct GatehouseCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["allowed"] as? Bool == false)
         #expect(object?["gatekeeper"] as? String == "team")
-        #expect(object?["gateFailure"] as? Bool == false)
+        #expect(object?["failed"] as? Bool == false)
         let request = object?["request"] as? [String: Any]
         #expect(request?["subject"] as? String == "mallory")
         #expect((request?["attributes"] as? [String: String]) == ["device": "phone"])

@@ -262,7 +262,7 @@ struct FilePolicyLastGoodTests {
                     try await files.load("public/secret")
                 }
                 // The first decision reads a bad first version: nothing to keep, a gate failure.
-                #expect(denied?.isGateFailure == true)
+                #expect(denied?.isFailure == true)
             }
             try replaceAtomically(url, with: Self.good)
             try await AccessContext.$current.withValue(AccessContext(subject: "alice")) { () async throws in
@@ -272,7 +272,7 @@ struct FilePolicyLastGoodTests {
                 let denied = await #expect(throws: AccessDenied.self) {
                     try await files.load("public/secret")
                 }
-                #expect(denied?.isGateFailure == false)
+                #expect(denied?.isFailure == false)
                 #expect(denied?.gatekeeper == "docs")
                 let invalid = try #require(policy.invalidCurrentVersion)
                 #expect(invalid.line == 2)

@@ -93,7 +93,7 @@ struct FilePolicyStressTests {
                                 }
                                 decision = .allow
                             } catch let denied as AccessDenied {
-                                if denied.isGateFailure { tally.gateFailures.append(denied.reason) }
+                                if denied.isFailure { tally.gateFailures.append(denied.reason) }
                                 decision = .deny(reason: denied.reason)
                             }
                             tally.count(decision, expectedA[index], expectedB[index])

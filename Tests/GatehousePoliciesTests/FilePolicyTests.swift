@@ -114,7 +114,7 @@ struct FilePolicyTests {
                     _ = try await avatars.load("a")
                     Issue.record("a missing rules file allowed a call")
                 } catch let denied as AccessDenied {
-                    #expect(denied.isGateFailure)
+                    #expect(denied.isFailure)
                     #expect(denied.gatekeeper == "file")
                     #expect(denied.reason == "avatars.rules: cannot read: No such file or directory")
                     #expect((denied.underlyingError as? RulesFileError)?.kind == .cannotRead)

@@ -142,7 +142,7 @@ struct RulesFileStrictnessTests {
         let url = try folder.write("block.rules", Data())
         let proxy = MemoryStore().guarded(by: Not(FilePolicy(url: url)))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("Keys/master") }
-        #expect(error?.kind == .gateFailure)
+        #expect(error?.kind == .failed)
     }
 
     @Test func anAllowListPatternInNFDMatchesItsNFCRequest() async throws {

@@ -88,7 +88,7 @@ struct RulesPolicyTests {
             }
             #expect(denied?.gatekeeper == "avatars")
             #expect(denied?.reason == "avatars:4 denies")
-            #expect(denied?.isGateFailure == false)
+            #expect(denied?.isFailure == false)
         }
     }
 

@@ -61,7 +61,7 @@ struct TimeWindowClockFaultTests {
         let denied = await #expect(throws: AccessDenied.self) {
             try await proxy.load("report")
         }
-        #expect(denied?.isGateFailure == true)
+        #expect(denied?.isFailure == true)
         #expect(denied?.gatekeeper == "not(timeWindow)")
         #expect((denied?.underlyingError as? TimeWindowError)?.message == message)
         #expect(loader.calls == 0)

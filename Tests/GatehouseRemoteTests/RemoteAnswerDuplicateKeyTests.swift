@@ -67,7 +67,7 @@ struct RemoteAnswerDuplicateKeyTests {
             }
             Issue.record("not(remote) allowed an answer with a duplicate key")
         } catch let denied as AccessDenied {
-            #expect(denied.isGateFailure, "\(denied.reason)")
+            #expect(denied.isFailure, "\(denied.reason)")
             #expect(denied.reason.contains("\"result\""), "\(denied.reason)")
         }
         #expect(loader.loads.withLock { $0 } == 0)

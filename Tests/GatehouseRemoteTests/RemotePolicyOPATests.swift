@@ -88,7 +88,7 @@ struct RemotePolicyOPATests {
                 }
                 Issue.record("a failing remote gate allowed the call")
             } catch let denied as AccessDenied {
-                #expect(denied.isGateFailure)
+                #expect(denied.isFailure)
                 #expect(denied.reason.contains(url.absoluteString))
             }
         }

@@ -78,7 +78,7 @@ struct RemoteURLSecretTests {
             }
             Issue.record("an unreachable service allowed the call")
         } catch let denied as AccessDenied {
-            #expect(denied.isGateFailure)
+            #expect(denied.isFailure)
             #expect(!denied.reason.contains("T0pS3cr3t"), "\(denied.reason)")
             #expect(!"\(denied)".contains("T0pS3cr3t"), "\(denied)")
         }

@@ -26,11 +26,11 @@ public struct AllowList: AccessPolicy {
     public let name: String
 
     /// The lists; one that was not given is empty and not checked.
-    private let resources: PatternIndex
-    private let subjects: PatternIndex
-    private let checksResources: Bool
-    private let checksSubjects: Bool
-    private let anonymousAllowed: Bool
+    let resources: PatternIndex
+    let subjects: PatternIndex
+    let checksResources: Bool
+    let checksSubjects: Bool
+    let anonymousAllowed: Bool
 
     /// Creates an allow-list of resource patterns, subject patterns, or both.
     ///

@@ -259,7 +259,8 @@ extension AccessPlan {
         func forEachUnplanned(_ body: (String) -> Void) {
             switch self {
             case .everything, .nothing, .pattern: break
-            case .all(let members), .any(let members): members.forEach { $0.forEachUnplanned(body) }
+            case .all(let members), .any(let members):
+                for member in members { member.forEachUnplanned(body) }
             case .complement(let member): member.forEachUnplanned(body)
             case .unplanned(let gatekeeper): body(gatekeeper)
             }

@@ -168,7 +168,12 @@ extension AccessPlan {
 
         /// The names a pattern matches; see ``Pattern``.
         public static func matching(_ spelling: String) -> Residual {
-            .pattern(Pattern(spelling))
+            .matching(Pattern(spelling))
+        }
+
+        /// The names `pattern` matches: ``everything`` for `*`.
+        public static func matching(_ pattern: Pattern) -> Residual {
+            pattern.runs == ["", ""] ? .everything : .pattern(pattern)
         }
 
         /// The names a gatekeeper named `gatekeeper` must be asked about, one by one.

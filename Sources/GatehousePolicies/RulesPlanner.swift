@@ -37,8 +37,8 @@ struct RulesPlanner {
                 let resource = planner.substituted(rule.resource)
             else { continue }
             switch rule.effect {
-            case .allow: allows.append(.pattern(resource))
-            case .deny: denies.append(.pattern(resource))
+            case .allow: allows.append(.matching(resource))
+            case .deny: denies.append(.matching(resource))
             }
         }
         return .exact(allowing: .allOf([.anyOf(allows), .not(.anyOf(denies))]))

@@ -38,6 +38,7 @@ struct Commands {
         case "validate": return await file(rest, command: "validate")
         case "explain": return await file(rest, command: "explain")
         case "test": return await test(rest)
+        case "plan": return await PlanCommand(console: console, registry: registry).run(rest)
         case "demo":
             if rest == ["--help"] { return help(Help.demo) }
             guard rest.isEmpty else { return usage("'demo' takes no arguments", help: Help.demo) }

@@ -26,8 +26,8 @@ public struct AllowList: AccessPolicy {
     public let name: String
 
     /// The lists; one that was not given is empty and not checked.
-    private let resources: PatternIndex
-    private let subjects: PatternIndex
+    private let resources: PatternLookup
+    private let subjects: PatternLookup
     private let checksResources: Bool
     private let checksSubjects: Bool
     private let anonymousAllowed: Bool
@@ -58,11 +58,11 @@ public struct AllowList: AccessPolicy {
             }
         }
         self.name = name
-        self.resources = PatternIndex((resources ?? []).map(ResourceIdentity.normalized))
-        self.subjects = PatternIndex((subjects ?? []).map(ResourceIdentity.normalized))
+        self.resources = PatternLookup((resources ?? []).map(ResourceIdentity.normalized))
+        self.subjects = PatternLookup((subjects ?? []).map(ResourceIdentity.normalized))
         self.checksResources = resources != nil
         self.checksSubjects = subjects != nil
-        self.anonymousAllowed = self.subjects.id(of: "*") != nil
+        self.anonymousAllowed = self.subjects.patterns.contains("*")
     }
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.

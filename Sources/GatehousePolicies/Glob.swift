@@ -7,42 +7,49 @@ import GatehouseCore
 /// `*` in a value is text). Matching is on UTF-8 bytes: no normalization, no case folding.
 package enum Glob {
     /// Whether `pattern` matches `text`. Braces are placeholders only when `request` is given;
-    /// `stars: false` makes `*` literal text (a condition's value).
+    /// `stars: false` makes `*` literal text (a condition's value). The first `skipping` bytes
+    /// of both are known to be the same, and are not compared again.
     ///
     /// The classic walk: pattern and text byte by byte, and at a mismatch back to just after the
     /// last star, which takes one more byte of text. At most `text × pattern` steps.
     package static func matches(
-        _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true
+        _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
+        skipping: Int = 0
     ) -> Bool {
         let pattern = pattern.utf8
         let text = text.utf8
-        var p = pattern.startIndex
-        var t = text.startIndex
+        var p = pattern.index(pattern.startIndex, offsetBy: skipping)
+        var t = text.index(text.startIndex, offsetBy: skipping)
         // Where the pattern goes on after its last star, and where in the text that star's run ends.
         var afterStar: String.Index?
         var starEnd = t
         while true {
             if p == pattern.endIndex {
                 if t == text.endIndex { return true }
-            } else if stars && pattern[p] == star {
-                p = pattern.index(after: p)
-                afterStar = p
-                starEnd = t
-                continue
-            } else if let request, pattern[p] == openBrace {
-                guard let close = pattern[p...].firstIndex(of: closeBrace),
-                    let value = placeholderValue(
-                        Substring(pattern[pattern.index(after: p)..<close]), in: request)
-                else { return false }
-                if text[t...].starts(with: value.utf8) {
-                    p = pattern.index(after: close)
-                    t = text.index(t, offsetBy: value.utf8.count)
+            } else {
+                let byte = pattern[p]
+                if byte == star && stars {
+                    p = pattern.index(after: p)
+                    // A star at the end takes the rest of the text.
+                    if p == pattern.endIndex { return true }
+                    afterStar = p
+                    starEnd = t
                     continue
                 }
-            } else if t < text.endIndex && text[t] == pattern[p] {
-                p = pattern.index(after: p)
-                t = text.index(after: t)
-                continue
+                if byte == openBrace, let request {
+                    guard let close = pattern[p...].firstIndex(of: closeBrace),
+                        let value = placeholderValue(Substring(pattern[pattern.index(after: p)..<close]), in: request)
+                    else { return false }
+                    if text[t...].starts(with: value.utf8) {
+                        p = pattern.index(after: close)
+                        t = text.index(t, offsetBy: value.utf8.count)
+                        continue
+                    }
+                } else if t < text.endIndex && text[t] == byte {
+                    p = pattern.index(after: p)
+                    t = text.index(after: t)
+                    continue
+                }
             }
             // A mismatch: the last star takes one more byte, or nothing matches.
             guard let afterStar, starEnd < text.endIndex else { return false }
@@ -50,6 +57,17 @@ package enum Glob {
             t = starEnd
             p = afterStar
         }
+    }
+
+    /// Whether `a` and `b` are the same bytes. (`==` compares strings by canonical equivalence:
+    /// `é` precomposed equals `e` and a combining accent.)
+    package static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var other = b.utf8.makeIterator()
+        for byte in a.utf8 where other.next() != byte {
+            return false
+        }
+        return true
     }
 
     /// The value of the placeholder `{name}` in `request`, in NFC, or `nil` when it has none a

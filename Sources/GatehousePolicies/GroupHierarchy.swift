@@ -61,7 +61,7 @@ struct GroupHierarchy: Sendable {
     /// The value under `key` spelled with the same bytes: a dictionary finds keys by canonical
     /// equivalence, a subject matches by bytes.
     private static func value<Value>(of key: String, in dictionary: [String: Value]) -> Value? {
-        guard let index = dictionary.index(forKey: key), dictionary.keys[index].utf8.elementsEqual(key.utf8)
+        guard let index = dictionary.index(forKey: key), Glob.sameBytes(dictionary.keys[index], key)
         else { return nil }
         return dictionary.values[index]
     }

@@ -16,6 +16,8 @@ package struct PatternLookup: Sendable {
     /// The ids of the patterns with wildcards, folder by folder; `folders` gives each folder's part.
     private let grouped: [Int32]
     private let folders: [Substring: Part]
+    /// The part of the patterns that start with a wildcard (the folder ``), looked up once.
+    private let anywhere: Part?
     /// The length in UTF-8 bytes of the longest folder: no longer start of a text is looked up.
     private let longestFolder: Int
 
@@ -57,6 +59,7 @@ package struct PatternLookup: Sendable {
         self.exact = exact
         self.grouped = grouped
         self.folders = folders
+        self.anywhere = folders[""]
         self.longestFolder = longestFolder
     }
 
@@ -86,27 +89,36 @@ package struct PatternLookup: Sendable {
         -> Bool
     {
         // Dictionaries compare strings by canonical equivalence; patterns match bytes.
-        if let id = exact[text], patterns[Int(id)].utf8.elementsEqual(text.utf8), body(Int(id)) {
+        if !exact.isEmpty, let id = exact[text], Glob.sameBytes(patterns[Int(id)], text), body(Int(id)) {
             return true
         }
         guard !folders.isEmpty else { return false }
-        func visit(_ folder: Substring) -> Bool {
-            guard let part = folders[folder] else { return false }
+        // The patterns of `folder`, which is the text's first `length` bytes: when they are
+        // ASCII, the folder found is the same bytes (both are NFC), and the patterns are matched
+        // after it.
+        func visit(_ folder: Substring, length: Int, isASCII: Bool) -> Bool {
+            guard let part = length == 0 ? anywhere : folders[folder] else { return false }
             for position in part.start..<part.end {
                 let id = Int(grouped[Int(position)])
-                if Glob.matches(patterns[id], text, values: request) && body(id) { return true }
+                if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0) && body(id) {
+                    return true
+                }
             }
             return false
         }
-        if visit(text[..<text.startIndex]) { return true }
         let bytes = text.utf8
+        if visit(Substring(bytes[..<bytes.startIndex]), length: 0, isASCII: true) { return true }
         var index = bytes.startIndex
         var length = 0
+        var isASCII = true
         while length < longestFolder && index < bytes.endIndex {
             let byte = bytes[index]
             index = bytes.index(after: index)
             length += 1
-            if byte == Glob.slash && visit(text[..<index]) { return true }
+            isASCII = isASCII && byte < 0x80
+            if byte == Glob.slash && visit(Substring(bytes[..<index]), length: length, isASCII: isASCII) {
+                return true
+            }
         }
         return false
     }

@@ -310,7 +310,8 @@ private struct Search {
     private mutating func consider(_ position: Int32) {
         let rule = contents.rules[Int(position)]
         guard rule.line < (rule.effect == .deny ? deny : allow), subjectMatches(rule),
-            Glob.matches(contents.actions[Int(rule.action)], request.action),
+            Glob.sameBytes(contents.actions[Int(rule.action)], request.action)
+                || Glob.matches(contents.actions[Int(rule.action)], request.action),
             !rule.hasConditions
                 || (contents.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
         else { return }
@@ -324,7 +325,7 @@ private struct Search {
         guard let subject = request.subject else { return rule.subjectKind == .any }
         switch rule.subjectKind {
         case .any: return true
-        case .exact: return rule.subject.utf8.elementsEqual(subject.utf8)
+        case .exact: return Glob.sameBytes(rule.subject, subject)
         case .pattern: return Glob.matches(rule.subject, subject)
         case .group: return groups(of: subject).contains(rule.subject)
         }

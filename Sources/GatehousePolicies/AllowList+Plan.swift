@@ -8,6 +8,6 @@ extension AllowList {
             !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
         guard subjectListed else { return .exact(allowing: .nothing) }
         guard checksResources else { return .exact(allowing: .everything) }
-        return .exact(allowing: .anyOf((0..<resources.count).map { .matching(resources.pattern($0)) }))
+        return .exact(allowing: .anyOf(resources.patterns.map(AccessPlan.Residual.matching)))
     }
 }

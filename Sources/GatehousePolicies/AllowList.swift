@@ -26,8 +26,8 @@ public struct AllowList: AccessPolicy {
     public let name: String
 
     /// The lists; one that was not given is empty and not checked.
-    let resources: PatternIndex
-    let subjects: PatternIndex
+    let resources: PatternLookup
+    let subjects: PatternLookup
     let checksResources: Bool
     let checksSubjects: Bool
     let anonymousAllowed: Bool
@@ -58,11 +58,11 @@ public struct AllowList: AccessPolicy {
             }
         }
         self.name = name
-        self.resources = PatternIndex((resources ?? []).map(ResourceIdentity.normalized))
-        self.subjects = PatternIndex((subjects ?? []).map(ResourceIdentity.normalized))
+        self.resources = PatternLookup((resources ?? []).map(ResourceIdentity.normalized))
+        self.subjects = PatternLookup((subjects ?? []).map(ResourceIdentity.normalized))
         self.checksResources = resources != nil
         self.checksSubjects = subjects != nil
-        self.anonymousAllowed = self.subjects.id(of: "*") != nil
+        self.anonymousAllowed = self.subjects.patterns.contains("*")
     }
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.

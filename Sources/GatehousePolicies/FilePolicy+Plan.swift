@@ -7,14 +7,6 @@ extension FilePolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        try currentRules().plan(request, name: name)
-    }
-}
-
-extension RulesFile {
-    /// The part of these rules for `request`; `name` is the gatekeeper's.
-    func plan(_ request: AccessPlan.Request, name: String) -> AccessPlan.Part {
-        // Until the rules engine names its rules, each name is checked.
-        .checkEach(name)
+        try currentRules().plan(request)
     }
 }

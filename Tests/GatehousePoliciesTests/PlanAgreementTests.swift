@@ -1,9 +1,8 @@
 import Foundation
 import GatehouseCore
+import GatehousePolicies
 import GatehouseTestSupport
 import Testing
-
-@testable import GatehousePolicies
 
 /// A plan's `permits` against the gate's `decide`, name by name.
 @Suite("Plans agree with decisions")
@@ -18,7 +17,9 @@ struct PlanAgreementTests {
             let universe = PlanUniverse(seed: seed)
             let gate = AccessGate(gatekeepers: [try RulesPolicy(text: universe.text, name: "generated")])
             for caller in universe.callers {
-                let plan = try await Self.plan(universe, gate: gate, for: caller)
+                let plan = try await gate.plan(
+                    subject: caller.subject, action: caller.action, attributes: caller.attributes)
+                #expect(plan.isExact)
                 for resource in universe.resources {
                     let request = AccessRequest(
                         subject: caller.subject, action: caller.action, resource: resource,
@@ -34,23 +35,6 @@ struct PlanAgreementTests {
         }
         #expect(pairs >= 100_000)
         #expect(disagreements.isEmpty, "\(disagreements)")
-    }
-
-    /// The plan of `universe`'s rules for `caller`, through the rules planner.
-    static func plan(_ universe: PlanUniverse, gate: AccessGate, for caller: PlanUniverse.Caller) async throws
-        -> AccessPlan
-    {
-        let request = AccessPlan.Request(
-            subject: caller.subject, action: caller.action, attributes: caller.attributes, instant: nil)
-        let rules = universe.rules.map {
-            RulesPlanner.Rule(
-                effect: $0.allows ? .allow : .deny, subject: $0.subject, action: $0.action,
-                resource: ResourceIdentity.normalized($0.resource), conditions: $0.conditions)
-        }
-        let part = RulesPlanner.part(rules, for: request) { subject in
-            Set(universe.members.filter { $0.value.contains(subject) }.keys)
-        }
-        return AccessPlan(.allOf([part.allowed]), identity: gate.identity)
     }
 }
 
@@ -128,5 +112,25 @@ struct BuiltInPlanAgreementTests {
         let evening = Self.instant.addingTimeInterval(8 * 3600)
         #expect(try await gate.plan(subject: "a", action: "read", at: evening).residual == .nothing)
         #expect(try await gate.plan(subject: "a", action: "read").residual == .everything)
+    }
+}
+
+@Suite("A rules file's plan")
+struct FilePolicyPlanTests {
+    @Test func aFilePolicyPlansItsCurrentRulesAndAMissingFilePermitsNothing() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let url = directory.file("docs.rules")
+        try Data("group editors alice\nallow @editors read docs/*\ndeny * read docs/secret/*\n".utf8).write(
+            to: url)
+        let gate = AccessGate(gatekeepers: [FilePolicy(url: url)])
+        let plan = try await gate.plan(subject: "alice", action: "read")
+        #expect(plan.isExact)
+        #expect(
+            plan.sql(column: "r")
+                == #"("r" LIKE 'docs/%' ESCAPE '\' AND NOT ("r" LIKE 'docs/secret/%' ESCAPE '\'))"#)
+        #expect(try await gate.plan(subject: "bob", action: "read").residual == .nothing)
+        try FileManager.default.removeItem(at: url)
+        #expect(try await gate.plan(subject: "alice", action: "read").residual == .nothing)
     }
 }

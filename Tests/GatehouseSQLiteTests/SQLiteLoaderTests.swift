@@ -55,7 +55,7 @@ struct SQLiteLoaderTests {
 
     /// The plan's SQL, run by SQLite over the names of a random universe that keep the identity
     /// rule, selects exactly the names the gate allows.
-    @Test(.disabled("until rules files plan"))
+    @Test
     func thePlansSQLSelectsExactlyThePermittedRowsOfARandomUniverse() async throws {
         var rowsChecked = 0
         for seed in UInt64(0)..<10 {

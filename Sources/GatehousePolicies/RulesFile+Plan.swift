@@ -1,23 +1,16 @@
 import GatehouseCore
 
+extension RulesFile {
+    /// The part of these rules for `request`: exact (see `RulesPlanner`).
+    func plan(_ request: AccessPlan.Request) -> AccessPlan.Part {
+        RulesPlanner.part(rules, for: request, groups: groups(of:))
+    }
+}
+
 /// Plans a rules file for one caller: the rules whose subject, action and conditions hold are
 /// kept, their resource patterns with placeholders substituted, and the part allows where a
 /// kept `allow` pattern matches and no kept `deny` pattern does, as a decision does.
 struct RulesPlanner {
-    /// One rule as a plan reads it: its fields as written (patterns in NFC).
-    struct Rule: Sendable {
-        /// Whether it allows or denies.
-        var effect: RulesFile.Effect
-        /// `*`, an exact subject, a pattern with `*`, or `@group`.
-        var subject: String
-        /// A pattern with `*`.
-        var action: String
-        /// A pattern with `*` and placeholders such as `{subject}`.
-        var resource: String
-        /// `KEY=VALUE` conditions, the value literal text with placeholders.
-        var conditions: [(name: String, value: String)]
-    }
-
     /// The request planned for.
     let request: AccessPlan.Request
     /// The groups the request's subject belongs to, directly or not.
@@ -25,7 +18,8 @@ struct RulesPlanner {
 
     /// The part of `rules` for `request`; `groups(subject)` gives a subject's groups.
     static func part(
-        _ rules: some Sequence<Rule>, for request: AccessPlan.Request, groups: (String) -> Set<String>
+        _ rules: some Sequence<RulesFile.Rule>, for request: AccessPlan.Request,
+        groups: (String) -> Set<String>
     ) -> AccessPlan.Part {
         let planner = RulesPlanner(request: request, groups: request.subject.map(groups) ?? [])
         var allows: [AccessPlan.Residual] = []

@@ -14,7 +14,7 @@ func listingCases(_ f: Fixtures, wanted: (String) -> Bool) throws -> [BenchCase]
         let url = root.appendingPathComponent("folder-\(folder)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         for file in 0..<100 {
-            FileManager.default.createFile(
+            _ = FileManager.default.createFile(
                 atPath: url.appendingPathComponent("doc-\(file).txt").path, contents: nil)
         }
     }

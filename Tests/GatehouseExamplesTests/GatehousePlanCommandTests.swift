@@ -67,6 +67,18 @@ struct GatehousePlanCommandTests {
         #expect(run.stderr.contains("'opa' cannot plan"), "\(run.stderr)")
     }
 
+    @Test func aTimeWindowIsFoldedAtTheInstantOfAt() async throws {
+        let folder = try Self.configuration(
+            #"{ "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "09:00", "to": "17:00" }"#)
+        for (instant, expected) in [
+            ("2025-12-29T10:00:00Z", "(1 = 1)\n"), ("2025-12-29T18:00:00Z", "(1 = 0)\n"),
+        ] {
+            let run = try await Examples.run(
+                "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--at", instant, "--sql"])
+            #expect(run.stdout == expected, "\(instant): \(run.stderr)")
+        }
+    }
+
     @Test func jsonAndSQLTogetherAreAUsageError() async throws {
         let folder = try Self.configuration(Self.lists)
         let run = try await Examples.run(

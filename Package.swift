@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "GatehouseAudit", targets: ["GatehouseAudit"]),
         .library(name: "GatehouseRemote", targets: ["GatehouseRemote"]),
         .library(name: "GatehousePhotos", targets: ["GatehousePhotos"]),
+        .library(name: "GatehouseSQLite", targets: ["GatehouseSQLite"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .library(name: "GatehouseCommandLine", targets: ["GatehouseCommandLine"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
@@ -34,6 +35,14 @@ let package = Package(
         // The remote gatekeeper (OPA, AuthZEN over HTTP): its own module, so that an app that
         // does not ask a decision service does not link networking.
         .target(name: "GatehouseRemote", dependencies: ["GatehouseCore"]),
+        // A loader over one SQLite table: the system's SQLite (the SDK's SQLite3 on Apple
+        // platforms, libsqlite3 through CSQLite elsewhere), in a product of its own.
+        .target(
+            name: "GatehouseSQLite",
+            dependencies: ["GatehouseCore", .target(name: "CSQLite", condition: .when(platforms: [.linux]))]
+        ),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // A system call the C library does not wrap (openat2), for GatehouseLoaders; internal.
         .target(name: "CGatehouseLinux"),
         // The photo-library gate and thumbnail loader: Photos on Apple platforms; elsewhere the
@@ -78,6 +87,11 @@ let package = Package(
             name: "documents",
             dependencies: ["GatehouseCore", "GatehousePolicies"],
             path: "Examples/Documents"
+        ),
+        .executableTarget(
+            name: "sqlite-documents",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseSQLite"],
+            path: "Examples/SQLiteDocuments"
         ),
         .executableTarget(
             name: "proxy-vs-decorator",
@@ -125,6 +139,10 @@ let package = Package(
             dependencies: ["GatehouseCore", "GatehouseRemote", "GatehousePolicies", "GatehouseTestSupport"]
         ),
         .testTarget(
+            name: "GatehouseSQLiteTests",
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseSQLite", "GatehouseTestSupport"]
+        ),
+        .testTarget(
             name: "GatehouseCompositionTests",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
@@ -140,7 +158,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseExamplesTests",
             dependencies: [
-                "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "GatehouseCore",
+                "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "sqlite-documents",
+                "GatehouseCore",
                 "GatehousePolicies", "GatehouseComposition", "GatehouseTestSupport",
             ]
         ),
@@ -148,6 +167,6 @@ let package = Package(
 )
 
 // Every Swift target builds with the same strict settings, set here once.
-for target in package.targets where target.name != "CGatehouseLinux" {
+for target in package.targets where target.type != .system && target.name != "CGatehouseLinux" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

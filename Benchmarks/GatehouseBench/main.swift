@@ -62,6 +62,7 @@ do {
         let afterReads = (cases.firstIndex { $0.name == "raw-read-32k" } ?? cases.count - 1) + 1
         cases.insert(try await gatedDiskCase(fixtures), at: afterReads)
         cases.append(decisionLogCase(fixtures))
+        cases += try listingCases(fixtures, wanted: wanted)
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {
             switch try RemoteLoopback.benchCase() {

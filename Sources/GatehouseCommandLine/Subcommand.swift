@@ -42,7 +42,7 @@ extension Commands {
     /// Every subcommand, in the order help lists them.
     static let all: [any Subcommand.Type] = [
         Check.self, Load.self, Store.self, Remove.self, List.self, Validate.self, Explain.self,
-        TestCommand.self, Demo.self, Help.self, Version.self,
+        TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
     ]
 
     /// The subcommand named `name`.

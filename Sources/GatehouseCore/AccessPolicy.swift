@@ -21,6 +21,11 @@ public protocol AccessPolicy: Sendable {
     /// Must give the same decision as ``evaluate(_:)``. The default returns that decision with
     /// no rule and no note.
     func explain(_ request: AccessRequest) async throws -> AccessExplanation
+
+    /// What this gatekeeper does to every resource for one caller: where it allows and where
+    /// it denies (see ``AccessPlan``). The default cannot plan: each name must be asked
+    /// (``AccessPlan/Part/checkEach(_:)``). Throwing makes the part failed (it allows nothing).
+    func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part
 }
 
 extension AccessPolicy {

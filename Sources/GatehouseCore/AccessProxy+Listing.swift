@@ -19,7 +19,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
         try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
-        let listed = try await base.keys(under: prefix)
+        let listed = try await listedKeys(under: prefix)
         var readable: [Base.Key] = []
         readable.reserveCapacity(listed.count)
         for key in listed {

@@ -28,27 +28,39 @@ extension DiskLoader: ResourceListing {
     /// - Throws: ``DiskLoaderError`` when `prefix` breaks the key rules, names no folder, passes
     ///   through a link, or cannot be read.
     public func keys(under prefix: String) async throws -> [String] {
+        try walk(under: prefix, plan: nil).keys
+    }
+
+    /// The keys of the regular files under `prefix` (those `plan` permits, when given, opening no
+    /// folder it rules out), sorted by UTF-8 bytes, and how many folders the walk read.
+    package func walk(under prefix: String, plan: AccessPlan?) throws -> (keys: [String], foldersRead: Int) {
         if !prefix.isEmpty, let reason = DiskKeyRules.check(prefix) {
             throw DiskLoaderError.invalidKey(key: prefix, reason: reason)
         }
         var keys: [String] = []
+        var foldersRead = 0
         try withFolder(prefix, key: prefix) { (directory) throws(DiskLoaderError) in
             // `list` takes over a descriptor of its own (it closes it).
             let own = retryingOnInterrupt { openat(directory, ".", DiskFolder.flags) }
             guard own >= 0 else { throw .io(key: prefix, reason: errorMessage(errno)) }
-            Self.list(own, prefix: prefix, into: &keys)
+            Self.list(own, prefix: prefix, plan: plan, into: &keys, foldersRead: &foldersRead)
         }
-        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, foldersRead)
     }
 
     /// Appends the keys of the regular files in `descriptor` (a folder whose key is `prefix`)
-    /// and in every folder below it; closes `descriptor`.
-    private static func list(_ descriptor: Int32, prefix: String, into keys: inout [String]) {
+    /// and in every folder below it; closes `descriptor`. With a `plan`, only the keys it
+    /// permits, and no folder it rules out is opened. Counts the folders read in `foldersRead`.
+    private static func list(
+        _ descriptor: Int32, prefix: String, plan: AccessPlan?, into keys: inout [String],
+        foldersRead: inout Int
+    ) {
         guard let stream = fdopendir(descriptor) else {
             _ = close(descriptor)
             return
         }
         defer { _ = closedir(stream) }
+        foldersRead += 1
         let directory = dirfd(stream)
         while let entry = readdir(stream) {
             // The name is read in place, up to its NUL: a `dirent` is only as long as its name
@@ -65,10 +77,11 @@ extension DiskLoader: ResourceListing {
             guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
-                keys.append(key)
+                if plan?.permits(key) ?? true { keys.append(key) }
             case S_IFDIR:
+                guard plan?.mayPermitNames(under: key) ?? true else { continue }
                 let child = retryingOnInterrupt { openat(directory, name, DiskFolder.flags) }
-                if child >= 0 { list(child, prefix: key, into: &keys) }
+                if child >= 0 { list(child, prefix: key, plan: plan, into: &keys, foldersRead: &foldersRead) }
             default:
                 continue
             }

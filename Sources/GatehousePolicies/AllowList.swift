@@ -26,11 +26,11 @@ public struct AllowList: AccessPolicy {
     public let name: String
 
     /// The lists; one that was not given is empty and not checked.
-    private let resources: PatternIndex
-    private let subjects: PatternIndex
-    private let checksResources: Bool
-    private let checksSubjects: Bool
-    private let anonymousAllowed: Bool
+    let resources: PatternLookup
+    let subjects: PatternLookup
+    let checksResources: Bool
+    let checksSubjects: Bool
+    let anonymousAllowed: Bool
 
     /// Creates an allow-list of resource patterns, subject patterns, or both.
     ///
@@ -58,11 +58,11 @@ public struct AllowList: AccessPolicy {
             }
         }
         self.name = name
-        self.resources = PatternIndex((resources ?? []).map(ResourceIdentity.normalized))
-        self.subjects = PatternIndex((subjects ?? []).map(ResourceIdentity.normalized))
+        self.resources = PatternLookup((resources ?? []).map(ResourceIdentity.normalized))
+        self.subjects = PatternLookup((subjects ?? []).map(ResourceIdentity.normalized))
         self.checksResources = resources != nil
         self.checksSubjects = subjects != nil
-        self.anonymousAllowed = self.subjects.id(of: "*") != nil
+        self.anonymousAllowed = self.subjects.patterns.contains("*")
     }
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.

@@ -6,7 +6,7 @@ struct RuleCondition: Sendable {
     /// The attribute compared.
     let key: String
     /// The value it must have: literal text (a `*` included) and placeholders.
-    let value: Pattern
+    let value: String
 
     /// The condition written `field`.
     ///
@@ -22,7 +22,7 @@ struct RuleCondition: Sendable {
         guard !key.isEmpty else {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty key; write KEY=VALUE")
         }
-        guard Placeholder.isName(key) else {
+        guard Glob.isName(key) else {
             throw RuleSyntaxError(
                 "the condition key \"\(key)\" may hold only letters, digits, \"_\", \"-\" and \".\"")
         }
@@ -30,17 +30,18 @@ struct RuleCondition: Sendable {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty value; write KEY=VALUE")
         }
         do {
-            self.value = try Pattern(value, stars: false)
+            try Glob.checkPlaceholders(value)
         } catch {
             throw RuleSyntaxError("the condition \"\(field)\": \(error.message)")
         }
         self.key = String(key)
+        self.value = String(value)
     }
 
     /// Whether the request's attribute `key` (in NFC) equals the value.
     func holds(in request: AccessRequest) -> Bool {
         guard let attribute = request.attributes[key] else { return false }
-        return value.matches(Array(ResourceIdentity.normalized(attribute).utf8), values: request)
+        return Glob.matches(value, ResourceIdentity.normalized(attribute), values: request, stars: false)
     }
 }
 

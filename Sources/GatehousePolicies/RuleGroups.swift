@@ -50,26 +50,25 @@ struct RuleGroups {
     }
 
     /// Who is named in which group, once every line is read: the groups naming each subject,
-    /// and the groups naming each group with `@` (its holders, by group id). Both as the file
-    /// says them, so work and memory grow with the file; a decision walks up from a subject's
-    /// groups (``GroupHierarchy``) instead of every member's groups being worked out here.
+    /// and the groups naming each group with `@` (its holders), as the file says them, so that
+    /// work and memory grow with the file (see ``GroupHierarchy``).
     ///
     /// - Throws: ``RulesFileError`` at the first line naming an undefined group (with a
     ///   did-you-mean when a defined name is close), or at a line of a cycle.
-    func memberships(fileName: String) throws -> (subjects: [String: [Int32]], holders: [[Int32]]) {
+    func hierarchy(fileName: String) throws -> GroupHierarchy {
         try checkDefined(fileName: fileName)
         try checkAcyclic(fileName: fileName)
-        var holders = [[Int32]](repeating: [], count: groups.count)
-        var subjects: [String: [Int32]] = [:]
-        for (id, group) in groups.enumerated() {
+        var holders: [String: [String]] = [:]
+        var naming: [String: [String]] = [:]
+        for group in groups {
             for member in group.members {
-                holders[Int(member.id)].append(Int32(id))
+                holders[groups[Int(member.id)].name, default: []].append(group.name)
             }
             for subject in group.subjects {
-                subjects[subject, default: []].append(Int32(id))
+                naming[subject, default: []].append(group.name)
             }
         }
-        return (subjects, holders)
+        return GroupHierarchy(naming: naming, holders: holders)
     }
 
     private func checkDefined(fileName: String) throws {

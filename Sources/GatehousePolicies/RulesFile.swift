@@ -15,13 +15,9 @@ import GatehouseCore
 /// end
 /// ```
 /// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
-/// A decision finds the matching subject, action and resource patterns in a `PatternIndex`
-/// each, adds the groups the subject belongs to (kept from when the file was read, or, for a
-/// subject deep in a long chain of groups, walked for: `GroupHierarchy`), and visits the rules
-/// of each matching resource pattern (`RuleTable`), keeping those filed under a matching subject
-/// or one of the subject's groups: its cost depends on how many patterns match the request (and,
-/// for such a subject, how many groups it belongs to), not on how many rules or groups the file
-/// has.
+/// A decision finds the resource patterns that match (``PatternLookup``) and reads the rules of
+/// each, which sit side by side; a pattern with many rules has them filed by subject too. Its
+/// cost depends on how many patterns match the request, not on how many rules the file has.
 package struct RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {
@@ -49,6 +45,32 @@ package struct RulesFile: Sendable {
     package var fileName: String { contents.fileName }
     /// How many rules (lines starting with `allow` or `deny`) the file has.
     package var ruleCount: Int { contents.ruleCount }
+
+    /// The rules, in file order, as written (patterns in NFC).
+    package var rules: [Rule] {
+        contents.rules.map(contents.asWritten).sorted { $0.line < $1.line }
+    }
+
+    /// Every group `subject` belongs to, directly or through nested groups.
+    package func groups(of subject: String) -> Set<String> {
+        contents.groups.groups(of: subject)
+    }
+
+    /// One rule as written, for a reader of the parsed rules.
+    package struct Rule: Sendable {
+        /// Whether the rule allows or denies.
+        package var effect: Effect
+        /// The subject as written: exact, `*`, a pattern with `*`, or `@GROUP`.
+        package var subject: String
+        /// The action pattern.
+        package var action: String
+        /// The resource pattern, in NFC, with `*` and placeholders such as `{subject}`.
+        package var resource: String
+        /// The conditions after `if`, each `NAME=VALUE`, in order.
+        package var conditions: [(name: String, value: String)]
+        /// The rule's 1-based line.
+        package var line: Int
+    }
 
     /// Everything in one immutable object, so that a copy of a `RulesFile` costs one retain.
     private let contents: Contents
@@ -89,7 +111,7 @@ package struct RulesFile: Sendable {
                 message: "has no end line, which this policy requires: the file may be a version "
                     + "still being written; finish it with a line \"end\"")
         }
-        return RulesFile(contents: try Contents(parser))
+        return RulesFile(contents: try Contents(&parser))
     }
 
     /// The rule that decides `request`: the first matching `deny` if any, else the first
@@ -100,7 +122,7 @@ package struct RulesFile: Sendable {
 
     /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
-        decide(AccessRequest(subject: subject, action: AccessAction(rawValue: action), resource: resource))
+        decide(AccessRequest(subject: subject, action: action, resource: resource))
     }
 
     /// The decision for `request`: allow, or a denial naming the deciding line
@@ -136,133 +158,183 @@ package struct RulesFile: Sendable {
     }
 }
 
-/// The indexed rules of one file version; never changed after parsing.
+/// One rule as a decision reads it; the resource pattern is the one it is filed under.
+struct IndexedRule: Sendable {
+    /// What `subject` holds.
+    enum SubjectKind: UInt8, Sendable {
+        /// `*`: any subject, and a request without one.
+        case any
+        /// A subject's name.
+        case exact
+        /// A pattern with `*`.
+        case pattern
+        /// A group's name (written `@NAME`).
+        case group
+    }
+
+    var subject: String
+    /// The resource pattern's id.
+    var resource: Int32
+    /// The action pattern's id.
+    var action: Int32
+    var line: Int32
+    var subjectKind: SubjectKind
+    var effect: RulesFile.Effect
+    var hasConditions: Bool
+}
+
+/// The rules of one file version, indexed; never changed after parsing.
 private final class Contents: Sendable {
+    /// The most rules a resource pattern may have for a decision to read them all.
+    static let scanLimit = 8
+
     let fileName: String
     let ruleCount: Int
-    let subjects: PatternIndex
-    let actions: PatternIndex
-    let resources: PatternIndex
-    /// The groups naming each subject, by the id of the subject's exact pattern in `subjects`,
-    /// and the groups holding each group. Group members are added to `subjects` as exact
-    /// patterns, so one lookup of the subject finds both its patterns and its groups.
+    let resources: PatternLookup
+    /// The rules, those of each resource pattern side by side: pattern `i`'s are
+    /// `rules[starts[i]..<starts[i + 1]]`.
+    let rules: [IndexedRule]
+    let starts: [Int32]
+    /// The rules of each pattern with more than ``scanLimit``, filed by subject.
+    let filed: [Int32: FiledRules]
+    let actions: [String]
+    let conditions: [Int32: [RuleCondition]]
     let groups: GroupHierarchy
-    /// How many subject patterns rules name: ids below it. A group's members are inserted
-    /// after the rules' subjects, so an id at or above it is named only by a group line.
-    let namedSubjectCount: Int
-    let rules: RuleTable
-    /// The id of the subject pattern `*`, the only one that matches a request without subject.
-    let anySubject: Int32?
 
-    init(_ parser: RulesParser) throws {
+    /// The positions of one resource pattern's rules, by subject.
+    struct FiledRules: Sendable {
+        var exact: [String: [Int32]] = [:]
+        var groups: [String: [Int32]] = [:]
+        /// `*` and subject patterns.
+        var others: [Int32] = []
+    }
+
+    init(_ parser: inout RulesParser) throws {
         fileName = parser.fileName
         ruleCount = parser.ruleCount
-        actions = parser.actions
-        resources = parser.resources
-        rules = parser.rules.build(resourceCount: parser.resources.count)
-        anySubject = parser.subjects.id(of: "*").map(Int32.init)
-        var subjects = parser.subjects
-        let memberships = try parser.groups.memberships(fileName: parser.fileName)
-        var members: [Int: [Int32]] = [:]
-        for (member, groups) in memberships.subjects {
-            members[subjects.insert(member)] = groups
+        groups = try parser.groups.hierarchy(fileName: parser.fileName)
+        parser.resourceIDs = [:]
+        var rules: [IndexedRule] = []
+        swap(&rules, &parser.rules)
+        rules.sort { $0.resource < $1.resource }
+        let patternCount = parser.resources.count
+        var starts = [Int32](repeating: 0, count: patternCount + 1)
+        for rule in rules {
+            starts[Int(rule.resource) + 1] += 1
         }
-        self.subjects = subjects
-        groups = GroupHierarchy(members: members, holders: memberships.holders, subjectCount: subjects.count)
-        namedSubjectCount = parser.subjects.count
+        var filed: [Int32: FiledRules] = [:]
+        for pattern in 0..<patternCount {
+            starts[pattern + 1] += starts[pattern]
+            guard starts[pattern + 1] - starts[pattern] > Self.scanLimit else { continue }
+            var index = FiledRules()
+            for position in starts[pattern]..<starts[pattern + 1] {
+                let rule = rules[Int(position)]
+                switch rule.subjectKind {
+                case .exact: index.exact[rule.subject, default: []].append(position)
+                case .group: index.groups[rule.subject, default: []].append(position)
+                case .any, .pattern: index.others.append(position)
+                }
+            }
+            filed[Int32(pattern)] = index
+        }
+        self.rules = rules
+        self.starts = starts
+        self.filed = filed
+        actions = parser.actions
+        conditions = parser.conditions
+        resources = PatternLookup(parser.resources, placeholders: true)
     }
 
     func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
-        // The subject keys: the subject patterns that match and that rules name, and the
-        // subject's exact pattern when groups name it (at most one pattern, the exact one).
-        var subjectKeys = MatchedIDs()
-        var member: Int?
-        if let subject = request.subject {
-            let matched = subjects.matchedIDs(of: subject)
-            for index in 0..<matched.count {
-                let id = Int(matched[index])
-                if id < namedSubjectCount { subjectKeys.append(Int32(id)) }
-                if groups.hasGroups(subject: id) { member = id }
-            }
-        } else if let anySubject {
-            subjectKeys.append(anySubject)
+        var search = Search(contents: self, request: request)
+        resources.forEachMatch(of: request.resource, values: request) { pattern in
+            search.visit(pattern: pattern)
+            return false
         }
-        guard !subjectKeys.isEmpty || member != nil else { return nil }
-        let actionIDs = actions.matchedIDs(of: request.action.rawValue)
-        guard !actionIDs.isEmpty else { return nil }
-        let resourceIDs = resources.matchedIDs(of: request.resource, values: request)
-        guard !resourceIDs.isEmpty else { return nil }
-        // The subject keys of every group the subject belongs to, ascending.
-        var memberOf: ArraySlice<Int32> = []
-        if let member { memberOf = groups.groupKeys(of: member) }
-        var found = FoundLines()
-        for resourceIndex in 0..<resourceIDs.count {
-            let resource = resourceIDs[resourceIndex]
-            let range = rules.rules(of: resource)
-            if range.count <= RuleTable.scanLimit {
-                // A few rules: read them all, keep those filed under one of the subject keys.
-                for position in range {
-                    let rule = rules[position]
-                    let subject = rule.key.subject
-                    let filed =
-                        subject >= 0
-                        ? subjectKeys.contains(subject) : Self.holds(subject, in: memberOf)
-                    if filed { found.consider(rule, in: rules, actions: actionIDs, request: request) }
-                }
-                continue
-            }
-            for index in 0..<subjectKeys.count {
-                found.consider(
-                    rules.rules(RuleKey(resource: resource, subject: subjectKeys[index]), in: range),
-                    in: rules, actions: actionIDs, request: request)
-            }
-            for key in memberOf {
-                found.consider(
-                    rules.rules(RuleKey(resource: resource, subject: key), in: range),
-                    in: rules, actions: actionIDs, request: request)
-            }
-        }
-        if found.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(found.deny)) }
-        if found.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(found.allow)) }
+        if search.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(search.deny)) }
+        if search.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(search.allow)) }
         return nil
     }
 
-    /// Whether the ascending `keys` hold `key` (a binary search: a subject may belong to
-    /// thousands of groups).
-    private static func holds(_ key: Int32, in keys: ArraySlice<Int32>) -> Bool {
-        var low = keys.startIndex
-        var high = keys.endIndex
-        while low < high {
-            let middle = low + (high - low) / 2
-            if keys[middle] == key { return true }
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return false
+    /// `rule` as written.
+    func asWritten(_ rule: IndexedRule) -> RulesFile.Rule {
+        RulesFile.Rule(
+            effect: rule.effect, subject: rule.subjectKind == .group ? "@" + rule.subject : rule.subject,
+            action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
+            conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
     }
 }
 
-/// The first matching line of each effect, while a decision looks at the rules.
-private struct FoundLines {
+/// A decision under way: the first matching line of each effect so far.
+private struct Search {
+    let contents: Contents
+    let request: AccessRequest
     var deny = Int32.max
     var allow = Int32.max
+    /// The subject's groups, once a rule naming a group needed them.
+    private var memberOf: Set<String>?
 
-    /// Takes the rules at `positions` whose action and conditions match.
-    mutating func consider(
-        _ positions: Range<Int>, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest
-    ) {
-        for position in positions {
-            consider(rules[position], in: rules, actions: actions, request: request)
+    init(contents: Contents, request: AccessRequest) {
+        self.contents = contents
+        self.request = request
+    }
+
+    /// Takes the matching rules of resource pattern `pattern`, which matches.
+    mutating func visit(pattern: Int) {
+        let positions = contents.starts[pattern]..<contents.starts[pattern + 1]
+        guard positions.count > Contents.scanLimit, let filed = contents.filed[Int32(pattern)] else {
+            for position in positions { consider(position) }
+            return
+        }
+        guard let subject = request.subject else {
+            for position in filed.others { consider(position) }
+            return
+        }
+        for position in filed.exact[subject] ?? [] { consider(position) }
+        for position in filed.others { consider(position) }
+        guard !filed.groups.isEmpty else { return }
+        // Whichever is smaller: the subject's groups, or the groups rules are filed under.
+        let memberOf = groups(of: subject)
+        if memberOf.count < filed.groups.count {
+            for group in memberOf {
+                for position in filed.groups[group] ?? [] { consider(position) }
+            }
+        } else {
+            for (group, positions) in filed.groups where memberOf.contains(group) {
+                for position in positions { consider(position) }
+            }
         }
     }
 
-    /// Takes `rule` if its action and conditions match.
-    mutating func consider(
-        _ rule: IndexedRule, in rules: RuleTable, actions: MatchedIDs, request: AccessRequest
-    ) {
-        guard actions.contains(rule.action) && rules.conditionsHold(rule, request) else { return }
+    /// Takes the rule at `position` if its subject, action and conditions match.
+    private mutating func consider(_ position: Int32) {
+        let rule = contents.rules[Int(position)]
+        guard rule.line < (rule.effect == .deny ? deny : allow), subjectMatches(rule),
+            Glob.sameBytes(contents.actions[Int(rule.action)], request.action.rawValue)
+                || Glob.matches(contents.actions[Int(rule.action)], request.action.rawValue),
+            !rule.hasConditions
+                || (contents.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
+        else { return }
         switch rule.effect {
-        case .deny: deny = min(deny, rule.line)
-        case .allow: allow = min(allow, rule.line)
+        case .deny: deny = rule.line
+        case .allow: allow = rule.line
         }
+    }
+
+    private mutating func subjectMatches(_ rule: IndexedRule) -> Bool {
+        guard let subject = request.subject else { return rule.subjectKind == .any }
+        switch rule.subjectKind {
+        case .any: return true
+        case .exact: return Glob.sameBytes(rule.subject, subject)
+        case .pattern: return Glob.matches(rule.subject, subject)
+        case .group: return groups(of: subject).contains(rule.subject)
+        }
+    }
+
+    private mutating func groups(of subject: String) -> Set<String> {
+        if let memberOf { return memberOf }
+        let groups = contents.groups.groups(of: subject)
+        memberOf = groups
+        return groups
     }
 }

@@ -1,12 +1,17 @@
-/// Reads the lines of a rules file, in order, into the indexes a ``RulesFile`` decides with.
+/// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from.
 struct RulesParser {
     let fileName: String
-    private(set) var subjects = PatternIndex()
-    private(set) var actions = PatternIndex()
-    private(set) var resources = PatternIndex(placeholders: true)
+    /// The rules, in file order.
+    var rules: [IndexedRule] = []
+    /// The distinct resource patterns, by id, and their ids by spelling.
+    private(set) var resources: [String] = []
+    var resourceIDs: [String: Int32] = [:]
+    /// The distinct action patterns, by id, and their ids by spelling.
+    private(set) var actions: [String] = []
+    private var actionIDs: [String: Int32] = [:]
+    /// The conditions of each rule that has some, by line.
+    private(set) var conditions: [Int32: [RuleCondition]] = [:]
     private(set) var groups = RuleGroups()
-    private(set) var rules = RuleTable.Builder()
-    private(set) var ruleCount = 0
     /// The line of the `end` line, once read.
     private(set) var endLine: Int?
     private var sawComment = false
@@ -15,11 +20,12 @@ struct RulesParser {
     /// A parser for a file of (at most) `lineCount` lines that hold fields.
     init(fileName: String, lineCount: Int) {
         self.fileName = fileName
-        subjects.reserveCapacity(lineCount)
-        // Most rules name their resources with a star; each may start a group of its own.
-        resources.reserveCapacity(lineCount, wildcards: lineCount)
         rules.reserveCapacity(lineCount)
+        resources.reserveCapacity(lineCount)
+        resourceIDs.reserveCapacity(lineCount)
     }
+
+    var ruleCount: Int { rules.count }
 
     /// Whether no line said anything: no rule, group, comment or `end`.
     var isEmpty: Bool {
@@ -89,32 +95,45 @@ struct RulesParser {
                 try RuleCondition(string(field, in: text)[...])
             }
         }
-        let subject = try subjectKey(fields[1], in: text, line: line)
+        let (subject, kind) = try subject(fields[1], in: text, line: line)
         try Self.refuseBraces(fields[2], in: text, field: "action")
-        let action = Int32(actions.insert(text, fields[2]))
-        let resource: Int32
+        let action = Self.id(of: string(fields[2], in: text), in: &actionIDs, &actions)
+        let resourceText = string(fields[3], in: text)
         do {
-            resource = Int32(try resources.insert(parsing: text, fields[3]))
+            try Glob.checkPlaceholders(resourceText[...])
         } catch {
-            throw RuleSyntaxError("the resource \"\(string(fields[3], in: text))\" has \(error.message)")
+            throw RuleSyntaxError("the resource \"\(resourceText)\" has \(error.message)")
         }
-        rules.add(
-            RuleKey(resource: resource, subject: subject), line: Int32(clamping: line), effect: effect,
-            action: action, conditions: conditions)
-        ruleCount += 1
+        let number = Int32(clamping: line)
+        if !conditions.isEmpty { self.conditions[number] = conditions }
+        rules.append(
+            IndexedRule(
+                subject: subject, resource: Self.id(of: resourceText, in: &resourceIDs, &resources),
+                action: action, line: number, subjectKind: kind, effect: effect,
+                hasConditions: !conditions.isEmpty))
     }
 
-    /// The subject key of a rule's subject field: a pattern, or `@NAME` for a group.
-    private mutating func subjectKey(_ field: Range<Int>, in text: [UInt8], line: Int) throws(RuleSyntaxError)
-        -> Int32
+    /// The id of `text` in `list`, added if new.
+    private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
+        if let id = ids[text] { return id }
+        ids[text] = Int32(list.count)
+        list.append(text)
+        return Int32(list.count - 1)
+    }
+
+    /// A rule's subject field: a group's name for `@NAME`, else the subject as written.
+    private mutating func subject(_ field: Range<Int>, in text: [UInt8], line: Int) throws(RuleSyntaxError)
+        -> (String, IndexedRule.SubjectKind)
     {
         if text[field.lowerBound] == UInt8(ascii: "@") {
-            let name = try Self.groupName(
-                string(field.dropFirst(), in: text), in: string(field, in: text))
-            return RuleKey.subject(group: groups.reference(name, line: line))
+            let name = try Self.groupName(string(field.dropFirst(), in: text), in: string(field, in: text))
+            _ = groups.reference(name, line: line)
+            return (name, .group)
         }
         try Self.refuseBraces(field, in: text, field: "subject")
-        return Int32(subjects.insert(text, field))
+        let subject = string(field, in: text)
+        if subject == "*" { return (subject, .any) }
+        return (subject, subject.utf8.contains(Glob.star) ? .pattern : .exact)
     }
 
     /// `group NAME MEMBER...`.

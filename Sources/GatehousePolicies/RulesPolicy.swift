@@ -18,7 +18,7 @@ public struct RulesPolicy: AccessPolicy {
     /// The number of rules in the text.
     public var ruleCount: Int { rules.ruleCount }
 
-    private let rules: RulesFile
+    let rules: RulesFile
 
     /// Parses `text` as rules.
     ///

@@ -134,33 +134,46 @@ public struct RemotePolicy: AccessPolicy {
                 throw RemotePolicyError(url: url, kind: .unaskable(unaskable.message))
             }
         }
-        let response: HTTPTransport.Response
+        let answer = try await exchange(body, with: url)
         do {
-            response = try await transport.post(body, to: url, timeout: timeout, limit: maxResponseBytes)
-        } catch let failure as HTTPTransport.Failure {
-            switch failure {
-            case .timedOut: throw RemotePolicyError(url: url, kind: .timedOut(timeout))
-            case .tooLarge: throw RemotePolicyError(url: url, kind: .tooLarge(limit: maxResponseBytes))
-            case .transport(let text): throw RemotePolicyError(url: url, kind: .transport(text))
-            case .proxyInEnvironment(let variable):
-                throw RemotePolicyError(
-                    url: url,
-                    kind: .unaskable(
-                        "the environment names a proxy (\(variable)), and this gate sends no decision through a proxy unless its configuration says \"proxy\": \"environment\"; unset \(variable) for this process or choose the proxy"
-                    ))
-            }
-        }
-        guard (200..<300).contains(response.status) else {
-            throw RemotePolicyError(url: url, kind: .status(response.status, body: Excerpt.of(response.body)))
-        }
-        do {
-            let answer = try AnswerJSON.parse(response.body)
             switch decisionProtocol {
             case .opa: return try OPAExchange.decision(from: answer, service: url)
             case .authzen: return try AuthZENExchange.decision(from: answer, service: url)
             }
         } catch let shape as AnswerShapeError {
             throw RemotePolicyError(url: url, kind: .unexpectedBody(shape.message))
+        }
+    }
+
+    /// Posts `body` to `endpoint` and reads the answer as JSON.
+    ///
+    /// - Throws: ``RemotePolicyError`` for a transport error, a timeout, a status other than
+    ///   2xx, a body too large or not JSON; `CancellationError` when the task is cancelled.
+    func exchange(_ body: Data, with endpoint: URL) async throws -> AnswerJSON {
+        let response: HTTPTransport.Response
+        do {
+            response = try await transport.post(body, to: endpoint, timeout: timeout, limit: maxResponseBytes)
+        } catch let failure as HTTPTransport.Failure {
+            switch failure {
+            case .timedOut: throw RemotePolicyError(url: endpoint, kind: .timedOut(timeout))
+            case .tooLarge: throw RemotePolicyError(url: endpoint, kind: .tooLarge(limit: maxResponseBytes))
+            case .transport(let text): throw RemotePolicyError(url: endpoint, kind: .transport(text))
+            case .proxyInEnvironment(let variable):
+                throw RemotePolicyError(
+                    url: endpoint,
+                    kind: .unaskable(
+                        "the environment names a proxy (\(variable)), and this gate sends no decision through a proxy unless its configuration says \"proxy\": \"environment\"; unset \(variable) for this process or choose the proxy"
+                    ))
+            }
+        }
+        guard (200..<300).contains(response.status) else {
+            throw RemotePolicyError(
+                url: endpoint, kind: .status(response.status, body: Excerpt.of(response.body)))
+        }
+        do {
+            return try AnswerJSON.parse(response.body)
+        } catch let shape as AnswerShapeError {
+            throw RemotePolicyError(url: endpoint, kind: .unexpectedBody(shape.message))
         }
     }
 }

@@ -17,7 +17,7 @@ struct RulesGenerator {
         var placeholders: Bool
         var conditions: Bool
         /// Whether a file's rules share a few resource patterns, so that one pattern has many
-        /// rules (the engine files those by subject key; see `RuleTable`).
+        /// rules (the engine files those by subject; see `RulesFile`).
         var manyRulesPerResource = false
 
         static let secondEdition = Features(groups: true, placeholders: true, conditions: true)

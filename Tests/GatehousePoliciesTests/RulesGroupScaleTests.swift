@@ -43,7 +43,7 @@ struct RulesGroupScaleTests {
                 "allow @g\(depth - 1) write docs/*",
             ]
                 // Ten rules on one resource pattern: more than a decision reads one by one, so
-                // these are looked up by the subject's groups (see RuleTable).
+                // these are looked up by the subject's groups (see RulesFile).
                 + (0..<10).map { "allow @g\(depth - 1 - $0) list docs/*" })
         // Near-linear, not members × depth: a chain 8 times deeper takes about 8 times as long
         // to load, not 64 times. A ratio inside one run, so that a sanitizer or a slow machine

@@ -1,9 +1,11 @@
+import GatehouseCore
 import GatehousePolicies
 import GatehouseTestSupport
 import Testing
 
-@Suite("PatternIndex")
-struct PatternIndexTests {
+/// The glob matcher and the look-up of patterns by folder that rules files and allow-lists use.
+@Suite("Pattern look-up")
+struct PatternLookupTests {
     static let table: [(pattern: String, text: String, matches: Bool)] = [
         ("avatars/alice.png", "avatars/alice.png", true),
         ("avatars/alice.png", "avatars/alice.pn", false),
@@ -40,8 +42,9 @@ struct PatternIndexTests {
 
     @Test(arguments: table)
     func matchesAsTheTableSays(pattern: String, text: String, matches: Bool) {
-        let index = PatternIndex([pattern])
+        let index = PatternLookup([pattern])
         #expect(index.contains(match: text) == matches)
+        #expect(Glob.matches(pattern, text) == matches)
         #expect(referenceGlobMatch(pattern, text) == matches)
     }
 
@@ -49,8 +52,8 @@ struct PatternIndexTests {
         let patterns = [
             "avatars/*", "avatars/alice.png", "*.png", "avatars/*/x", "*", "public/*", "avatars/a*",
         ]
-        let index = PatternIndex(patterns)
-        let found = Set(index.matches(of: "avatars/alice.png").map { index.pattern($0) })
+        let index = PatternLookup(patterns)
+        let found = Set(index.matches(of: "avatars/alice.png").map { index.patterns[$0] })
         #expect(found == ["avatars/*", "avatars/alice.png", "*.png", "*", "avatars/a*"])
     }
 
@@ -59,8 +62,8 @@ struct PatternIndexTests {
             "avatars/*", "avatars/*/private-*", "avatars/*.png", "avatarz/*", "avatars/a*", "avatars/**",
             "avatars/",
         ]
-        let index = PatternIndex(patterns)
-        let found = { (text: String) in Set(index.matches(of: text).map { index.pattern($0) }) }
+        let index = PatternLookup(patterns)
+        let found = { (text: String) in Set(index.matches(of: text).map { index.patterns[$0] }) }
         #expect(
             found("avatars/bob/private-1.png") == [
                 "avatars/*", "avatars/*/private-*", "avatars/*.png", "avatars/**",
@@ -73,44 +76,32 @@ struct PatternIndexTests {
         }
     }
 
-    @Test func insertingTheSamePatternAgainReturnsItsId() {
-        var index = PatternIndex()
-        let first = index.insert("a*b")
-        let second = index.insert("exact")
-        #expect(index.insert("a*b") == first)
-        #expect(index.insert("exact") == second)
-        #expect(index.count == 2)
-        #expect(index.id(of: "a*b") == first)
-        #expect(index.id(of: "aXb") == nil)
-        #expect(index.pattern(second) == "exact")
+    @Test func aPatternGivenTwiceMatchesUnderEachId() {
+        let index = PatternLookup(["a*b", "exact", "a*b", "exact"])
+        #expect(index.patterns.count == 4)
+        #expect(Set(index.matches(of: "aXb")) == [0, 2])
+        #expect(index.matches(of: "exact").count == 1)
+        #expect(index.matches(of: "aXc").isEmpty)
     }
 
-    /// The tables key spellings and prefixes by a 32-bit FNV-1a hash, under which `costarring`
-    /// and `liquid` (and `declinate` and `macallums`) collide: each must still be its own
-    /// pattern, found only by its own text, as an exact pattern and as a prefix.
-    @Test func spellingsWithTheSameHashStayApart() {
-        var index = PatternIndex()
-        let costarring = index.insert("costarring")
-        let liquid = index.insert("liquid")
-        let costarringStar = index.insert("costarring/*")
-        let liquidStar = index.insert("liquid/*")
-        let declinate = index.insert("declinate*")
-        let macallums = index.insert("macallums*")
-        #expect(Set([costarring, liquid, costarringStar, liquidStar, declinate, macallums]).count == 6)
-        #expect(index.insert("liquid") == liquid)
-        #expect(index.id(of: "costarring") == costarring)
-        #expect(index.id(of: "liquid") == liquid)
-        #expect(index.matches(of: "costarring") == [costarring])
-        #expect(index.matches(of: "liquid") == [liquid])
-        #expect(index.matches(of: "liquid/x") == [liquidStar])
-        #expect(index.matches(of: "costarring/x") == [costarringStar])
-        #expect(index.matches(of: "declinate-1") == [declinate])
-        #expect(index.matches(of: "macallums-1") == [macallums])
-        #expect(index.matches(of: "zinke").isEmpty)
+    /// Spellings once hashed alike (by a 32-bit FNV-1a, `costarring` and `liquid`, `declinate`
+    /// and `macallums`) must each be its own pattern, found only by its own text, as an exact
+    /// pattern and as a folder.
+    @Test func differentSpellingsStayApart() {
+        let patterns = ["costarring", "liquid", "costarring/*", "liquid/*", "declinate*", "macallums*"]
+        let index = PatternLookup(patterns)
+        let found = { (text: String) in index.matches(of: text).map { index.patterns[$0] } }
+        #expect(found("costarring") == ["costarring"])
+        #expect(found("liquid") == ["liquid"])
+        #expect(found("liquid/x") == ["liquid/*"])
+        #expect(found("costarring/x") == ["costarring/*"])
+        #expect(found("declinate-1") == ["declinate*"])
+        #expect(found("macallums-1") == ["macallums*"])
+        #expect(found("zinke").isEmpty)
     }
 
     @Test func stoppingTheWalkStopsAtTheFirstMatch() {
-        let index = PatternIndex(["*", "a*", "ab*", "abc"])
+        let index = PatternLookup(["*", "a*", "ab*", "abc"])
         var visited = 0
         let stopped = index.forEachMatch(of: "abc") { _ in
             visited += 1
@@ -121,11 +112,40 @@ struct PatternIndexTests {
         #expect(!index.forEachMatch(of: "abc") { _ in false })
     }
 
+    /// An exact pattern matches the same bytes only, not a canonically equivalent spelling
+    /// (which a dictionary of strings would find).
+    @Test func anExactPatternMatchesItsBytesOnly() {
+        let index = PatternLookup(["caf\u{e9}", "caf\u{e9}/*"])
+        #expect(index.contains(match: "caf\u{e9}"))
+        #expect(!index.contains(match: "cafe\u{301}"))
+        #expect(!index.contains(match: "cafe\u{301}/x"))
+        #expect(index.contains(match: "caf\u{e9}/x"))
+    }
+
+    @Test func placeholdersTakeTheRequestsValuesOnlyWhenGiven() {
+        let index = PatternLookup(["users/{subject}/*", "{tenant}/x"], placeholders: true)
+        let request = AccessRequest(
+            subject: "alice", action: "read", resource: "", attributes: ["tenant": "t1"])
+        let found = { (text: String) in
+            var ids: [Int] = []
+            index.forEachMatch(of: text, values: request) { id in
+                ids.append(id)
+                return false
+            }
+            return ids
+        }
+        #expect(found("users/alice/a") == [0])
+        #expect(found("users/bob/a").isEmpty)
+        #expect(found("t1/x") == [1])
+        #expect(!PatternLookup(["{tenant}/x"]).contains(match: "t1/x"))
+        #expect(PatternLookup(["{tenant}/x"]).contains(match: "{tenant}/x"))
+    }
+
     @Test func emptyIndexMatchesNothing() {
-        let index = PatternIndex()
+        let index = PatternLookup([])
         #expect(!index.contains(match: ""))
         #expect(!index.contains(match: "a"))
-        #expect(index.count == 0)
+        #expect(index.patterns.isEmpty)
     }
 
     @Test func agreesWithTheReferenceMatcherOnRandomPatterns() {
@@ -134,12 +154,12 @@ struct PatternIndexTests {
             let patterns = (0..<Int.random(in: 1...60, using: &random)).map { _ in
                 random.string(from: "ab/**", maxLength: 6)
             }
-            let index = PatternIndex(patterns)
+            let index = PatternLookup(patterns)
             let unique = Array(Set(patterns))
             for _ in 0..<60 {
                 let text = random.string(from: "ab/", maxLength: 8)
                 let expected = Set(unique.filter { referenceGlobMatch($0, text) })
-                let found = Set(index.matches(of: text).map { index.pattern($0) })
+                let found = Set(index.matches(of: text).map { index.patterns[$0] })
                 #expect(found == expected, "text \(text)")
             }
         }
@@ -154,7 +174,7 @@ struct PatternIndexTests {
             let patterns = (0..<Int.random(in: 1...40, using: &random)).map { _ in
                 random.string(from: alphabet, maxLength: 5)
             }
-            let index = PatternIndex(patterns)
+            let index = PatternLookup(patterns)
             for _ in 0..<60 {
                 let text = random.string(from: "ab/", maxLength: 6)
                 let expected = patterns.contains { referenceGlobMatch($0, text) }
@@ -166,7 +186,7 @@ struct PatternIndexTests {
 
     @Test func globWithManyStarsOnALongNearMissFinishesQuickly() {
         // Exponential backtracking would never finish this; the matcher is at most quadratic.
-        let index = PatternIndex(["*a*a*a*a*a*a*a*a*a*a*b"])
+        let index = PatternLookup(["*a*a*a*a*a*a*a*a*a*a*b"])
         let text = String(repeating: "a", count: 3000)
         #expect(!index.contains(match: text))
         #expect(index.contains(match: text + "b"))
@@ -178,12 +198,24 @@ struct PatternIndexTests {
             patterns.append("avatars/user\(user)/*")
             patterns.append("docs/user\(user).txt")
         }
-        let index = PatternIndex(patterns)
-        #expect(index.count == 100_000)
+        let index = PatternLookup(patterns)
+        #expect(index.patterns.count == 100_000)
         #expect(
-            index.matches(of: "avatars/user4711/a.png").map { index.pattern($0) } == ["avatars/user4711/*"])
-        #expect(index.matches(of: "docs/user4711.txt").map { index.pattern($0) } == ["docs/user4711.txt"])
+            index.matches(of: "avatars/user4711/a.png").map { index.patterns[$0] } == ["avatars/user4711/*"])
+        #expect(index.matches(of: "docs/user4711.txt").map { index.patterns[$0] } == ["docs/user4711.txt"])
         #expect(!index.contains(match: "avatars/user50000/a.png"))
         #expect(!index.contains(match: "docs/user4711.txt2"))
+    }
+}
+
+extension PatternLookup {
+    /// The ids of every pattern matching `text`.
+    fileprivate func matches(of text: String) -> [Int] {
+        var ids: [Int] = []
+        forEachMatch(of: text) { id in
+            ids.append(id)
+            return false
+        }
+        return ids
     }
 }

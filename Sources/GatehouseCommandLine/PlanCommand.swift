@@ -1,0 +1,113 @@
+import Foundation
+import GatehouseComposition
+import GatehouseCore
+
+/// `gatehouse plan`: what a subject may reach in a service, as a plan over resource names, in
+/// text, JSON or one line of SQL.
+enum Plan: Subcommand {
+    static let name = "plan"
+    static let abstract = "print what a subject may reach: the names the gate allows, as a plan"
+    static let options = [
+        RequestOptions.config, RequestOptions.service, RequestOptions.subject, RequestOptions.action,
+        RequestOptions.attr,
+        CommandLineArguments.Option(
+            name: "at", valueName: "INSTANT",
+            help: "fold time windows at this ISO-8601 instant (default: now)"),
+        CommandLineArguments.Option(
+            name: "json", help: "print one JSON object: exact, unplanned, prefixes, residual"),
+        CommandLineArguments.Option(
+            name: "sql",
+            help: "print one line: a SQL boolean expression over the column; fails (exit 1) when a "
+                + "gatekeeper cannot plan, naming it"),
+        CommandLineArguments.Option(
+            name: "column", valueName: "NAME",
+            help: "the column of resource names for --sql (default: resource)"),
+    ]
+    static let discussion = """
+        With --sql the line is ready for SELECT ... WHERE <expression>: literals quoted, LIKE
+        patterns escaped.
+
+        Exit status: 0 printed, 1 error (bad configuration, a gatekeeper that cannot plan with
+        --sql), 2 usage.
+        """
+
+    /// What `--json` prints.
+    private struct Output: Encodable {
+        var service: String
+        var subject: String?
+        var action: String
+        var plan: AccessPlan
+    }
+
+    static func run(_ parsed: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
+        let console = commands.console
+        let (json, sql) = (parsed.flag("json"), parsed.flag("sql"))
+        let config = parsed.value("config") ?? ""
+        if json && sql {
+            return commands.usage("give --json or --sql, not both", usage: "Usage: " + synopsis)
+        }
+        if parsed.value("column") != nil && !sql {
+            return commands.usage(
+                "--column names the column of --sql; add --sql", usage: "Usage: " + synopsis)
+        }
+        var attributes: [String: String] = [:]
+        for pair in parsed.all("attr") {
+            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
+            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
+                return commands.usage(
+                    "--attr expects KEY=VALUE, found '\(pair)'", usage: "Usage: " + synopsis)
+            }
+            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
+        }
+        var instant: Date?
+        if let text = parsed.value("at") {
+            do {
+                instant = try Instant.parse(text)
+            } catch {
+                return commands.usage(
+                    "--at expects \(Instant.description), found '\(text)'; \(error.reason)",
+                    usage: "Usage: " + synopsis)
+            }
+        }
+        let service: ConfiguredService
+        do {
+            let services = try Assembler(registry: commands.registry).assemble(
+                contentsOf: URL(fileURLWithPath: config))
+            service = try services.service(named: parsed.value("service"))
+        } catch {
+            return commands.configurationFailed(error, file: config, json: json)
+        }
+        let (subject, action) = (parsed.value("subject"), parsed.value("action") ?? "read")
+        let plan: AccessPlan
+        do {
+            plan = try await service.gate.plan(
+                subject: subject, action: AccessAction(rawValue: action), attributes: attributes, at: instant)
+        } catch {
+            console.err("error: cancelled")
+            return .error
+        }
+        if sql {
+            guard plan.isExact else {
+                let names = plan.unplanned.map { "'\(printable($0))'" }.joined(separator: ", ")
+                console.err(
+                    "error: no exact SQL: the gatekeeper \(names) cannot plan, so each name must be asked of it"
+                )
+                return .error
+            }
+            console.out(plan.sql(column: parsed.value("column") ?? "resource"))
+        } else if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let output = Output(service: service.name, subject: subject, action: action, plan: plan)
+            console.out((try? encoder.encode(output)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
+        } else {
+            console.out(
+                printable("\(subject ?? "(no subject)") \(action) in \(service.name): \(plan.residual)"))
+            console.out(printable("prefixes: \(plan.prefixes.map { "\"\($0)\"" }.joined(separator: ", "))"))
+            if !plan.isExact {
+                console.out(printable("check each name with: \(plan.unplanned.joined(separator: ", "))"))
+            }
+        }
+        return .ok
+    }
+}

@@ -1,0 +1,134 @@
+// A plan's renderings: SQL, the literal prefixes to walk, and JSON.
+
+extension AccessPlan {
+    /// A SQL boolean expression over a text column that holds where ``permits(_:)`` holds, for
+    /// `SELECT … WHERE <expression>`; a part that must check each name is rendered as false.
+    ///
+    /// An exact name is compared with `=`; a pattern with `*` becomes `LIKE` with `*` as `%`,
+    /// and `%`, `_` and `\` written `\%`, `\_` and `\\` under `ESCAPE '\'`. Every literal is
+    /// single-quoted with its quotes doubled; `column` is quoted as an identifier (each
+    /// `.`-separated part in double quotes). `LIKE` must compare case-sensitively, as in
+    /// PostgreSQL and in SQLite after `PRAGMA case_sensitive_like = ON`. The expression does not
+    /// check ``identity``: names that break it must not be stored, or a proxy must check each
+    /// row (as a listing through it does).
+    public func sql(column: String) -> String {
+        let quoted = column.split(separator: ".", omittingEmptySubsequences: false)
+            .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: ".")
+        return Self.sql(residual.bound(unplanned: false), column: quoted)
+    }
+
+    private static func sql(_ residual: Residual, column: String) -> String {
+        switch residual {
+        case .everything: "(1 = 1)"
+        case .nothing, .unplanned: "(1 = 0)"
+        case .pattern(let pattern) where pattern.isExact: "\(column) = \(quoted(pattern.runs[0]))"
+        case .pattern(let pattern): "\(column) LIKE \(quoted(like(pattern))) ESCAPE '\\'"
+        case .all(let members): "(" + members.map { sql($0, column: column) }.joined(separator: " AND ") + ")"
+        case .any(let members): "(" + members.map { sql($0, column: column) }.joined(separator: " OR ") + ")"
+        case .complement(let member): "NOT (\(sql(member, column: column)))"
+        }
+    }
+
+    /// The `LIKE` pattern of `pattern`, escaped with `\`.
+    private static func like(_ pattern: Pattern) -> String {
+        pattern.runs.map { run in
+            var escaped = ""
+            for character in run.unicodeScalars {
+                if character == "%" || character == "_" || character == "\\" { escaped += "\\" }
+                escaped.unicodeScalars.append(character)
+            }
+            return escaped
+        }.joined(separator: "%")
+    }
+
+    /// `text` as a SQL string literal.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// The literal prefixes to walk: every name the gate may allow starts with one of them
+    /// (``candidates``), sorted, none starting with another; `[""]` when the plan bounds no
+    /// prefix, `[]` when it allows nothing.
+    public var prefixes: [String] {
+        guard let found = Self.prefixes(residual.bound(unplanned: true)) else { return [""] }
+        var kept: [String] = []
+        for prefix in found.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            if let last = kept.last, prefix.utf8.starts(with: last.utf8) { continue }
+            kept.append(prefix)
+        }
+        return kept
+    }
+
+    /// Whether a name under the folder `folder` (`""` for the root) may be allowed: whether a
+    /// listing must walk it. `false` only when ``prefixes`` rule the whole folder out.
+    public func mayPermitNames(under folder: String) -> Bool {
+        let start = folder.isEmpty ? "" : folder + "/"
+        return prefixes.contains { start.utf8.starts(with: $0.utf8) || $0.utf8.starts(with: start.utf8) }
+    }
+
+    /// The prefixes every name in `residual` starts with, or `nil` when it bounds none.
+    private static func prefixes(_ residual: Residual) -> [String]? {
+        switch residual {
+        case .everything, .complement, .unplanned: return nil
+        case .nothing: return []
+        case .pattern(let pattern): return [pattern.literalPrefix]
+        case .any(let members):
+            var all: [String] = []
+            for member in members {
+                guard let found = prefixes(member) else { return nil }
+                all += found
+            }
+            return all
+        case .all(let members):
+            return members.lazy.compactMap(prefixes).first
+        }
+    }
+}
+
+extension AccessPlan: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case exact, unplanned, prefixes, residual
+    }
+
+    /// `{"exact": …, "unplanned": […], "prefixes": […], "residual": …}`; see ``Residual``'s
+    /// encoding.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isExact, forKey: .exact)
+        try container.encode(unplanned, forKey: .unplanned)
+        try container.encode(prefixes, forKey: .prefixes)
+        try container.encode(residual, forKey: .residual)
+    }
+}
+
+extension AccessPlan.Residual: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case match, allOf, anyOf, not, checkEach
+    }
+
+    /// `true` (everything), `false` (nothing), `{"match": ["docs/", ""]}` (the pattern's runs),
+    /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}` or `{"checkEach": "gatekeeper"}`.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .everything, .nothing:
+            var container = encoder.singleValueContainer()
+            try container.encode(self == .everything)
+        case .pattern(let pattern):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(pattern.runs, forKey: .match)
+        case .all(let members):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(members, forKey: .allOf)
+        case .any(let members):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(members, forKey: .anyOf)
+        case .complement(let member):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(member, forKey: .not)
+        case .unplanned(let gatekeeper):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(gatekeeper, forKey: .checkEach)
+        }
+    }
+}

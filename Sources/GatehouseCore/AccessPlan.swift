@@ -1,0 +1,356 @@
+import Foundation
+
+/// What a caller may reach: the set of resources a gate allows for one subject, action and
+/// attributes, as a residual over the resource name (the patterns allowed, minus those denied,
+/// combined with `and`, `or` and `not`).
+///
+/// Make one with ``AccessGate/plan(subject:action:attributes:at:)``. A plan is exact for the
+/// built-in gatekeepers: ``permits(_:)`` then agrees with ``AccessGate/decide(_:)`` for every
+/// resource, those the identity rule refuses included. A gatekeeper that cannot plan (a custom
+/// one, by ``AccessPolicy/plan(_:)``'s default) leaves a part that must check each name
+/// (``Residual/checkEach(_:)``); ``unplanned`` names it.
+///
+/// ```swift
+/// let plan = try await gate.plan(subject: "alice", action: "read", attributes: [:], at: now)
+/// plan.permits("docs/a")          // Bool
+/// plan.sql(column: "resource")    // "resource" LIKE 'docs/%' ESCAPE '\'
+/// plan.prefixes                   // ["docs/"]
+/// ```
+public struct AccessPlan: Sendable, Hashable {
+    /// Where the gate allows. A ``Residual/checkEach(_:)`` part stands for names only the
+    /// gatekeeper it names can decide.
+    public let residual: Residual
+    /// The rule a name must keep before any gatekeeper; a name that breaks it is never permitted.
+    public let identity: ResourceIdentity
+
+    /// Creates a plan that allows where `residual` holds, for names that keep `identity`.
+    public init(_ residual: Residual, identity: ResourceIdentity = .path) {
+        self.residual = residual
+        self.identity = identity
+    }
+
+    /// The gatekeepers that cannot plan, each once, in the order they appear: their parts must
+    /// check each name. Empty for an exact plan.
+    public var unplanned: [String] {
+        var names: [String] = []
+        residual.forEachUnplanned { if !names.contains($0) { names.append($0) } }
+        return names
+    }
+
+    /// Whether the plan decides every name by itself (no part must check each name).
+    public var isExact: Bool { unplanned.isEmpty }
+
+    /// Whether the plan permits `resource`: it keeps ``identity`` and the residual holds. A part
+    /// that must check each name counts as not permitting (fail closed), so for an exact plan
+    /// this is ``AccessGate/decide(_:)``'s answer, and otherwise a subset of it.
+    public func permits(_ resource: String) -> Bool {
+        identity.violation(in: resource) == nil && residual.holds(for: resource, unplanned: false)
+    }
+
+    /// The plan with every part that must check each name taken as allowing: the names a
+    /// listing must still ask the gate about, a superset of what the gate allows. The same plan
+    /// when it is exact.
+    public var candidates: AccessPlan {
+        AccessPlan(residual.bound(unplanned: true), identity: identity)
+    }
+
+    /// ``permits(_:)`` as a function, to filter a collection of names.
+    public var predicate: @Sendable (String) -> Bool {
+        { [self] in permits($0) }
+    }
+
+    /// Who asks, to do what, with what attributes, and when: a request without a resource.
+    public struct Request: Sendable, Hashable {
+        /// The party asking, or `nil` for the app itself or an anonymous caller.
+        public var subject: String?
+        /// What the caller wants to do.
+        public var action: AccessAction
+        /// Further facts about the call.
+        public var attributes: [String: String]
+        /// The instant time-dependent gatekeepers are folded at; `nil` for each gatekeeper's
+        /// own clock (a `TimeWindow`'s `now`).
+        public var instant: Date?
+
+        /// Creates a request.
+        public init(
+            subject: String? = nil, action: AccessAction = .read, attributes: [String: String] = [:],
+            instant: Date? = nil
+        ) {
+            self.subject = subject
+            self.action = action
+            self.attributes = attributes
+            self.instant = instant
+        }
+
+        /// The request about `resource`, as a gatekeeper decides it.
+        public func request(for resource: String) -> AccessRequest {
+            AccessRequest(subject: subject, action: action, resource: resource, attributes: attributes)
+        }
+    }
+
+    /// What one gatekeeper does to every name: where it allows and where it denies. A name in
+    /// neither is one where it fails (throws), which the gate denies and ``Not`` keeps failed.
+    public struct Part: Sendable, Hashable {
+        /// Where the gatekeeper allows.
+        public var allowed: Residual
+        /// Where it denies.
+        public var denied: Residual
+
+        /// Creates a part; a name in neither residual is one where the gatekeeper fails.
+        public init(allowed: Residual, denied: Residual) {
+            self.allowed = allowed
+            self.denied = denied
+        }
+
+        /// A gatekeeper that never fails: it allows where `allowed` holds and denies elsewhere.
+        public static func exact(allowing allowed: Residual) -> Part {
+            Part(allowed: allowed, denied: .not(allowed))
+        }
+
+        /// A gatekeeper that cannot plan: each name must be asked of it.
+        public static func checkEach(_ gatekeeper: String) -> Part {
+            Part(allowed: .checkEach(gatekeeper), denied: .checkEach(gatekeeper))
+        }
+
+        /// A gatekeeper that fails for every name (a broken rules file): it neither allows nor
+        /// denies, and the gate denies.
+        public static let failed = Part(allowed: .nothing, denied: .nothing)
+
+        /// Allowed where this part denies and denied where it allows: ``Not``.
+        public var inverted: Part { Part(allowed: denied, denied: allowed) }
+
+        /// Whether every name is allowed or denied, never failed nor left to check.
+        var isTotal: Bool { !allowed.hasUnplanned && denied == .not(allowed) }
+
+        /// ``AllOf``: the first member that does not allow decides, in order.
+        public static func allOf(_ parts: [Part]) -> Part {
+            guard !parts.isEmpty else { return .failed }
+            if parts.allSatisfy(\.isTotal) { return .exact(allowing: .allOf(parts.map(\.allowed))) }
+            var denied: [Residual] = []
+            for (index, part) in parts.enumerated() {
+                denied.append(.allOf(parts[..<index].map(\.allowed) + [part.denied]))
+            }
+            return Part(allowed: .allOf(parts.map(\.allowed)), denied: .anyOf(denied))
+        }
+
+        /// ``AnyOf``: the first member that does not deny decides, in order.
+        public static func anyOf(_ parts: [Part]) -> Part {
+            guard !parts.isEmpty else { return .failed }
+            if parts.allSatisfy(\.isTotal) { return .exact(allowing: .anyOf(parts.map(\.allowed))) }
+            var allowed: [Residual] = []
+            for (index, part) in parts.enumerated() {
+                allowed.append(.allOf(parts[..<index].map(\.denied) + [part.allowed]))
+            }
+            return Part(allowed: .anyOf(allowed), denied: .allOf(parts.map(\.denied)))
+        }
+    }
+}
+
+extension AccessPlan {
+    /// A set of resource names: patterns combined with `and`, `or` and `not`, and parts only a
+    /// gatekeeper can decide. Build it with the static functions, which fold constants
+    /// (`allOf([])` is ``everything``) and flatten nesting.
+    public indirect enum Residual: Sendable, Hashable, CustomStringConvertible {
+        /// Every name.
+        case everything
+        /// No name.
+        case nothing
+        /// The names a pattern matches.
+        case pattern(Pattern)
+        /// The names in every member (never fewer than two).
+        case all([Residual])
+        /// The names in some member (never fewer than two).
+        case any([Residual])
+        /// The names not in the member.
+        case complement(Residual)
+        /// The names a gatekeeper that cannot plan decides, one by one.
+        case unplanned(String)
+
+        /// The names a pattern matches; see ``Pattern``.
+        public static func matching(_ spelling: String) -> Residual {
+            .matching(Pattern(spelling))
+        }
+
+        /// The names `pattern` matches: ``everything`` for `*`.
+        public static func matching(_ pattern: Pattern) -> Residual {
+            pattern.runs == ["", ""] ? .everything : .pattern(pattern)
+        }
+
+        /// The names a gatekeeper named `gatekeeper` must be asked about, one by one.
+        public static func checkEach(_ gatekeeper: String) -> Residual {
+            .unplanned(gatekeeper)
+        }
+
+        /// The names in every member.
+        public static func allOf(_ members: [Residual]) -> Residual {
+            var kept: [Residual] = []
+            var seen: Set<Residual> = []
+            for member in members {
+                switch member {
+                case .nothing: return .nothing
+                case .everything: continue
+                case .all(let inner):
+                    for each in inner where seen.insert(each).inserted { kept.append(each) }
+                default: if seen.insert(member).inserted { kept.append(member) }
+                }
+            }
+            return kept.isEmpty ? .everything : kept.count == 1 ? kept[0] : .all(kept)
+        }
+
+        /// The names in some member.
+        public static func anyOf(_ members: [Residual]) -> Residual {
+            var kept: [Residual] = []
+            var seen: Set<Residual> = []
+            for member in members {
+                switch member {
+                case .everything: return .everything
+                case .nothing: continue
+                case .any(let inner):
+                    for each in inner where seen.insert(each).inserted { kept.append(each) }
+                default: if seen.insert(member).inserted { kept.append(member) }
+                }
+            }
+            return kept.isEmpty ? .nothing : kept.count == 1 ? kept[0] : .any(kept)
+        }
+
+        /// The names not in `member`.
+        public static func not(_ member: Residual) -> Residual {
+            switch member {
+            case .everything: .nothing
+            case .nothing: .everything
+            case .complement(let inner): inner
+            default: .complement(member)
+            }
+        }
+
+        /// Whether `name` is in the set; a part that must check each name counts as `unplanned`.
+        func holds(for name: String, unplanned: Bool) -> Bool {
+            holds(for: Array(name.utf8), unplanned: unplanned)
+        }
+
+        private func holds(for name: [UInt8], unplanned: Bool) -> Bool {
+            switch self {
+            case .everything: true
+            case .nothing: false
+            case .pattern(let pattern): pattern.matches(utf8: name)
+            case .all(let members): members.allSatisfy { $0.holds(for: name, unplanned: unplanned) }
+            case .any(let members): members.contains { $0.holds(for: name, unplanned: unplanned) }
+            case .complement(let member): !member.holds(for: name, unplanned: !unplanned)
+            case .unplanned: unplanned
+            }
+        }
+
+        /// The set with each part that must check each name replaced by ``everything`` (with
+        /// `unplanned` true) or ``nothing``, taking `not` into account: the largest or smallest
+        /// set the gate may allow.
+        func bound(unplanned: Bool) -> Residual {
+            switch self {
+            case .everything, .nothing, .pattern: self
+            case .all(let members): .allOf(members.map { $0.bound(unplanned: unplanned) })
+            case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned) })
+            case .complement(let member): .not(member.bound(unplanned: !unplanned))
+            case .unplanned: unplanned ? .everything : .nothing
+            }
+        }
+
+        /// Whether a part must check each name.
+        var hasUnplanned: Bool {
+            var found = false
+            forEachUnplanned { _ in found = true }
+            return found
+        }
+
+        /// Calls `body` with the name of each gatekeeper that must check each name, in order.
+        func forEachUnplanned(_ body: (String) -> Void) {
+            switch self {
+            case .everything, .nothing, .pattern: break
+            case .all(let members), .any(let members):
+                for member in members { member.forEachUnplanned(body) }
+            case .complement(let member): member.forEachUnplanned(body)
+            case .unplanned(let gatekeeper): body(gatekeeper)
+            }
+        }
+
+        /// `everything`, `nothing`, `"docs/*"`, `all(…)`, `any(…)`, `not(…)`, and
+        /// `check each name with "custom"`.
+        public var description: String {
+            switch self {
+            case .everything: "everything"
+            case .nothing: "nothing"
+            case .pattern(let pattern): "\"\(pattern)\""
+            case .all(let members): "all(\(members.map(\.description).joined(separator: ", ")))"
+            case .any(let members): "any(\(members.map(\.description).joined(separator: ", ")))"
+            case .complement(let member): "not(\(member))"
+            case .unplanned(let gatekeeper): "check each name with \"\(gatekeeper)\""
+            }
+        }
+    }
+
+    /// A pattern over resource names: literal runs with a `*` between each two, which matches any
+    /// run of characters (`/` included, the empty run too), as in ``AccessPolicy`` allow lists.
+    /// Matching is byte for byte on UTF-8.
+    public struct Pattern: Sendable, Hashable, CustomStringConvertible {
+        /// The literal runs, a `*` between each two: `["docs/", ""]` for `docs/*`, one run for an
+        /// exact name. Never empty; no run but the first and last is empty.
+        public let runs: [String]
+
+        /// The pattern spelled `spelling`, each `*` a wildcard.
+        public init(_ spelling: String) {
+            self.init(runs: spelling.split(separator: "*", omittingEmptySubsequences: false).map(String.init))
+        }
+
+        /// The pattern of these literal runs, a `*` between each two (a run's own `*` is text).
+        public init(runs: [String]) {
+            precondition(!runs.isEmpty, "a pattern has at least one run")
+            var kept = [runs[0]]
+            for (index, run) in runs.enumerated().dropFirst() where !run.isEmpty || index == runs.count - 1 {
+                kept.append(run)
+            }
+            self.runs = kept
+        }
+
+        /// The text before the first `*`: every name the pattern matches starts with it.
+        public var literalPrefix: String { runs[0] }
+
+        /// Whether the pattern matches exactly one name (it has no `*`).
+        public var isExact: Bool { runs.count == 1 }
+
+        /// Whether the pattern matches `name`.
+        public func matches(_ name: String) -> Bool {
+            matches(utf8: Array(name.utf8))
+        }
+
+        /// Whether the pattern matches the UTF-8 bytes `name`: the first run at the start, the
+        /// last at the end, each run between at its leftmost place after the one before.
+        func matches(utf8 name: [UInt8]) -> Bool {
+            let first = Array(runs[0].utf8)
+            guard name.starts(with: first) else { return false }
+            if runs.count == 1 { return name.count == first.count }
+            let last = Array(runs[runs.count - 1].utf8)
+            guard first.count + last.count <= name.count, name.suffix(last.count).elementsEqual(last)
+            else { return false }
+            var position = first.count
+            let limit = name.count - last.count
+            for run in runs.dropFirst().dropLast() {
+                let bytes = Array(run.utf8)
+                var start = position
+                while start + bytes.count <= limit
+                    && !name[start..<(start + bytes.count)].elementsEqual(bytes)
+                {
+                    start += 1
+                }
+                guard start + bytes.count <= limit else { return false }
+                position = start + bytes.count
+            }
+            return true
+        }
+
+        /// The runs joined by `*`; a `*` or `\` that is text is written `\*` or `\\`.
+        public var description: String {
+            runs.map {
+                $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "*", with: "\\*")
+            }
+            .joined(separator: "*")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import GatehouseCore
+
+/// The one pattern matcher of rules files and allow-lists.
+///
+/// `*` matches any run of bytes (`/` included, the empty run too); with a request to take values
+/// from, `{subject}` and `{NAME}` match the request's subject or attribute `NAME` literally (a
+/// `*` in a value is text). Matching is on UTF-8 bytes: no normalization, no case folding.
+package enum Glob {
+    /// Whether `pattern` matches `text`. Braces are placeholders only when `request` is given;
+    /// `stars: false` makes `*` literal text (a condition's value). The first `skipping` bytes
+    /// of both are known to be the same, and are not compared again.
+    ///
+    /// The classic walk: pattern and text byte by byte, and at a mismatch back to just after the
+    /// last star, which takes one more byte of text. At most `text × pattern` steps.
+    package static func matches(
+        _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
+        skipping: Int = 0
+    ) -> Bool {
+        let pattern = pattern.utf8
+        let text = text.utf8
+        var p = pattern.index(pattern.startIndex, offsetBy: skipping)
+        var t = text.index(text.startIndex, offsetBy: skipping)
+        // Where the pattern goes on after its last star, and where in the text that star's run ends.
+        var afterStar: String.Index?
+        var starEnd = t
+        while true {
+            if p == pattern.endIndex {
+                if t == text.endIndex { return true }
+            } else {
+                let byte = pattern[p]
+                if byte == star && stars {
+                    p = pattern.index(after: p)
+                    // A star at the end takes the rest of the text.
+                    if p == pattern.endIndex { return true }
+                    afterStar = p
+                    starEnd = t
+                    continue
+                }
+                if byte == openBrace, let request {
+                    guard let close = pattern[p...].firstIndex(of: closeBrace),
+                        let value = placeholderValue(
+                            Substring(pattern[pattern.index(after: p)..<close]), in: request)
+                    else { return false }
+                    if text[t...].starts(with: value.utf8) {
+                        p = pattern.index(after: close)
+                        t = text.index(t, offsetBy: value.utf8.count)
+                        continue
+                    }
+                } else if t < text.endIndex && text[t] == byte {
+                    p = pattern.index(after: p)
+                    t = text.index(after: t)
+                    continue
+                }
+            }
+            // A mismatch: the last star takes one more byte, or nothing matches.
+            guard let afterStar, starEnd < text.endIndex else { return false }
+            starEnd = text.index(after: starEnd)
+            t = starEnd
+            p = afterStar
+        }
+    }
+
+    /// Whether `a` and `b` are the same bytes. (`==` compares strings by canonical equivalence:
+    /// `é` precomposed equals `e` and a combining accent.)
+    package static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var other = b.utf8.makeIterator()
+        for byte in a.utf8 where other.next() != byte {
+            return false
+        }
+        return true
+    }
+
+    /// The value of the placeholder `{name}` in `request`, in NFC, or `nil` when it has none a
+    /// rule may use: missing, empty, `.` or `..`, or holding `/` or a control character. A usable
+    /// value is one whole path component that names a thing, so substituted into
+    /// `tenants/{tenant}/*` it cannot reach another tenant's folder or a parent folder.
+    static func placeholderValue(_ name: Substring, in request: AccessRequest) -> String? {
+        guard let value = name == "subject" ? request.subject : request.attributes[String(name)],
+            !value.isEmpty, value != ".", value != ".."
+        else { return nil }
+        var isASCII = true
+        for byte in value.utf8 {
+            if byte == slash || byte < 0x20 || byte == 0x7F { return nil }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if isASCII { return value }
+        guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
+        return ResourceIdentity.normalized(value)
+    }
+
+    /// Checks that every brace of `pattern` is part of a placeholder `{NAME}`.
+    static func checkPlaceholders(_ pattern: Substring) throws(PatternSyntaxError) {
+        var rest = pattern
+        while let brace = rest.utf8.firstIndex(where: { $0 == openBrace || $0 == closeBrace }) {
+            guard rest.utf8[brace] == openBrace else { throw .strayClosingBrace }
+            guard let close = rest.utf8[brace...].firstIndex(of: closeBrace) else { throw .unclosedBrace }
+            let name = rest[rest.utf8.index(after: brace)..<close]
+            guard isName(name) else { throw .badPlaceholderName(String(name)) }
+            rest = rest[rest.utf8.index(after: close)...]
+        }
+    }
+
+    /// Whether `name` is a placeholder or condition key name: ASCII letters, digits, `_`, `-`
+    /// and `.`, at least one.
+    static func isName(_ name: some StringProtocol) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+    }
+
+    static let star = UInt8(ascii: "*")
+    static let slash = UInt8(ascii: "/")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+}
+
+/// Why a pattern's braces do not form placeholders.
+enum PatternSyntaxError: Error, Equatable {
+    /// A `{` with no `}` after it.
+    case unclosedBrace
+    /// A `}` with no `{` before it.
+    case strayClosingBrace
+    /// `{}` or a name holding other than letters, digits, `_`, `-`, `.`.
+    case badPlaceholderName(String)
+
+    /// The problem in words, for a rules-file error.
+    var message: String {
+        switch self {
+        case .unclosedBrace:
+            "a \"{\" without a matching \"}\"; a placeholder is written {subject} or {NAME}"
+        case .strayClosingBrace:
+            "a \"}\" without a \"{\" before it; a placeholder is written {subject} or {NAME}"
+        case .badPlaceholderName(let name):
+            "the placeholder {\(name)}: a name is letters, digits, \"_\", \"-\" and \".\", at least one"
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import GatehouseCore
+
+/// Patterns found by the text they match, without scanning them all.
+///
+/// An exact pattern is found by a dictionary look-up of the text. The others (with `*`, or
+/// with placeholders) are grouped by their folder: the literal text before the first `*` or
+/// `{`, cut back to just after its last `/` (`docs/report-*` and `docs/*.txt` → `docs/`,
+/// `*.png` → nothing). A text looks up the group of no folder and of each folder it starts with
+/// (one look-up per `/`, up to the longest folder a group has), and runs ``Glob`` on the
+/// patterns there. So the cost of a look-up depends on the patterns that share a folder with
+/// the text, not on how many patterns there are.
+package struct PatternLookup: Sendable {
+    /// The patterns, by id: their place in the array they were given in.
+    package let patterns: [String]
+    private let exact: [String: Int32]
+    /// The ids of the patterns with wildcards, folder by folder; `folders` gives each folder's part.
+    private let grouped: [Int32]
+    private let folders: [Substring: Part]
+    /// The part of the patterns that start with a wildcard (the folder ``), looked up once.
+    private let anywhere: Part?
+    /// The length in UTF-8 bytes of the longest folder: no longer start of a text is looked up.
+    private let longestFolder: Int
+
+    /// Where a folder's ids are in `grouped`.
+    private struct Part: Sendable {
+        var start: Int32 = 0
+        var end: Int32 = 0
+    }
+
+    /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``Glob``).
+    package init(_ patterns: [String], placeholders: Bool = false) {
+        var exact: [String: Int32] = [:]
+        var folders: [Substring: Part] = [:]
+        var longestFolder = 0
+        // A counting sort: count each folder's patterns, give each folder its part of
+        // `grouped`, then place the ids.
+        for (id, pattern) in patterns.enumerated() {
+            if let folder = Self.folder(of: pattern, placeholders) {
+                folders[folder, default: Part()].end += 1
+                longestFolder = max(longestFolder, folder.utf8.count)
+            } else {
+                exact[pattern] = Int32(id)
+            }
+        }
+        var start: Int32 = 0
+        for index in folders.indices {
+            let count = folders.values[index].end
+            folders.values[index] = Part(start: start, end: start)
+            start += count
+        }
+        var grouped = [Int32](repeating: 0, count: Int(start))
+        for (id, pattern) in patterns.enumerated() {
+            guard let folder = Self.folder(of: pattern, placeholders) else { continue }
+            let next = folders[folder, default: Part()].end
+            grouped[Int(next)] = Int32(id)
+            folders[folder, default: Part()].end = next + 1
+        }
+        self.patterns = patterns
+        self.exact = exact
+        self.grouped = grouped
+        self.folders = folders
+        self.anywhere = folders[""]
+        self.longestFolder = longestFolder
+    }
+
+    /// The folder `pattern` is grouped under, or `nil` when it is exact.
+    private static func folder(of pattern: String, _ placeholders: Bool) -> Substring? {
+        let bytes = pattern.utf8
+        guard
+            let wildcard = bytes.firstIndex(where: {
+                $0 == Glob.star || (placeholders && $0 == Glob.openBrace)
+            })
+        else { return nil }
+        let end = bytes[..<wildcard].lastIndex(of: Glob.slash).map(bytes.index(after:)) ?? bytes.startIndex
+        return pattern[..<end]
+    }
+
+    /// Whether any pattern matches `text`.
+    package func contains(match text: String) -> Bool {
+        forEachMatch(of: text) { _ in true }
+    }
+
+    /// Calls `body` with the id of each pattern that matches `text`, in no particular order,
+    /// until it returns true; placeholders take their values from `request`.
+    ///
+    /// - Returns: Whether `body` returned true.
+    @discardableResult
+    package func forEachMatch(of text: String, values request: AccessRequest? = nil, _ body: (Int) -> Bool)
+        -> Bool
+    {
+        // Dictionaries compare strings by canonical equivalence; patterns match bytes.
+        if !exact.isEmpty, let id = exact[text], Glob.sameBytes(patterns[Int(id)], text), body(Int(id)) {
+            return true
+        }
+        guard !folders.isEmpty else { return false }
+        // The patterns of `folder`, which is the text's first `length` bytes: when they are
+        // ASCII, the folder found is the same bytes (both are NFC), and the patterns are matched
+        // after it.
+        func visit(_ folder: Substring, length: Int, isASCII: Bool) -> Bool {
+            guard let part = length == 0 ? anywhere : folders[folder] else { return false }
+            for position in part.start..<part.end {
+                let id = Int(grouped[Int(position)])
+                if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0)
+                    && body(id)
+                {
+                    return true
+                }
+            }
+            return false
+        }
+        let bytes = text.utf8
+        if visit(Substring(bytes[..<bytes.startIndex]), length: 0, isASCII: true) { return true }
+        var index = bytes.startIndex
+        var length = 0
+        var isASCII = true
+        while length < longestFolder && index < bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            length += 1
+            isASCII = isASCII && byte < 0x80
+            if byte == Glob.slash && visit(Substring(bytes[..<index]), length: length, isASCII: isASCII) {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,95 @@
+import GatehouseCore
+
+extension RulesFile {
+    /// The part of these rules for `request`: exact (see `RulesPlanner`).
+    func plan(_ request: AccessPlan.Request) -> AccessPlan.Part {
+        RulesPlanner.part(rules, for: request, groups: groups(of:))
+    }
+}
+
+/// Plans a rules file for one caller: the rules whose subject, action and conditions hold are
+/// kept, their resource patterns with placeholders substituted, and the part allows where a
+/// kept `allow` pattern matches and no kept `deny` pattern does, as a decision does.
+struct RulesPlanner {
+    /// The request planned for.
+    let request: AccessPlan.Request
+    /// The groups the request's subject belongs to, directly or not.
+    let groups: Set<String>
+
+    /// The part of `rules` for `request`; `groups(subject)` gives a subject's groups.
+    static func part(
+        _ rules: some Sequence<RulesFile.Rule>, for request: AccessPlan.Request,
+        groups: (String) -> Set<String>
+    ) -> AccessPlan.Part {
+        let planner = RulesPlanner(request: request, groups: request.subject.map(groups) ?? [])
+        var allows: [AccessPlan.Residual] = []
+        var denies: [AccessPlan.Residual] = []
+        for rule in rules {
+            guard planner.holds(subject: rule.subject),
+                AccessPlan.Pattern(rule.action).matches(request.action.rawValue),
+                rule.conditions.allSatisfy(planner.holds),
+                let resource = planner.substituted(rule.resource)
+            else { continue }
+            switch rule.effect {
+            case .allow: allows.append(.matching(resource))
+            case .deny: denies.append(.matching(resource))
+            }
+        }
+        return .exact(allowing: .allOf([.anyOf(allows), .not(.anyOf(denies))]))
+    }
+
+    /// Whether a rule's subject field names the request's subject: `*` names every subject and
+    /// none, `@group` a member, a pattern a subject it matches.
+    private func holds(subject field: String) -> Bool {
+        if field == "*" { return true }
+        guard let subject = request.subject else { return false }
+        if field.hasPrefix("@") { return groups.contains(String(field.dropFirst())) }
+        return AccessPlan.Pattern(field).matches(subject)
+    }
+
+    /// Whether the attribute `name`, in NFC, equals `value` with its placeholders substituted.
+    private func holds(_ condition: (name: String, value: String)) -> Bool {
+        guard let attribute = request.attributes[condition.name],
+            let value = substituted(condition.value, stars: false)
+        else { return false }
+        return ResourceIdentity.normalized(attribute).utf8.elementsEqual(value.runs[0].utf8)
+    }
+
+    /// `spelling` with each placeholder replaced by its value, literally; with `stars`, each
+    /// `*` is a wildcard. `nil` when a placeholder has no usable value.
+    private func substituted(_ spelling: String, stars: Bool = true) -> AccessPlan.Pattern? {
+        var runs = [""]
+        var name: String?
+        // By scalar, as the engine reads bytes: a brace or star followed by a combining mark is
+        // still a brace or star.
+        for scalar in spelling.unicodeScalars {
+            if var open = name {
+                if scalar == "}" {
+                    guard let value = value(of: open) else { return nil }
+                    runs[runs.count - 1] += value
+                    name = nil
+                } else {
+                    open.unicodeScalars.append(scalar)
+                    name = open
+                }
+            } else if scalar == "{" {
+                name = ""
+            } else if stars && scalar == "*" {
+                runs.append("")
+            } else {
+                runs[runs.count - 1].unicodeScalars.append(scalar)
+            }
+        }
+        return AccessPlan.Pattern(runs: runs)
+    }
+
+    /// The value of the placeholder `{name}`, in NFC, as a decision takes it: `nil` when it is
+    /// missing, empty, `.` or `..`, or holds `/` or a control character.
+    private func value(of name: String) -> String? {
+        guard let value = name == "subject" ? request.subject : request.attributes[name],
+            !value.isEmpty, value != ".", value != "..",
+            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
+        else { return nil }
+        return ResourceIdentity.normalized(value)
+    }
+}

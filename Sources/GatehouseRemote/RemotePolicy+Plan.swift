@@ -1,0 +1,126 @@
+import Foundation
+import GatehouseCore
+
+extension RemotePolicy {
+    /// The most pages one plan reads from an AuthZEN resource search; a service that keeps
+    /// sending a `next_token` past it fails the plan.
+    public static let maximumSearchPages = 1_000
+
+    /// With AuthZEN, the resources the service finds for the caller through its Resource Search
+    /// API (``searchURL``): each an exact name, every other name denied. With OPA, or with an
+    /// endpoint whose path does not end in `evaluation`, each name must be checked.
+    ///
+    /// The search is `POST` to ``searchURL`` with `subject`, `action`, `resource` (`{"type":
+    /// "resource"}`) and `context` as an evaluation sends them; while the answer's
+    /// `page.next_token` is a non-empty string, the same body is sent again with `page.token`
+    /// set to it. Any fault fails the plan (it throws, and the gate takes the part as failed):
+    /// what fails a decision, an answer without a `results` array of resources with string
+    /// ids, or more than ``maximumSearchPages`` pages.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        guard decisionProtocol == .authzen, let searchURL else { return .checkEach(name) }
+        var names: [AccessPlan.Residual] = []
+        var token: String?
+        for _ in 0..<Self.maximumSearchPages {
+            let body: Data
+            do {
+                body = try AuthZENExchange.searchBody(request, token: token)
+            } catch let unaskable as AuthZENExchange.Unaskable {
+                throw RemotePolicyError(url: searchURL, kind: .unaskable(unaskable.message))
+            }
+            let answer = try await exchange(body, with: searchURL)
+            let page: AuthZENExchange.SearchPage
+            do {
+                page = try AuthZENExchange.searchPage(from: answer)
+            } catch let shape as AnswerShapeError {
+                throw RemotePolicyError(url: searchURL, kind: .unexpectedBody(shape.message))
+            }
+            names += page.ids.map { .pattern(AccessPlan.Pattern(runs: [$0])) }
+            guard let next = page.nextToken else { return .exact(allowing: .anyOf(names)) }
+            token = next
+        }
+        throw RemotePolicyError(
+            url: searchURL,
+            kind: .unexpectedBody(
+                "the search sent a next_token on each of \(Self.maximumSearchPages) pages; expected an empty one"
+            ))
+    }
+
+    /// The AuthZEN Resource Search endpoint beside ``url``: its last path component,
+    /// `evaluation`, replaced by `search/resource` (`/access/v1/evaluation` →
+    /// `/access/v1/search/resource`); `nil` when the path ends otherwise.
+    public var searchURL: URL? {
+        guard url.lastPathComponent == "evaluation" else { return nil }
+        return url.deletingLastPathComponent().appendingPathComponent("search").appendingPathComponent(
+            "resource")
+    }
+}
+
+extension AuthZENExchange {
+    /// A search request's body.
+    struct SearchBody: Encodable {
+        struct Kind: Encodable {
+            var type: String
+        }
+
+        struct Page: Encodable {
+            var token: String
+        }
+
+        var subject: Entity
+        var action: Action
+        var resource: Kind
+        var context: [String: String]
+        var page: Page?
+    }
+
+    /// One page of a search's answer: the ids found and the token of the next page, if any.
+    struct SearchPage {
+        var ids: [String]
+        var nextToken: String?
+    }
+
+    /// The body of a search for `request`'s caller, asking for the page `token` (the first when
+    /// `nil`); ``Unaskable`` without a subject id, as for an evaluation.
+    static func searchBody(_ request: AccessPlan.Request, token: String?) throws -> Data {
+        guard let subject = request.subject, !subject.isEmpty else {
+            throw Unaskable(message: "an AuthZEN search needs a subject id, and the request has none")
+        }
+        return try JSONCoding.encoder.encode(
+            SearchBody(
+                subject: Entity(type: subjectType, id: subject),
+                action: Action(name: request.action.rawValue),
+                resource: SearchBody.Kind(type: resourceType), context: request.attributes,
+                page: token.map(SearchBody.Page.init)))
+    }
+
+    /// The page in a search's answer: `{"results": [{"type": …, "id": …}, …], "page":
+    /// {"next_token": …}}`; an absent, `null` or empty `next_token` ends the search.
+    static func searchPage(from answer: AnswerJSON) throws -> SearchPage {
+        guard let members = answer.members else {
+            throw AnswerShapeError("expected a JSON object with \"results\", found \(answer.kindDescription)")
+        }
+        guard case .array(let results)? = members["results"] else {
+            let found = members["results"].map(\.kindDescription) ?? "no \"results\""
+            throw AnswerShapeError("\"results\" must be an array of resources, found \(found)")
+        }
+        let ids = try results.map { result -> String in
+            guard case .string(let id)? = result.members?["id"] else {
+                throw AnswerShapeError("each of \"results\" must be an object with a string \"id\"")
+            }
+            return id
+        }
+        switch members["page"] {
+        case nil, .null?:
+            return SearchPage(ids: ids, nextToken: nil)
+        case .object(let page)?:
+            switch page["next_token"] {
+            case nil, .null?: return SearchPage(ids: ids, nextToken: nil)
+            case .string(let token)?: return SearchPage(ids: ids, nextToken: token.isEmpty ? nil : token)
+            case let other?:
+                throw AnswerShapeError("\"page.next_token\" must be a string, found \(other.kindDescription)")
+            }
+        case let other?:
+            throw AnswerShapeError("\"page\" must be an object, found \(other.kindDescription)")
+        }
+    }
+}

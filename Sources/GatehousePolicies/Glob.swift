@@ -38,7 +38,8 @@ package enum Glob {
                 }
                 if byte == openBrace, let request {
                     guard let close = pattern[p...].firstIndex(of: closeBrace),
-                        let value = placeholderValue(Substring(pattern[pattern.index(after: p)..<close]), in: request)
+                        let value = placeholderValue(
+                            Substring(pattern[pattern.index(after: p)..<close]), in: request)
                     else { return false }
                     if text[t...].starts(with: value.utf8) {
                         p = pattern.index(after: close)

@@ -25,21 +25,27 @@ package struct PatternLookup: Sendable {
     private struct Part: Sendable {
         var start: Int32 = 0
         var end: Int32 = 0
+
+        /// The place after the ids placed so far, which the next id takes.
+        mutating func take() -> Int32 {
+            end += 1
+            return end - 1
+        }
     }
 
     /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``Glob``).
     package init(_ patterns: [String], placeholders: Bool = false) {
+        let folderLengths = patterns.map { Int32(Self.folderLength(of: $0, placeholders)) }
         var exact: [String: Int32] = [:]
         var folders: [Substring: Part] = [:]
-        var longestFolder = 0
+        folders.reserveCapacity(folderLengths.count { $0 >= 0 })
         // A counting sort: count each folder's patterns, give each folder its part of
         // `grouped`, then place the ids.
-        for (id, pattern) in patterns.enumerated() {
-            if let folder = Self.folder(of: pattern, placeholders) {
-                folders[folder, default: Part()].end += 1
-                longestFolder = max(longestFolder, folder.utf8.count)
+        for (id, length) in folderLengths.enumerated() {
+            if length < 0 {
+                exact[patterns[id]] = Int32(id)
             } else {
-                exact[pattern] = Int32(id)
+                folders[Substring(patterns[id].utf8.prefix(Int(length))), default: Part()].end += 1
             }
         }
         var start: Int32 = 0
@@ -49,30 +55,28 @@ package struct PatternLookup: Sendable {
             start += count
         }
         var grouped = [Int32](repeating: 0, count: Int(start))
-        for (id, pattern) in patterns.enumerated() {
-            guard let folder = Self.folder(of: pattern, placeholders) else { continue }
-            let next = folders[folder, default: Part()].end
-            grouped[Int(next)] = Int32(id)
-            folders[folder, default: Part()].end = next + 1
+        for (id, length) in folderLengths.enumerated() where length >= 0 {
+            grouped[Int(folders[Substring(patterns[id].utf8.prefix(Int(length))), default: Part()].take())] =
+                Int32(id)
         }
         self.patterns = patterns
         self.exact = exact
         self.grouped = grouped
         self.folders = folders
         self.anywhere = folders[""]
-        self.longestFolder = longestFolder
+        self.longestFolder = Int(folderLengths.max() ?? 0)
     }
 
-    /// The folder `pattern` is grouped under, or `nil` when it is exact.
-    private static func folder(of pattern: String, _ placeholders: Bool) -> Substring? {
-        let bytes = pattern.utf8
-        guard
-            let wildcard = bytes.firstIndex(where: {
-                $0 == Glob.star || (placeholders && $0 == Glob.openBrace)
-            })
-        else { return nil }
-        let end = bytes[..<wildcard].lastIndex(of: Glob.slash).map(bytes.index(after:)) ?? bytes.startIndex
-        return pattern[..<end]
+    /// The length in UTF-8 bytes of the folder `pattern` is grouped under, or -1 when it is exact.
+    private static func folderLength(of pattern: String, _ placeholders: Bool) -> Int {
+        var length = 0
+        var folder = 0
+        for byte in pattern.utf8 {
+            if byte == Glob.star || (placeholders && byte == Glob.openBrace) { return folder }
+            length += 1
+            if byte == Glob.slash { folder = length }
+        }
+        return -1
     }
 
     /// Whether any pattern matches `text`.
@@ -100,7 +104,9 @@ package struct PatternLookup: Sendable {
             guard let part = length == 0 ? anywhere : folders[folder] else { return false }
             for position in part.start..<part.end {
                 let id = Int(grouped[Int(position)])
-                if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0) && body(id) {
+                if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0)
+                    && body(id)
+                {
                     return true
                 }
             }

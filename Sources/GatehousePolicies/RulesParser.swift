@@ -115,10 +115,16 @@ struct RulesParser {
 
     /// The id of `text` in `list`, added if new.
     private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
-        if let id = ids[text] { return id }
-        ids[text] = Int32(list.count)
-        list.append(text)
-        return Int32(list.count - 1)
+        let id = existing(&ids[text], or: Int32(list.count))
+        if id == list.count { list.append(text) }
+        return id
+    }
+
+    /// The id in `slot`, or `new`, then put there (one look-up of the dictionary).
+    private static func existing(_ slot: inout Int32?, or new: Int32) -> Int32 {
+        if let id = slot { return id }
+        slot = new
+        return new
     }
 
     /// A rule's subject field: a group's name for `@NAME`, else the subject as written.

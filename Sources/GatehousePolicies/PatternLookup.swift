@@ -49,10 +49,14 @@ package struct PatternLookup: Sendable {
             }
         }
         var start: Int32 = 0
-        for index in folders.indices {
+        // Index by index: a loop over `folders.indices` would hold a copy, and the first
+        // change would copy the whole dictionary.
+        var index = folders.startIndex
+        while index != folders.endIndex {
             let count = folders.values[index].end
             folders.values[index] = Part(start: start, end: start)
             start += count
+            index = folders.index(after: index)
         }
         var grouped = [Int32](repeating: 0, count: Int(start))
         for (id, length) in folderLengths.enumerated() where length >= 0 {

@@ -115,16 +115,9 @@ struct RulesParser {
 
     /// The id of `text` in `list`, added if new.
     private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
-        let id = existing(&ids[text], or: Int32(list.count))
+        let id = ids.value(for: text, inserting: Int32(list.count))
         if id == list.count { list.append(text) }
         return id
-    }
-
-    /// The id in `slot`, or `new`, then put there (one look-up of the dictionary).
-    private static func existing(_ slot: inout Int32?, or new: Int32) -> Int32 {
-        if let id = slot { return id }
-        slot = new
-        return new
     }
 
     /// A rule's subject field: a group's name for `@NAME`, else the subject as written.

@@ -18,7 +18,7 @@ package struct PatternLookup: Sendable {
     private let grouped: [Int32]
     private let folders: [Substring: Int32]
     private let parts: [Part]
-    /// The part of the patterns that start with a wildcard (the folder ``), looked up once.
+    /// The part of the patterns that start with a wildcard (under no folder), found once.
     private let anywhere: Part?
     /// The length in UTF-8 bytes of the longest folder: no longer start of a text is looked up.
     private let longestFolder: Int

@@ -55,6 +55,11 @@ package enum Glob {
             // A mismatch: the last star takes one more byte, or nothing matches.
             guard let afterStar, starEnd < text.endIndex else { return false }
             starEnd = text.index(after: starEnd)
+            // Only where the text has the byte after the star can the walk go on.
+            let next = pattern[afterStar]
+            if next != openBrace || request == nil {
+                starEnd = text[starEnd...].firstIndex(of: next) ?? text.endIndex
+            }
             t = starEnd
             p = afterStar
         }

@@ -13,10 +13,12 @@ package struct PatternLookup: Sendable {
     /// The patterns, by id: their place in the array they were given in.
     package let patterns: [String]
     private let exact: [String: Int32]
-    /// The ids of the patterns with wildcards, folder by folder; `folders` gives each folder's part.
+    /// The ids of the patterns with wildcards, folder by folder: the folder numbered `n` in
+    /// `folders` has `grouped[parts[n].start..<parts[n].end]`.
     private let grouped: [Int32]
-    private let folders: [Substring: Part]
-    /// The part of the patterns that start with a wildcard (the folder ``), looked up once.
+    private let folders: [Substring: Int32]
+    private let parts: [Part]
+    /// The part of the patterns that start with a wildcard (under no folder), found once.
     private let anywhere: Part?
     /// The length in UTF-8 bytes of the longest folder: no longer start of a text is looked up.
     private let longestFolder: Int
@@ -29,50 +31,55 @@ package struct PatternLookup: Sendable {
 
     /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``Glob``).
     package init(_ patterns: [String], placeholders: Bool = false) {
+        let folderLengths = patterns.map { Int32(Self.folderLength(of: $0, placeholders)) }
         var exact: [String: Int32] = [:]
-        var folders: [Substring: Part] = [:]
-        var longestFolder = 0
-        // A counting sort: count each folder's patterns, give each folder its part of
-        // `grouped`, then place the ids.
-        for (id, pattern) in patterns.enumerated() {
-            if let folder = Self.folder(of: pattern, placeholders) {
-                folders[folder, default: Part()].end += 1
-                longestFolder = max(longestFolder, folder.utf8.count)
-            } else {
-                exact[pattern] = Int32(id)
+        var folders: [Substring: Int32] = [:]
+        folders.reserveCapacity(folderLengths.count { $0 >= 0 })
+        // A counting sort: number the folders and count their patterns, give each folder its
+        // part of `grouped`, then place the ids.
+        var folderOf = [Int32](repeating: -1, count: patterns.count)
+        var parts: [Part] = []
+        for (id, length) in folderLengths.enumerated() {
+            guard length >= 0 else {
+                exact[patterns[id]] = Int32(id)
+                continue
             }
+            let folder = folders.value(
+                for: Substring(patterns[id].utf8.prefix(Int(length))), inserting: Int32(parts.count))
+            if folder == parts.count { parts.append(Part()) }
+            parts[Int(folder)].end += 1
+            folderOf[id] = folder
         }
         var start: Int32 = 0
-        for index in folders.indices {
-            let count = folders.values[index].end
-            folders.values[index] = Part(start: start, end: start)
+        for folder in parts.indices {
+            let count = parts[folder].end
+            parts[folder] = Part(start: start, end: start)
             start += count
         }
         var grouped = [Int32](repeating: 0, count: Int(start))
-        for (id, pattern) in patterns.enumerated() {
-            guard let folder = Self.folder(of: pattern, placeholders) else { continue }
-            let next = folders[folder, default: Part()].end
-            grouped[Int(next)] = Int32(id)
-            folders[folder, default: Part()].end = next + 1
+        for (id, folder) in folderOf.enumerated() where folder >= 0 {
+            grouped[Int(parts[Int(folder)].end)] = Int32(id)
+            parts[Int(folder)].end += 1
         }
         self.patterns = patterns
         self.exact = exact
         self.grouped = grouped
         self.folders = folders
-        self.anywhere = folders[""]
-        self.longestFolder = longestFolder
+        self.parts = parts
+        self.anywhere = folders[""].map { parts[Int($0)] }
+        self.longestFolder = Int(folderLengths.max() ?? 0)
     }
 
-    /// The folder `pattern` is grouped under, or `nil` when it is exact.
-    private static func folder(of pattern: String, _ placeholders: Bool) -> Substring? {
-        let bytes = pattern.utf8
-        guard
-            let wildcard = bytes.firstIndex(where: {
-                $0 == Glob.star || (placeholders && $0 == Glob.openBrace)
-            })
-        else { return nil }
-        let end = bytes[..<wildcard].lastIndex(of: Glob.slash).map(bytes.index(after:)) ?? bytes.startIndex
-        return pattern[..<end]
+    /// The length in UTF-8 bytes of the folder `pattern` is grouped under, or -1 when it is exact.
+    private static func folderLength(of pattern: String, _ placeholders: Bool) -> Int {
+        var length = 0
+        var folder = 0
+        for byte in pattern.utf8 {
+            if byte == Glob.star || (placeholders && byte == Glob.openBrace) { return folder }
+            length += 1
+            if byte == Glob.slash { folder = length }
+        }
+        return -1
     }
 
     /// Whether any pattern matches `text`.
@@ -97,7 +104,9 @@ package struct PatternLookup: Sendable {
         // ASCII, the folder found is the same bytes (both are NFC), and the patterns are matched
         // after it.
         func visit(_ folder: Substring, length: Int, isASCII: Bool) -> Bool {
-            guard let part = length == 0 ? anywhere : folders[folder] else { return false }
+            guard let part = length == 0 ? anywhere : folders[folder].map({ parts[Int($0)] }) else {
+                return false
+            }
             for position in part.start..<part.end {
                 let id = Int(grouped[Int(position)])
                 if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0)
@@ -123,5 +132,17 @@ package struct PatternLookup: Sendable {
             }
         }
         return false
+    }
+}
+
+extension Dictionary where Value == Int32 {
+    /// The value under `key`, or else `new`, then stored there: one look-up.
+    mutating func value(for key: Key, inserting new: Int32) -> Int32 {
+        func take(_ slot: inout Int32?) -> Int32 {
+            if let value = slot { return value }
+            slot = new
+            return new
+        }
+        return take(&self[key])
     }
 }

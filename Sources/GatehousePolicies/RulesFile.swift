@@ -272,12 +272,7 @@ private struct Search {
     var deny = Int32.max
     var allow = Int32.max
     /// The subject's groups, once a rule naming a group needed them.
-    private var memberOf: Set<String>?
-
-    init(contents: Contents, request: AccessRequest) {
-        self.contents = contents
-        self.request = request
-    }
+    var memberOf: Set<String>? = nil
 
     /// Takes the matching rules of resource pattern `pattern`, which matches.
     mutating func visit(pattern: Int) {
@@ -310,8 +305,7 @@ private struct Search {
     private mutating func consider(_ position: Int32) {
         let rule = contents.rules[Int(position)]
         guard rule.line < (rule.effect == .deny ? deny : allow), subjectMatches(rule),
-            Glob.sameBytes(contents.actions[Int(rule.action)], request.action.rawValue)
-                || Glob.matches(contents.actions[Int(rule.action)], request.action.rawValue),
+            Glob.matches(contents.actions[Int(rule.action)], request.action.rawValue),
             !rule.hasConditions
                 || (contents.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
         else { return }

@@ -42,7 +42,8 @@ struct RulesParser {
             return
         }
         do throws(RuleSyntaxError) {
-            if fields.count == 1 && Self.field(fields[0], in: text, is: Self.endKeyword) {
+            let keyword = string(fields[0], in: text)
+            if fields.count == 1 && keyword == "end" {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")
@@ -53,16 +54,11 @@ struct RulesParser {
             if let endLine {
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
-            let keyword = fields[0]
-            if Self.field(keyword, in: text, is: Self.allowKeyword) {
-                try readRule(fields, in: text, effect: .allow, line: line.number)
-            } else if Self.field(keyword, in: text, is: Self.denyKeyword) {
-                try readRule(fields, in: text, effect: .deny, line: line.number)
-            } else if Self.field(keyword, in: text, is: Self.groupKeyword) {
-                try readGroup(fields, in: text, line: line.number)
-            } else {
-                throw RuleSyntaxError(
-                    "unknown effect \"\(string(fields[0], in: text))\"; expected allow, deny or group")
+            switch keyword {
+            case "allow": try readRule(fields, in: text, effect: .allow, line: line.number)
+            case "deny": try readRule(fields, in: text, effect: .deny, line: line.number)
+            case "group": try readGroup(fields, in: text, line: line.number)
+            default: throw RuleSyntaxError("unknown effect \"\(keyword)\"; expected allow, deny or group")
             }
         } catch {
             throw RulesFileError(file: fileName, line: line.number, kind: .malformed, message: error.message)
@@ -83,7 +79,7 @@ struct RulesParser {
                 throw RuleSyntaxError(
                     "a comment after a rule; a comment is a line of its own, starting with \"#\"")
             }
-            guard Self.field(fields[4], in: text, is: Self.ifKeyword) else {
+            guard string(fields[4], in: text) == "if" else {
                 throw RuleSyntaxError(
                     "expected 4 fields (effect subject action resource), then optionally \"if\" and "
                         + "conditions KEY=VALUE; found \"\(string(fields[4], in: text))\" as field 5")
@@ -115,10 +111,9 @@ struct RulesParser {
 
     /// The id of `text` in `list`, added if new.
     private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
-        if let id = ids[text] { return id }
-        ids[text] = Int32(list.count)
-        list.append(text)
-        return Int32(list.count - 1)
+        let id = ids.value(for: text, inserting: Int32(list.count))
+        if id == list.count { list.append(text) }
+        return id
     }
 
     /// A rule's subject field: a group's name for `@NAME`, else the subject as written.
@@ -187,22 +182,6 @@ struct RulesParser {
                     + "be used only in the resource and in condition values")
         }
     }
-
-    /// Whether the field `range` of `text` is `keyword`.
-    private static func field(_ range: Range<Int>, in text: [UInt8], is keyword: [UInt8]) -> Bool {
-        guard range.count == keyword.count else { return false }
-        for (offset, byte) in keyword.enumerated() where text[range.lowerBound + offset] != byte {
-            return false
-        }
-        return true
-    }
-
-    /// The keywords, as the bytes a field is compared with.
-    private static let endKeyword = Array("end".utf8)
-    private static let allowKeyword = Array("allow".utf8)
-    private static let denyKeyword = Array("deny".utf8)
-    private static let groupKeyword = Array("group".utf8)
-    private static let ifKeyword = Array("if".utf8)
 
     /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)

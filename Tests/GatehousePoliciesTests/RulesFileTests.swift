@@ -272,3 +272,40 @@ extension String {
     /// The string, or `"*"` when empty: a rules file field cannot be empty.
     var nonEmpty: String { isEmpty ? "*" : self }
 }
+
+/// What a later reader of the parsed rules (a plan of what they allow) gets: each rule as
+/// written, in file order, and every group of a subject.
+@Suite("RulesFile: the rules as written")
+struct RulesAsWrittenTests {
+    @Test func everyRuleIsListedAsWrittenInFileOrder() throws {
+        let rules = try RulesFile.parse(
+            """
+            group editors alice @admins
+            group admins root
+            deny * * exports/* if device=unmanaged owner={subject}
+            allow @editors write docs/*
+            allow user-* read users/{subject}/*
+            allow bob read cafe\u{301}.txt
+            """, fileName: "plan.rules")
+        let listed = rules.rules
+        #expect(listed.map(\.line) == [3, 4, 5, 6])
+        #expect(listed.map(\.effect) == [.deny, .allow, .allow, .allow])
+        #expect(listed.map(\.subject) == ["*", "@editors", "user-*", "bob"])
+        #expect(listed.map(\.action) == ["*", "write", "read", "read"])
+        #expect(listed.map(\.resource) == ["exports/*", "docs/*", "users/{subject}/*", "caf\u{e9}.txt"])
+        #expect(listed[0].conditions.map(\.name) == ["device", "owner"])
+        #expect(listed[0].conditions.map(\.value) == ["unmanaged", "{subject}"])
+        #expect(listed[1].conditions.isEmpty)
+        #expect(listed.map { Array($0.resource.utf8) }[3] == Array("caf\u{e9}.txt".utf8))
+    }
+
+    @Test func aSubjectsGroupsIncludeTheGroupsHoldingItsGroups() throws {
+        let rules = try RulesFile.parse(
+            "group editors alice @admins\ngroup admins root\ngroup all @editors\nallow @all read *\n",
+            fileName: "groups.rules")
+        #expect(rules.groups(of: "root") == ["admins", "editors", "all"])
+        #expect(rules.groups(of: "alice") == ["editors", "all"])
+        #expect(rules.groups(of: "nobody").isEmpty)
+        #expect(rules.groups(of: "admins").isEmpty)
+    }
+}

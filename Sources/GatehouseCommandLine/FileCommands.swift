@@ -24,9 +24,9 @@ enum Validate: Subcommand {
         if path.hasSuffix(".rules") { return rulesFile(path, json: json, commands) }
         guard let services = commands.assemble(path, json: json) else { return .error }
         let progress = commands.console.progress("validating \(printable(path))")
-        let rules: Int
+        let counts: (rules: Int, groups: Int)
         do {
-            rules = try await services.validate { done, total in
+            counts = try await services.validate { done, total in
                 progress.update("validating \(printable(path)): gatekeeper \(done + 1) of \(total)")
             }
             progress.finish()
@@ -39,32 +39,40 @@ enum Validate: Subcommand {
             commands.console.out(
                 JSONText.render([
                     ("file", .string(path)), ("valid", .bool(true)),
-                    ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
+                    ("services", .array(names.map { .string($0) })), ("rules", .number(counts.rules)),
+                    ("groups", .number(counts.groups)),
                 ]))
         } else {
             commands.console.out(
-                "\(printable(path)): valid; \(count(names.count, "service")), \(count(rules, "rule")): "
+                "\(printable(path)): valid; \(count(names.count, "service")), \(count(counts.rules, "rule")), "
+                    + "\(count(counts.groups, "group")): "
                     + names.map(printable).joined(separator: ", "))
         }
         return .ok
     }
 
-    /// Checks the rules file at `path` on its own.
+    /// Checks the rules file at `path` on its own: every problem, one per line, or the counts
+    /// of its rules and groups.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
-        let rules: Int
+        let counts: (rules: Int, groups: Int)
         let progress = commands.console.progress("validating \(printable(path))")
         do {
-            rules = try FilePolicy(url: URL(fileURLWithPath: path)).validate()
+            counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationCounts()
             progress.finish()
         } catch {
             progress.finish()
-            return commands.problems([describe(error)], file: path, json: json, status: .error)
+            let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
+            return commands.problems(problems, file: path, json: json, status: .error)
         }
         if json {
             commands.console.out(
-                JSONText.render([("file", .string(path)), ("valid", .bool(true)), ("rules", .number(rules))]))
+                JSONText.render([
+                    ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
+                    ("groups", .number(counts.groups)),
+                ]))
         } else {
-            commands.console.out("\(printable(path)): valid; \(count(rules, "rule"))")
+            commands.console.out(
+                "\(printable(path)): valid; \(count(counts.rules, "rule")), \(count(counts.groups, "group"))")
         }
         return .ok
     }

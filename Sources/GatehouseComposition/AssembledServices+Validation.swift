@@ -26,17 +26,21 @@ extension AssembledServices {
     }
 
     /// Checks as ``validate()`` does, calling `progress` with the number of policies checked
-    /// and the total before each, and returns the number of rules in the rules files.
-    package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws -> Int {
+    /// and the total before each, and returns the numbers of rules and groups in the rules files.
+    package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws
+        -> (rules: Int, groups: Int)
+    {
         var issues: [ConfigurationError.Issue] = []
-        var rules = 0
+        var (rules, groups) = (0, 0)
         for (index, check) in checks.enumerated() {
             progress(index, checks.count)
             if let file = check.policy as? FilePolicy {
                 do {
-                    rules += try file.validate()
+                    let counts = try file.validationCounts()
+                    (rules, groups) = (rules + counts.rules, groups + counts.groups)
                 } catch {
-                    issues.append(.init(path: check.path, message: describe(error)))
+                    let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
+                    issues += problems.map { .init(path: check.path, message: $0) }
                 }
             } else {
                 for issue in await memberIssues(check.policy, at: check.path) {
@@ -46,7 +50,7 @@ extension AssembledServices {
         }
         for service in services { issues += service.undeclaredAttributeIssues() }
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
-        return rules
+        return (rules, groups)
     }
 }
 

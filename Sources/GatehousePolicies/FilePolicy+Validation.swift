@@ -7,19 +7,29 @@ extension FilePolicy: ValidatingPolicy {
     /// is relied on, as `gatehouse validate` does.
     ///
     /// - Returns: The number of rules in the file.
-    /// - Throws: ``RulesFileError`` naming the file and, for a bad line, the line.
+    /// - Throws: ``RulesFileError`` naming the file and listing every problem, each with its
+    ///   line when it has one.
     @discardableResult
     public func validate() throws -> Int {
-        let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
-        return try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd).ruleCount
+        try validationCounts().rules
     }
 
-    /// The problem ``validate()`` finds, if any, as one issue whose message names the file and,
-    /// for a bad line, the line: `avatars.rules:3: ...`; empty when the file can be used.
+    /// Checks as ``validate()`` does, and counts the file's rules and the groups it defines.
+    package func validationCounts() throws -> (rules: Int, groups: Int) {
+        let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
+        let parsed = try RulesFile.parseCounted(snapshot.bytes, fileName: fileName, requireEnd: requireEnd)
+        return (parsed.file.ruleCount, parsed.groupCount)
+    }
+
+    /// Every problem ``validate()`` finds, one issue each, whose message names the file and,
+    /// for a bad line, the line: `avatars.rules:3: ...`; past ``RulesFileError/problemLimit``,
+    /// a last issue `avatars.rules: and N more`. Empty when the file can be used.
     public func validationIssues() -> [ValidationIssue] {
         do {
             try validate()
             return []
+        } catch let error as RulesFileError {
+            return error.problemDescriptions.map { ValidationIssue(message: $0) }
         } catch {
             return [ValidationIssue(message: describe(error))]
         }

@@ -49,15 +49,24 @@ struct RuleGroups {
         return id
     }
 
+    /// How many groups the file defines.
+    var count: Int { groups.count { $0.definedAt != nil } }
+
+    /// Every problem of the groups, once every line is read: each group named but not defined
+    /// (at the first line naming it, with a did-you-mean when a defined name is close), and
+    /// each cycle (at the line naming the group that closes it).
+    func problems() -> [RulesFileError.Problem] {
+        undefinedProblems() + cycleProblems()
+    }
+
     /// Who is named in which group, once every line is read: the groups naming each subject,
     /// and the groups naming each group with `@` (its holders), as the file says them, so that
     /// work and memory grow with the file (see ``GroupHierarchy``).
     ///
-    /// - Throws: ``RulesFileError`` at the first line naming an undefined group (with a
-    ///   did-you-mean when a defined name is close), or at a line of a cycle.
+    /// - Throws: ``RulesFileError`` listing every group named but not defined, and every cycle.
     func hierarchy(fileName: String) throws -> GroupHierarchy {
-        try checkDefined(fileName: fileName)
-        try checkAcyclic(fileName: fileName)
+        let problems = problems()
+        guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
         var holders: [String: [String]] = [:]
         var naming: [String: [String]] = [:]
         for group in groups {
@@ -71,27 +80,28 @@ struct RuleGroups {
         return GroupHierarchy(naming: naming, holders: holders)
     }
 
-    private func checkDefined(fileName: String) throws {
+    private func undefinedProblems() -> [RulesFileError.Problem] {
         let undefined = groups.filter { $0.definedAt == nil }
-        guard let first = undefined.min(by: { ($0.firstReference ?? 0) < ($1.firstReference ?? 0) }) else {
-            return
-        }
+        guard !undefined.isEmpty else { return [] }
         let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }
-        let closest = defined.map { (name: $0, distance: editDistance(Array($0), Array(first.name))) }
-            .filter { $0.distance <= 2 }
-            .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
-        let hint =
-            closest.map { "; did you mean \"\($0.name)\"?" }
-            ?? "; define it with a line \"group \(first.name) MEMBER...\""
-        throw RulesFileError(
-            file: fileName, line: first.firstReference, kind: .malformed,
-            message: "undefined group \"\(first.name)\"\(hint)")
+        return undefined.map { group in
+            let closest = defined.map { (name: $0, distance: editDistance(Array($0), Array(group.name))) }
+                .filter { $0.distance <= 2 }
+                .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
+            let hint =
+                closest.map { "; did you mean \"\($0.name)\"?" }
+                ?? "; define it with a line \"group \(group.name) MEMBER...\""
+            return RulesFileError.Problem(
+                line: group.firstReference, kind: .malformed,
+                message: "undefined group \"\(group.name)\"\(hint)")
+        }
     }
 
-    /// Throws at the line naming the group that closes the first cycle found (a depth-first walk
+    /// A problem at the line naming the group that closes each cycle found (a depth-first walk
     /// with its own stack).
-    private func checkAcyclic(fileName: String) throws {
+    private func cycleProblems() -> [RulesFileError.Problem] {
         enum Mark { case new, onPath, done }
+        var problems: [RulesFileError.Problem] = []
         var marks = [Mark](repeating: .new, count: groups.count)
         // The walk's path: each group with the index of its next member to visit.
         var path: [(id: Int32, next: Int)] = []
@@ -110,9 +120,11 @@ struct RuleGroups {
                 switch marks[Int(member.id)] {
                 case .onPath:
                     let start = path.firstIndex { $0.id == member.id } ?? 0
-                    throw RulesFileError(
-                        file: fileName, line: member.line, kind: .malformed,
-                        message: "group cycle: \(cycle(path[start...].map(\.id))); a group cannot hold itself"
+                    problems.append(
+                        RulesFileError.Problem(
+                            line: member.line, kind: .malformed,
+                            message:
+                                "group cycle: \(cycle(path[start...].map(\.id))); a group cannot hold itself")
                     )
                 case .new:
                     marks[Int(member.id)] = .onPath
@@ -122,6 +134,7 @@ struct RuleGroups {
                 }
             }
         }
+        return problems
     }
 
     /// The cycle through the groups `ids`, back to the first: `a -> b -> a`. A long cycle is

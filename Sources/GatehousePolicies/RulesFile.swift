@@ -79,7 +79,7 @@ package struct RulesFile: Sendable {
     ///
     /// - Parameter requireEnd: Whether the rules must be followed by an `end` line; see
     ///   ``FilePolicy/requireEnd``.
-    /// - Throws: ``RulesFileError`` naming the first bad line.
+    /// - Throws: ``RulesFileError`` listing every problem of the text, by line.
     package static func parse(_ text: String, fileName: String, requireEnd: Bool = false) throws -> RulesFile
     {
         try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd)
@@ -89,29 +89,42 @@ package struct RulesFile: Sendable {
     /// dropped); patterns are normalized to Unicode NFC.
     ///
     /// - Parameter requireEnd: Whether the rules must be followed by an `end` line.
-    /// - Throws: ``RulesFileError`` naming the first bad line; ``RulesFileError/Kind/incomplete``
-    ///   when the text has no rule, group, comment or `end` line (a zero-byte file is what a
-    ///   file being rewritten in place looks like), or lacks a required `end` line.
+    /// - Throws: ``RulesFileError`` listing every problem of the file, by line;
+    ///   ``RulesFileError/Kind/incomplete`` when the text has no rule, group, comment or `end`
+    ///   line (a zero-byte file is what a file being rewritten in place looks like), or lacks a
+    ///   required `end` line.
     package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> RulesFile
     {
+        try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd).file
+    }
+
+    /// Parses as ``parse(_:fileName:requireEnd:)-([UInt8],_,_)`` does, and counts the groups
+    /// the file defines.
+    package static func parseCounted(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
+        -> (file: RulesFile, groupCount: Int)
+    {
         let lexer = try RulesLexer(bytes, fileName: fileName)
         var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
-        try lexer.forEachLine { try parser.read($0, in: $1) }
-        if parser.isEmpty {
+        lexer.forEachLine { parser.read($0, in: $1) }
+        if parser.isEmpty && lexer.problems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(
                 file: fileName, kind: .incomplete,
                 message: "\(what), which is what a file being rewritten in place looks like; a file "
                     + "meant to hold no rules says so with a comment line")
         }
+        var problems = lexer.problems + parser.problems + parser.groups.problems()
         if requireEnd && parser.endLine == nil {
-            throw RulesFileError(
-                file: fileName, kind: .incomplete,
-                message: "has no end line, which this policy requires: the file may be a version "
-                    + "still being written; finish it with a line \"end\"")
+            problems.append(
+                RulesFileError.Problem(
+                    kind: .incomplete,
+                    message: "has no end line, which this policy requires: the file may be a version "
+                        + "still being written; finish it with a line \"end\""))
         }
-        return RulesFile(contents: try Contents(&parser))
+        guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
+        let groupCount = parser.groups.count
+        return (RulesFile(contents: try Contents(&parser)), groupCount)
     }
 
     /// The rule that decides `request`: the first matching `deny` if any, else the first

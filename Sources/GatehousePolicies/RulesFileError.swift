@@ -3,7 +3,11 @@ import Foundation
 /// A rules file that cannot be used: missing, unreadable, not a regular file, too large, not
 /// UTF-8, or malformed. ``FilePolicy`` throws it from every decision until the file is fixed,
 /// so the proxy denies with a gate failure.
-public struct RulesFileError: Error, Sendable, Hashable, LocalizedError {
+///
+/// Parsing reports every problem of a file in one pass: ``problems`` holds them in line order
+/// (at most ``problemLimit``, and ``unlistedProblemCount`` counts the rest); ``line``, ``kind``
+/// and ``message`` are those of the first.
+public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What kind of problem the file has.
     public enum Kind: Sendable, Hashable {
         /// The file could not be opened, read or examined (missing, no permission, I/O error).
@@ -24,28 +28,96 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError {
         case incomplete
     }
 
-    /// The file, as named in messages (its last path component).
-    public var file: String
-    /// The 1-based line the problem is on, or `nil` for a problem with the whole file.
-    public var line: Int?
-    /// The kind of problem.
-    public var kind: Kind
-    /// What is wrong and what was expected.
-    public var message: String
+    /// One problem of the file: where it is, its kind, and what is wrong.
+    public struct Problem: Sendable, Hashable {
+        /// The 1-based line the problem is on, or `nil` for a problem with the whole file.
+        public var line: Int?
+        /// The kind of problem.
+        public var kind: Kind
+        /// What is wrong and what was expected.
+        public var message: String
 
-    /// Creates an error.
-    public init(file: String, line: Int? = nil, kind: Kind, message: String) {
-        self.file = file
-        self.line = line
-        self.kind = kind
-        self.message = message
+        /// Creates a problem.
+        public init(line: Int? = nil, kind: Kind, message: String) {
+            self.line = line
+            self.kind = kind
+            self.message = message
+        }
     }
 
-    /// `"<file>:<line>: <message>"`, or `"<file>: <message>"` without a line.
+    /// How many problems an error lists; the rest are counted in ``unlistedProblemCount``.
+    public static let problemLimit = 100
+
+    /// The file, as named in messages (its last path component).
+    public var file: String
+    /// Every problem found, in line order (problems with the whole file last), at most
+    /// ``problemLimit``; never empty.
+    public var problems: [Problem]
+    /// How many more problems the file has than ``problems`` lists.
+    public var unlistedProblemCount: Int
+
+    /// The 1-based line of the first problem, or `nil` for a problem with the whole file.
+    public var line: Int? {
+        get { problems[0].line }
+        set { problems[0].line = newValue }
+    }
+    /// The kind of the first problem.
+    public var kind: Kind {
+        get { problems[0].kind }
+        set { problems[0].kind = newValue }
+    }
+    /// What is wrong with the first problem, and what was expected.
+    public var message: String {
+        get { problems[0].message }
+        set { problems[0].message = newValue }
+    }
+
+    /// Creates an error with one problem.
+    public init(file: String, line: Int? = nil, kind: Kind, message: String) {
+        self.init(file: file, problems: [Problem(line: line, kind: kind, message: message)])
+    }
+
+    /// Creates an error listing `problems` (at least one), sorted by line with problems of the
+    /// whole file last, the first ``problemLimit`` kept and the rest counted.
+    public init(file: String, problems: [Problem]) {
+        precondition(!problems.isEmpty, "a RulesFileError has at least one problem")
+        let sorted = problems.enumerated().sorted { left, right in
+            (left.element.line ?? .max, left.offset) < (right.element.line ?? .max, right.offset)
+        }.map(\.element)
+        self.file = file
+        self.problems = Array(sorted.prefix(Self.problemLimit))
+        self.unlistedProblemCount = sorted.count - self.problems.count
+    }
+
+    /// `"<file>:<line>: <message>"` for the first problem (`"<file>: <message>"` without a
+    /// line), followed by `" (and N more problems)"` when there are others: short enough for a
+    /// denial's reason.
     public var errorDescription: String? {
-        if let line {
-            return "\(file):\(line): \(message)"
+        let others = problems.count - 1 + unlistedProblemCount
+        let first = Self.describe(problems[0], in: file)
+        guard others > 0 else { return first }
+        return "\(first) (and \(others) more problem\(others == 1 ? "" : "s"))"
+    }
+
+    /// Every listed problem as ``errorDescription`` says one, then `"and N more"` when some
+    /// are not listed: one line each.
+    public var problemDescriptions: [String] {
+        var lines = problems.map { Self.describe($0, in: file) }
+        if unlistedProblemCount > 0 {
+            lines.append("\(file): and \(unlistedProblemCount) more")
         }
-        return "\(file): \(message)"
+        return lines
+    }
+
+    /// Every problem, one per line (see ``problemDescriptions``).
+    public var description: String {
+        problemDescriptions.joined(separator: "\n")
+    }
+
+    private static func describe(_ problem: Problem, in file: String) -> String {
+        if let line = problem.line {
+            return "\(file):\(line): \(problem.message)"
+        }
+        return "\(file): \(problem.message)"
     }
 }

@@ -19,18 +19,22 @@ struct RulesLexer {
     private let text: [UInt8]
     /// How many lines the text has (the last one may lack its newline).
     let lineCount: Int
+    /// Each line that is not UTF-8 or holds a forbidden character, with its column and what to
+    /// write instead; ``forEachLine(_:)`` skips these lines.
+    let problems: [RulesFileError.Problem]
 
-    /// Checks and normalizes `bytes`.
+    /// Checks and normalizes `bytes`, noting every bad line in ``problems``.
     ///
-    /// - Throws: ``RulesFileError`` naming the first line that is not UTF-8 or holds a
-    ///   forbidden character, with its column and what to write instead.
+    /// - Throws: ``RulesFileError`` when the whole file is in a wide encoding (UTF-16 or
+    ///   UTF-32), where no line can be read.
     init(_ bytes: [UInt8], fileName: String) throws {
-        (text, lineCount) = try Self.prepare(bytes, fileName: fileName)
+        (text, lineCount, problems) = try Self.prepare(bytes, fileName: fileName)
     }
 
     /// Calls `body` with each line that holds at least one field, in order, and the text its
     /// fields are ranges of. A comment line has the single field `#`.
-    func forEachLine(_ body: (RulesLine, [UInt8]) throws -> Void) throws {
+    func forEachLine(_ body: (RulesLine, [UInt8]) -> Void) {
+        let badLines = Set(problems.compactMap(\.line))
         var line = RulesLine(number: 0, fields: [])
         var index = 0
         while index < text.count {
@@ -51,8 +55,8 @@ struct RulesLexer {
                 }
             }
             index += 1
-            if !line.fields.isEmpty {
-                try body(line, text)
+            if !line.fields.isEmpty && !badLines.contains(line.number) {
+                body(line, text)
             }
         }
     }
@@ -68,14 +72,17 @@ struct RulesLexer {
     /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// `bytes` without a leading byte-order mark, checked, in NFC, and how many lines it has.
-    private static func prepare(_ bytes: [UInt8], fileName: String) throws -> (text: [UInt8], lineCount: Int)
+    /// `bytes` without a leading byte-order mark, in NFC, how many lines it has, and the
+    /// problem of each bad line.
+    private static func prepare(_ bytes: [UInt8], fileName: String) throws
+        -> (text: [UInt8], lineCount: Int, problems: [RulesFileError.Problem])
     {
         if let encoding = WideEncoding.name(of: bytes) {
             throw RulesFileError(
                 file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
         }
         let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+        var problems: [RulesFileError.Problem] = []
         var isASCII = true
         var lineNumber = 1
         var lineStart = 0
@@ -85,8 +92,10 @@ struct RulesLexer {
             // Printable ASCII, most of any rules file, needs nothing more.
             if byte &- 0x20 < 0x5F { continue }
             if byte == 0x0A {
-                if !lineIsASCII {
-                    try checkLine(text[lineStart..<index], number: lineNumber, fileName: fileName)
+                if !lineIsASCII && problems.last?.line != lineNumber,
+                    let problem = checkLine(text[lineStart..<index], number: lineNumber)
+                {
+                    problems.append(problem)
                 }
                 lineNumber += 1
                 lineStart = index + 1
@@ -97,40 +106,43 @@ struct RulesLexer {
             } else if byte < 0x20 || byte == 0x7F {
                 // Tab separates fields; a carriage return may only end a line (CRLF files).
                 let endsLine = index + 1 == text.count || text[index + 1] == 0x0A
-                if byte != 0x09 && !(byte == 0x0D && endsLine) {
+                if byte != 0x09 && !(byte == 0x0D && endsLine) && problems.last?.line != lineNumber,
+                    let problem = checkLine(text[lineStart...], number: lineNumber)
+                {
                     // Located and named by the scalar-level check.
-                    try checkLine(text[lineStart...], number: lineNumber, fileName: fileName)
+                    problems.append(problem)
                 }
             }
         }
-        if !lineIsASCII {
-            try checkLine(text[lineStart...], number: lineNumber, fileName: fileName)
+        if !lineIsASCII && problems.last?.line != lineNumber,
+            let problem = checkLine(text[lineStart...], number: lineNumber)
+        {
+            problems.append(problem)
         }
-        if isASCII { return (text, lineNumber) }
+        if isASCII { return (text, lineNumber, problems) }
         // NFC leaves newlines alone, so the line count holds for the normalized text.
         return (
             Array(ResourceIdentity.normalized(String(decoding: text, as: UTF8.self)).utf8),
-            lineNumber
+            lineNumber, problems
         )
     }
 
-    /// Checks one line (up to its newline, or to the end of the text).
-    private static func checkLine(_ bytes: ArraySlice<UInt8>, number: Int, fileName: String) throws {
+    /// The first problem of one line (up to its newline, or to the end of the text), if any.
+    private static func checkLine(_ bytes: ArraySlice<UInt8>, number: Int) -> RulesFileError.Problem? {
         let line = bytes.prefix { $0 != 0x0A }
         let text = String(decoding: line, as: UTF8.self)
         guard text.utf8.elementsEqual(line) else {
-            throw RulesFileError(
-                file: fileName, line: number, kind: .notUTF8,
-                message: "not valid UTF-8; save the file as UTF-8")
+            return RulesFileError.Problem(
+                line: number, kind: .notUTF8, message: "not valid UTF-8; save the file as UTF-8")
         }
         let last = text.unicodeScalars.count - 1
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             if scalar == "\t" || (scalar == "\r" && offset == last) { continue }
             if let problem = PatternCharacters.problem(with: scalar) {
-                throw RulesFileError(
-                    file: fileName, line: number, kind: .malformed,
-                    message: "column \(offset + 1) holds \(problem)")
+                return RulesFileError.Problem(
+                    line: number, kind: .malformed, message: "column \(offset + 1) holds \(problem)")
             }
         }
+        return nil
     }
 }

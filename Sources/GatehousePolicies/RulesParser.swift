@@ -1,4 +1,7 @@
-/// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from.
+import GatehouseCore
+
+/// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from, noting
+/// the problem of each bad line and reading on.
 struct RulesParser {
     let fileName: String
     /// The rules, in file order.
@@ -14,8 +17,11 @@ struct RulesParser {
     private(set) var groups = RuleGroups()
     /// The line of the `end` line, once read.
     private(set) var endLine: Int?
+    /// The problem of each bad line read, in order.
+    private(set) var problems: [RulesFileError.Problem] = []
     private var sawComment = false
     private var sawGroup = false
+    private var sawLineAfterEnd = false
 
     /// A parser for a file of (at most) `lineCount` lines that hold fields.
     init(fileName: String, lineCount: Int) {
@@ -27,15 +33,14 @@ struct RulesParser {
 
     var ruleCount: Int { rules.count }
 
-    /// Whether no line said anything: no rule, group, comment or `end`.
+    /// Whether no line said anything: no rule, group, comment or `end`, and no bad line.
     var isEmpty: Bool {
-        ruleCount == 0 && !sawGroup && !sawComment && endLine == nil
+        ruleCount == 0 && !sawGroup && !sawComment && endLine == nil && problems.isEmpty
     }
 
-    /// Reads one line that has fields, ranges of `text`.
-    ///
-    /// - Throws: ``RulesFileError`` naming the line.
-    mutating func read(_ line: RulesLine, in text: [UInt8]) throws {
+    /// Reads one line that has fields, ranges of `text`; a bad line adds its problem to
+    /// ``problems``.
+    mutating func read(_ line: RulesLine, in text: [UInt8]) {
         let fields = line.fields
         if text[fields[0].lowerBound] == UInt8(ascii: "#") {
             sawComment = true
@@ -51,18 +56,35 @@ struct RulesParser {
                 endLine = line.number
                 return
             }
-            if let endLine {
+            if let endLine, !sawLineAfterEnd {
+                // Said once: the lines after it are read for their own problems.
+                sawLineAfterEnd = true
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
             switch keyword {
             case "allow": try readRule(fields, in: text, effect: .allow, line: line.number)
             case "deny": try readRule(fields, in: text, effect: .deny, line: line.number)
             case "group": try readGroup(fields, in: text, line: line.number)
-            default: throw RuleSyntaxError("unknown effect \"\(keyword)\"; expected allow, deny or group")
+            default:
+                throw RuleSyntaxError(
+                    "unknown effect \"\(keyword)\"; expected allow, deny or group\(Self.suggestion(for: keyword))"
+                )
             }
         } catch {
-            throw RulesFileError(file: fileName, line: line.number, kind: .malformed, message: error.message)
+            problems.append(.init(line: line.number, kind: .malformed, message: error.message))
         }
+    }
+
+    /// The keywords a line can start with.
+    private static let keywords = ["allow", "deny", "group", "end"]
+
+    /// `; did you mean "allow"?` when `word` is within two edits of a keyword (the closest,
+    /// the first of equals), else empty.
+    static func suggestion(for word: String) -> String {
+        let closest = keywords.map { (keyword: $0, distance: editDistance(Array($0), Array(word))) }
+            .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
+            .min { $0.distance < $1.distance }
+        return closest.map { "; did you mean \"\($0.keyword)\"?" } ?? ""
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.

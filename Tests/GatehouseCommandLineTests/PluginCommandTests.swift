@@ -27,7 +27,7 @@ struct PluginCommandTests {
         defer { folder.remove() }
         let run = await Captured.run(["validate", folder.configuration], registry: try Self.tenantRegistry())
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == ["\(folder.configuration): valid; 1 service, 0 rules: plans"])
+        #expect(run.out == ["\(folder.configuration): valid; 1 service, 0 rules, 0 groups: plans"])
         #expect(run.err.isEmpty)
     }
 

@@ -17,16 +17,16 @@ struct ValidateCommandTests {
         deny   *         read   docs/secret-*
         """
 
-    @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleCount() async throws {
+    @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleAndGroupCounts() async throws {
         let folder = try Folder(configuration: "{}")
         defer { folder.remove() }
         let file = folder.url.appendingPathComponent("docs.rules")
         try Data(Self.rules.utf8).write(to: file)
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == ["\(file.path): valid; 3 rules"])
+        #expect(run.out == ["\(file.path): valid; 3 rules, 1 group"])
         let json = await Captured.run(["validate", "--json", file.path])
-        #expect(json.out.first?.hasSuffix(#""valid":true,"rules":3}"#) == true, "\(json.out)")
+        #expect(json.out.first?.hasSuffix(#""valid":true,"rules":3,"groups":1}"#) == true, "\(json.out)")
     }
 
     @Test func aBrokenRulesFileOnItsOwnNamesTheLine() async throws {
@@ -40,7 +40,7 @@ struct ValidateCommandTests {
         #expect(run.err.first?.hasPrefix("\(file.path): docs.rules:6: ") == true, "\(run.err)")
     }
 
-    @Test func aConfigurationIsValidWithTheCountOfItsRules() async throws {
+    @Test func aConfigurationIsValidWithTheCountsOfItsRulesAndGroups() async throws {
         let folder = try Folder(
             configuration: #"""
                 { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
@@ -51,7 +51,63 @@ struct ValidateCommandTests {
         try Data(Self.rules.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
         let run = await Captured.run(["validate", folder.configuration])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == ["\(folder.configuration): valid; 1 service, 6 rules: docs"])
+        #expect(run.out == ["\(folder.configuration): valid; 1 service, 6 rules, 2 groups: docs"])
+    }
+
+    /// Six mistakes of six kinds, on lines 2 to 7.
+    static let sixMistakes = """
+        group  editors  alice bob
+        alow   *         read   docs/*
+        allow  bob       read
+        deny   *         read   docs/*  if device
+        allow  *         read   tenants/{tennant/docs
+        allow  @editorz  write  docs/*
+        deny   mallory\u{00A0}read   secret/*
+        """
+
+    @Test func aRulesFileWithSixMistakesListsSixProblemsInOneRun() async throws {
+        let folder = try Folder(configuration: "{}")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("docs.rules")
+        try Data(Self.sixMistakes.utf8).write(to: file)
+        let run = await Captured.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(
+            run.err.map { $0.dropFirst(file.path.count + 2).prefix { $0 != " " } }
+                == [
+                    "docs.rules:2:", "docs.rules:3:", "docs.rules:4:", "docs.rules:5:", "docs.rules:6:",
+                    "docs.rules:7:",
+                ],
+            "\(run.err.joined(separator: "\n"))")
+        #expect(run.err.first?.hasSuffix(#"did you mean "allow"?"#) == true)
+    }
+
+    @Test func aRulesFileWithAHundredAndFiftyProblemsListsAHundredAndCountsTheRest() async throws {
+        let folder = try Folder(configuration: "{}")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("docs.rules")
+        try Data(String(repeating: "alow * read docs/*\n", count: 150).utf8).write(to: file)
+        let run = await Captured.run(["validate", file.path])
+        #expect(run.status == 1)
+        #expect(run.err.count == 101)
+        #expect(run.err.last == "\(file.path): docs.rules: and 50 more")
+    }
+
+    @Test func aConfigurationListsEveryProblemOfARulesFileItNames() async throws {
+        let folder = try Folder(
+            configuration: #"""
+                { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
+                  "gatekeepers": [ { "type": "file", "path": "docs.rules" } ] } } }
+                """#)
+        defer { folder.remove() }
+        try Data(Self.sixMistakes.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
+        let run = await Captured.run(["validate", folder.configuration])
+        #expect(run.status == 1)
+        #expect(run.err.count == 6, "\(run.err.joined(separator: "\n"))")
+        #expect(
+            run.err.allSatisfy {
+                $0.hasPrefix("\(folder.configuration): services.docs.gatekeepers[0]: docs.rules:")
+            })
     }
 
     @Test func aConfigurationWithNineMistakesListsNineProblemsInOneRun() async throws {

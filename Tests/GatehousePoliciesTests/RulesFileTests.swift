@@ -80,7 +80,10 @@ struct RulesFileTests {
             "avatars.rules:1: a comment after a rule; a comment is a line of its own, starting with \"#\""
         ),
         ("allow\n", "avatars.rules:1: expected 4 fields (effect subject action resource), found 1"),
-        ("Allow a read x\n", "avatars.rules:1: unknown effect \"Allow\"; expected allow, deny or group"),
+        (
+            "Allow a read x\n",
+            "avatars.rules:1: unknown effect \"Allow\"; expected allow, deny or group; did you mean \"allow\"?"
+        ),
         (
             "allow a read x\npermit a read x",
             "avatars.rules:2: unknown effect \"permit\"; expected allow, deny or group"

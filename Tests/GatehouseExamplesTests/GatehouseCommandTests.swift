@@ -134,7 +134,7 @@ struct GatehouseCommandTests {
     @Test func validateReportsValidAndInvalidFiles() async throws {
         let valid = try await Examples.gatehouse("validate", Self.config)
         #expect(valid.status == 0)
-        #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules: avatars\n")
+        #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules, 0 groups: avatars\n")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

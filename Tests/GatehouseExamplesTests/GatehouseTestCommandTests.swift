@@ -302,6 +302,6 @@ struct GatehouseTestCommandTests {
     @Test func validateOfTheDemoConfigurationStillSaysValid() async throws {
         let run = try await Examples.gatehouse("validate", "Examples/demo/gatehouse.json")
         #expect(run.status == 0)
-        #expect(run.stdout == "Examples/demo/gatehouse.json: valid; 1 service, 4 rules: avatars\n")
+        #expect(run.stdout == "Examples/demo/gatehouse.json: valid; 1 service, 4 rules, 0 groups: avatars\n")
     }
 }

@@ -80,14 +80,22 @@ struct RuleGroups {
         return GroupHierarchy(naming: naming, holders: holders)
     }
 
+    /// A problem for each group named but not defined, at the first line naming it. Only the
+    /// first ``RulesFileError/problemLimit`` (by line), the most an error lists, look for a
+    /// close defined name: the others are only counted.
     private func undefinedProblems() -> [RulesFileError.Problem] {
-        let undefined = groups.filter { $0.definedAt == nil }
+        let undefined = groups.filter { $0.definedAt == nil }.sorted {
+            ($0.firstReference ?? 0) < ($1.firstReference ?? 0)
+        }
         guard !undefined.isEmpty else { return [] }
         let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }
-        return undefined.map { group in
-            let closest = defined.map { (name: $0, distance: editDistance(Array($0), Array(group.name))) }
-                .filter { $0.distance <= 2 }
-                .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return undefined.enumerated().map { index, group in
+            let closest =
+                index >= RulesFileError.problemLimit
+                ? nil
+                : defined.map { (name: $0, distance: editDistance(Array($0), Array(group.name))) }
+                    .filter { $0.distance <= 2 }
+                    .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
             let hint =
                 closest.map { "; did you mean \"\($0.name)\"?" }
                 ?? "; define it with a line \"group \(group.name) MEMBER...\""

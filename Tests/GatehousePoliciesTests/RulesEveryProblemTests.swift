@@ -90,6 +90,15 @@ struct RulesEveryProblemTests {
         #expect(error.errorDescription?.hasSuffix("(and 149 more problems)") == true)
     }
 
+    @Test func everyUndefinedGroupIsAProblemAtTheLineFirstNamingIt() throws {
+        let text = "group editors a\n" + (1...150).map { "allow @g\($0) read x\n" }.joined()
+        let error = try #require(Self.parseError(text))
+        #expect(error.problems.map(\.line) == Array(2...101))
+        #expect(
+            error.problems[0].message == #"undefined group "g1"; define it with a line "group g1 MEMBER...""#)
+        #expect(error.unlistedProblemCount == 50)
+    }
+
     @Test func filePolicyValidationReportsEverySixProblemsAndStillFailsEveryDecision() async throws {
         let folder = try TemporaryDirectory()
         let url = folder.file("docs.rules")

@@ -159,7 +159,7 @@ struct RuleGroups {
 }
 
 /// `number` with a comma before each group of three digits from the right: `99,995`.
-private func grouped(_ number: Int) -> String {
+func grouped(_ number: Int) -> String {
     let digits = Array(String(number))
     var text = ""
     for (offset, digit) in digits.enumerated() {

@@ -99,7 +99,7 @@ package struct RulesFile: Sendable {
         try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd).file
     }
 
-    /// Parses as ``parse(_:fileName:requireEnd:)-([UInt8],_,_)`` does, and counts the groups
+    /// Parses the bytes of a file as `parse` does, and counts the groups
     /// the file defines.
     package static func parseCounted(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> (file: RulesFile, groupCount: Int)

@@ -96,7 +96,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         let others = problems.count - 1 + unlistedProblemCount
         let first = Self.describe(problems[0], in: file)
         guard others > 0 else { return first }
-        return "\(first) (and \(others) more problem\(others == 1 ? "" : "s"))"
+        return "\(first) (and \(grouped(others)) more problem\(others == 1 ? "" : "s"))"
     }
 
     /// Every listed problem as ``errorDescription`` says one, then `"and N more"` when some
@@ -104,7 +104,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
     public var problemDescriptions: [String] {
         var lines = problems.map { Self.describe($0, in: file) }
         if unlistedProblemCount > 0 {
-            lines.append("\(file): and \(unlistedProblemCount) more")
+            lines.append("\(file): and \(grouped(unlistedProblemCount)) more")
         }
         return lines
     }

@@ -90,6 +90,12 @@ struct RulesEveryProblemTests {
         #expect(error.errorDescription?.hasSuffix("(and 149 more problems)") == true)
     }
 
+    @Test func theCountOfUnlistedProblemsHasThousandsSeparators() throws {
+        let error = try #require(Self.parseError(String(repeating: "alow * read docs/*\n", count: 1_200)))
+        #expect(error.problemDescriptions.last == "r.rules: and 1,100 more")
+        #expect(error.errorDescription?.hasSuffix("(and 1,199 more problems)") == true)
+    }
+
     @Test func everyUndefinedGroupIsAProblemAtTheLineFirstNamingIt() throws {
         let text = "group editors a\n" + (1...150).map { "allow @g\($0) read x\n" }.joined()
         let error = try #require(Self.parseError(text))

@@ -11,7 +11,8 @@ extension RulesFile {
     /// The nearest rules are the allow rules with a matching action whose resource pattern
     /// matches the resource (or would, if its placeholders had values), in line order; then those
     /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
-    /// most ``nearMissLimit``. Reads every rule: for explaining a denial, never for deciding.
+    /// most ``nearMissLimit``. Reads every rule (its resource pattern only when the pattern has
+    /// placeholders or the rule names the subject): for explaining a denial, never for deciding.
     package func nearMisses(for request: AccessRequest) -> [String] {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
@@ -25,25 +26,30 @@ extension Contents {
         let memberOf = request.subject.map { groups.groups(of: $0) } ?? []
         var nearest: [(line: Int32, failures: [String])] = []
         var sameSubject: [(line: Int32, failures: [String])] = []
+        let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
+        var matching = Set<Int>()
+        resources.forEachMatch(of: request.resource, values: request) { pattern in
+            matching.insert(pattern)
+            return false
+        }
         for pattern in resources.patterns.indices {
-            let candidates = (starts[pattern]..<starts[pattern + 1]).map { rules[Int($0)] }.filter {
-                $0.effect == .allow && Glob.matches(actions[Int($0.action)], request.action.rawValue)
-            }
-            guard !candidates.isEmpty else { continue }
-            let resource = Self.resourceFailures(resources.patterns[pattern], request)
-            for rule in candidates {
-                var failures = subjectFailures(rule, request, memberOf)
+            // Each read once per pattern, and only when a rule of the pattern needs it.
+            let matches = matching.contains(pattern)
+            lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(Glob.openBrace)
+            lazy var resource = matches ? nil : Self.resourceFailures(resources.patterns[pattern], request)
+            for position in starts[pattern]..<starts[pattern + 1] {
+                let rule = rules[Int(position)]
+                guard rule.effect == .allow, actionMatches[Int(rule.action)],
+                    matches || hasPlaceholder || namesSubject(rule, request, memberOf)
+                else { continue }
+                let isNearest = resource == nil || resource?.matchesWithoutValues == true
+                guard isNearest || namesSubject(rule, request, memberOf) else { continue }
+                var failures = (resource?.notes ?? []) + subjectFailures(rule, request, memberOf)
                 failures += (conditions[rule.line] ?? []).compactMap { $0.failure(in: request) }
-                if let resource {
-                    guard resource.matchesWithoutValues || namesSubject(rule, request, memberOf) else {
-                        continue
-                    }
-                    failures = resource.notes + failures
-                }
                 if failures.isEmpty, let denyingLine {
                     failures = ["allows, but \(fileName):\(denyingLine) denies"]
                 }
-                if resource == nil || resource?.matchesWithoutValues == true {
+                if isNearest {
                     nearest.append((rule.line, failures))
                 } else {
                     sameSubject.append((rule.line, failures))

@@ -115,7 +115,8 @@ struct Report {
         return members + optional.compactMap { name, value in value.map { (name, $0) } }
     }
 
-    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps.
+    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps,
+    /// and near misses when there are any.
     private func json(_ verdict: AccessVerdict) -> JSONText {
         func members(
             _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
@@ -130,10 +131,13 @@ struct Report {
         let steps = verdict.steps.map {
             JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
         }
+        let nearMisses: [(String, JSONText)] =
+            verdict.nearMisses.isEmpty
+            ? [] : [("nearMisses", .array(verdict.nearMisses.map { .string(hiding($0)) }))]
         return .object(
             members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [
                 ("steps", .array(steps))
-            ])
+            ] + nearMisses)
     }
 }
 
@@ -181,6 +185,9 @@ extension Commands {
                 ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
             console.err("  request: \(request) (service \(service))")
+            let nearMisses = report.verdict?.nearMisses ?? []
+            if !nearMisses.isEmpty { console.err("  nearest rules:") }
+            for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         default:
             console.err("error: \(shown(report.error ?? "unknown"))")
             console.err("  request: \(request) (service \(service))")

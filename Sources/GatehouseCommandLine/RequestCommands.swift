@@ -108,7 +108,8 @@ enum Check: Subcommand {
     static let positionals = ["KEY"]
     static let discussion = """
         Prints whether the request is allowed: the deciding gatekeeper, and its rule (file:line)
-        when a rules file decided. With --json: the request, the outcome and the explained verdict.
+        when a rules file decided; for a rules denial, the nearest rules and what failed for each.
+        With --json: the request, the outcome and the explained verdict (its nearMisses).
 
         Exit status: 0 allowed, 3 denied, 1 configuration error, 2 usage error.
         Example: gatehouse check --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt

@@ -75,12 +75,13 @@ public struct AccessGate: Sendable {
     }
 
     /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
-    /// step. Records the verdict with the observer.
+    /// step and, for a denial by a rules gatekeeper, its near misses
+    /// (``AccessVerdict/nearMisses``). Records the verdict with the observer.
     ///
     /// - Throws: `CancellationError` only (see the type's cancellation rule); a denial or a
     ///   failure is a verdict, not an error.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
-        try await decide(request, identity: identity, explained: true)
+        try await decide(request, identity: identity, explained: true, whyNot: true)
     }
 
     /// Asks the gatekeepers about `request`; returns when they all allow.
@@ -122,13 +123,15 @@ public struct AccessGate: Sendable {
     }
 
     /// ``decide(_:)`` with the resource checked against `identity` and the resource's
-    /// attributes merged in; `explained` as in `decided(_:identity:explained:resourceAttributes:)`.
+    /// attributes merged in; `explained` and `whyNot` as in
+    /// `decided(_:identity:explained:whyNot:resourceAttributes:)`.
     func decide(
-        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes? = nil
     ) async throws(CancellationError) -> AccessVerdict {
         try await decided(
-            request, identity: identity, explained: explained, resourceAttributes: resourceAttributes
+            request, identity: identity, explained: explained, whyNot: whyNot,
+            resourceAttributes: resourceAttributes
         ).verdict
     }
 
@@ -142,9 +145,10 @@ public struct AccessGate: Sendable {
 
     /// The one decision path: the cancellation check, identity, the resource's attributes, each
     /// gatekeeper in order (through ``AccessPolicy/explain(_:)``), the cancellation check again,
-    /// the mask, the records. `explained` says whether the verdict lists every step.
+    /// the mask, the records. `explained` says whether the verdict lists every step; `whyNot`,
+    /// whether a denial asks its gatekeeper for near misses (never on a load).
     private func decided(
-        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
+        _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes?
     ) async throws(CancellationError) -> Decided {
         if Task.isCancelled { throw CancellationError() }
@@ -157,7 +161,7 @@ public struct AccessGate: Sendable {
                 if let resourceAttributes {
                     request.attributes.merge(try await resourceAttributes()) { _, resource in resource }
                 }
-                answer = try await ask(request, explained: explained)
+                answer = try await ask(request, explained: explained, whyNot: whyNot)
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 let step = AccessVerdict.Step(
@@ -192,16 +196,21 @@ public struct AccessGate: Sendable {
         return nil
     }
 
-    /// Asks each gatekeeper in order until one does not allow.
+    /// Asks each gatekeeper in order until one does not allow; with `whyNot`, asks a gatekeeper
+    /// that denied for its near misses.
     private func ask(
-        _ request: AccessRequest, explained: Bool
+        _ request: AccessRequest, explained: Bool, whyNot: Bool
     ) async throws(CancellationError) -> (verdict: AccessVerdict, failure: (any Error)?) {
         var steps: [AccessVerdict.Step] = []
         var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
         var failure: (any Error)?
+        var nearMisses: [String] = []
         for gatekeeper in gatekeepers {
             do {
                 last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+                if whyNot, last.outcome == .denied, let rules = gatekeeper as? any NearMissExplaining {
+                    nearMisses = (try? await rules.nearMisses(request)) ?? []
+                }
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 (last, failure) = (Self.failed(gatekeeper.name, error), error)
@@ -209,7 +218,9 @@ public struct AccessGate: Sendable {
             if explained { steps.append(last) }
             if last.outcome != .allowed { break }
         }
-        return (AccessVerdict(last, steps: steps), failure)
+        var verdict = AccessVerdict(last, steps: steps)
+        verdict.nearMisses = nearMisses
+        return (verdict, failure)
     }
 
     /// The step of a gatekeeper that threw: the error's text is the reason, within

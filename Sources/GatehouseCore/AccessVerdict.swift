@@ -56,6 +56,11 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
     /// Every gatekeeper asked, in order. Gatekeepers after the deciding one were not asked. Empty
     /// when the gate was asked to decide without steps (a load with no observer).
     public var steps: [Step]
+    /// Why not: for a denial by a rules gatekeeper, the rules that nearly allowed the request and
+    /// what failed for each, such as `documents.rules:3: erin is not a member of @editors`;
+    /// nearest first, at most five. Given only by ``AccessGate/decide(_:)``, never on a load;
+    /// empty otherwise, and then left out of the JSON.
+    public var nearMisses: [String] = []
 
     /// Creates a verdict.
     package init(
@@ -75,6 +80,35 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
     /// The verdict as a plain decision: ``AccessDecision/allow``, or a denial with the reason.
     public var decision: AccessDecision {
         isAllowed ? .allow : .deny(reason: reason ?? "denied by \(gatekeeper)")
+    }
+}
+
+extension AccessVerdict {
+    private enum CodingKeys: String, CodingKey {
+        case outcome, gatekeeper, reason, rule, steps, nearMisses
+    }
+
+    /// Decodes a verdict; `nearMisses` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            outcome: try container.decode(Outcome.self, forKey: .outcome),
+            gatekeeper: try container.decode(String.self, forKey: .gatekeeper),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason),
+            rule: try container.decodeIfPresent(RuleReference.self, forKey: .rule),
+            steps: try container.decode([Step].self, forKey: .steps))
+        nearMisses = try container.decodeIfPresent([String].self, forKey: .nearMisses) ?? []
+    }
+
+    /// Encodes the verdict, leaving out `nearMisses` when it is empty.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(gatekeeper, forKey: .gatekeeper)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(rule, forKey: .rule)
+        try container.encode(steps, forKey: .steps)
+        if !nearMisses.isEmpty { try container.encode(nearMisses, forKey: .nearMisses) }
     }
 }
 

@@ -24,11 +24,13 @@ struct Redaction: Sendable {
         self.values = values.sorted { $0.count > $1.count }
     }
 
-    /// `verdict` with the masked values erased from its reason and its steps' reasons.
+    /// `verdict` with the masked values erased from its reason, its near misses and its steps'
+    /// reasons.
     func verdict(_ verdict: AccessVerdict) -> AccessVerdict {
         guard !values.isEmpty else { return verdict }
         var shown = verdict
         shown.reason = verdict.reason.map(erased)
+        shown.nearMisses = verdict.nearMisses.map(erased)
         for index in shown.steps.indices {
             shown.steps[index].reason = shown.steps[index].reason.map(erased)
         }

@@ -261,3 +261,11 @@ extension RulesFileError.Kind {
         }
     }
 }
+
+extension FilePolicy: NearMissExplaining {
+    /// The rules of the version decisions use now that nearly allowed a denied request; see
+    /// ``AccessVerdict/nearMisses``.
+    package func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        try currentRules().nearMisses(for: request)
+    }
+}

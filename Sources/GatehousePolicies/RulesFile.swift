@@ -73,7 +73,7 @@ package struct RulesFile: Sendable {
     }
 
     /// Everything in one immutable object, so that a copy of a `RulesFile` costs one retain.
-    private let contents: Contents
+    let contents: Contents
 
     /// Parses rules from text.
     ///
@@ -197,7 +197,7 @@ struct IndexedRule: Sendable {
 }
 
 /// The rules of one file version, indexed; never changed after parsing.
-private final class Contents: Sendable {
+final class Contents: Sendable {
     /// The most rules a resource pattern may have for a decision to read them all.
     static let scanLimit = 8
 

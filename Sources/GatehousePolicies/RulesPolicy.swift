@@ -42,3 +42,10 @@ public struct RulesPolicy: AccessPolicy {
         rules.explanation(for: request)
     }
 }
+
+extension RulesPolicy: NearMissExplaining {
+    /// The rules that nearly allowed a denied request; see ``AccessVerdict/nearMisses``.
+    package func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        rules.nearMisses(for: request)
+    }
+}

@@ -1,0 +1,130 @@
+import GatehouseCore
+
+extension RulesFile {
+    /// The most near misses a denial lists.
+    static let nearMissLimit = 5
+
+    /// Why not: for a request the rules deny, the allow rules that nearly allowed it, one line
+    /// each, such as `documents.rules:3: erin is not a member of @editors`. Empty when the rules
+    /// allow the request.
+    ///
+    /// The nearest rules are the allow rules with a matching action whose resource pattern
+    /// matches the resource (or would, if its placeholders had values), in line order; then those
+    /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
+    /// most ``nearMissLimit``. Reads every rule (its resource pattern only when the pattern has
+    /// placeholders or the rule names the subject): for explaining a denial, never for deciding.
+    package func nearMisses(for request: AccessRequest) -> [String] {
+        let verdict = decide(request)
+        guard verdict?.effect != .allow else { return [] }
+        return contents.nearMisses(request, denyingLine: verdict?.line)
+    }
+}
+
+extension Contents {
+    /// See ``RulesFile/nearMisses(for:)``; `denyingLine` is the deny rule that decided, if any.
+    func nearMisses(_ request: AccessRequest, denyingLine: Int?) -> [String] {
+        let memberOf = request.subject.map { groups.groups(of: $0) } ?? []
+        var nearest: [(line: Int32, failures: [String])] = []
+        var sameSubject: [(line: Int32, failures: [String])] = []
+        let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
+        var matching = Set<Int>()
+        resources.forEachMatch(of: request.resource, values: request) { pattern in
+            matching.insert(pattern)
+            return false
+        }
+        for pattern in resources.patterns.indices {
+            // Each read once per pattern, and only when a rule of the pattern needs it.
+            let matches = matching.contains(pattern)
+            lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(Glob.openBrace)
+            lazy var resource = matches ? nil : Self.resourceFailures(resources.patterns[pattern], request)
+            for position in starts[pattern]..<starts[pattern + 1] {
+                let rule = rules[Int(position)]
+                guard rule.effect == .allow, actionMatches[Int(rule.action)],
+                    matches || hasPlaceholder || namesSubject(rule, request, memberOf)
+                else { continue }
+                let isNearest = resource == nil || resource?.matchesWithoutValues == true
+                guard isNearest || namesSubject(rule, request, memberOf) else { continue }
+                var failures = (resource?.notes ?? []) + subjectFailures(rule, request, memberOf)
+                failures += (conditions[rule.line] ?? []).compactMap { $0.failure(in: request) }
+                if failures.isEmpty, let denyingLine {
+                    failures = ["allows, but \(fileName):\(denyingLine) denies"]
+                }
+                if isNearest {
+                    nearest.append((rule.line, failures))
+                } else {
+                    sameSubject.append((rule.line, failures))
+                }
+            }
+        }
+        let ordered = nearest.sorted { $0.line < $1.line } + sameSubject.sorted { $0.line < $1.line }
+        return ordered.prefix(RulesFile.nearMissLimit).map {
+            "\(fileName):\($0.line): \($0.failures.joined(separator: "; "))"
+        }
+    }
+
+    /// What keeps a resource pattern from matching: placeholders without a value (and whether it
+    /// matches once they are read as `*`), or the resource itself; `nil` when it matches.
+    private static func resourceFailures(
+        _ pattern: String, _ request: AccessRequest
+    ) -> (notes: [String], matchesWithoutValues: Bool)? {
+        if Glob.matches(pattern, request.resource, values: request) { return nil }
+        var missing: [String] = []
+        var loose = ""
+        var rest = pattern[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = rest[rest.index(after: open)..<close]
+            loose += rest[..<open]
+            if Glob.placeholderValue(name, in: request) == nil {
+                missing.append("the placeholder {\(name)} has no value")
+                loose += "*"
+            } else {
+                loose += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        loose += rest
+        if !missing.isEmpty, Glob.matches(loose, request.resource, values: request) {
+            return (missing, true)
+        }
+        return (["the resource does not match \(pattern)"], false)
+    }
+
+    /// What keeps the rule's subject from matching the request's; empty when it matches.
+    private func subjectFailures(
+        _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
+    ) -> [String] {
+        let written = rule.subjectKind == .group ? "@" + rule.subject : rule.subject
+        guard let subject = request.subject else {
+            return rule.subjectKind == .any ? [] : ["the request has no subject (the rule names \(written))"]
+        }
+        switch rule.subjectKind {
+        case .any: return []
+        case .exact: return Glob.sameBytes(rule.subject, subject) ? [] : ["\(subject) is not \(written)"]
+        case .pattern:
+            return Glob.matches(rule.subject, subject) ? [] : ["\(subject) does not match \(written)"]
+        case .group:
+            return memberOf.contains(rule.subject) ? [] : ["\(subject) is not a member of \(written)"]
+        }
+    }
+
+    /// Whether the rule names the request's subject, or a group the subject belongs to.
+    private func namesSubject(_ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>) -> Bool
+    {
+        guard let subject = request.subject else { return false }
+        switch rule.subjectKind {
+        case .exact: return Glob.sameBytes(rule.subject, subject)
+        case .group: return memberOf.contains(rule.subject)
+        case .any, .pattern: return false
+        }
+    }
+}
+
+extension RuleCondition {
+    /// Why the condition does not hold in `request`, naming the value it found; `nil` when it
+    /// holds.
+    func failure(in request: AccessRequest) -> String? {
+        guard !holds(in: request) else { return nil }
+        let found = request.attributes[key].map { "\(key) is \($0)" } ?? "\(key) is missing"
+        return "the condition \(key)=\(value) is not met (\(found))"
+    }
+}

@@ -106,11 +106,11 @@ public struct AccessGate: Sendable {
 
     /// The attributes of the resource a request names, merged into the request before any
     /// gatekeeper is asked; a throw fails the gate.
-    typealias ResourceAttributes = @Sendable () async throws -> [String: String]
+    package typealias ResourceAttributes = @Sendable () async throws -> [String: String]
 
     /// ``authorize(_:)`` with the resource checked against `identity` and the resource's
     /// attributes merged in.
-    func authorize(
+    package func authorize(
         _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: ResourceAttributes? = nil
     ) async throws {
         let decided = try await decided(
@@ -123,7 +123,7 @@ public struct AccessGate: Sendable {
 
     /// ``decide(_:)`` with the resource checked against `identity` and the resource's
     /// attributes merged in; `explained` as in `decided(_:identity:explained:resourceAttributes:)`.
-    func decide(
+    package func decide(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool,
         resourceAttributes: ResourceAttributes? = nil
     ) async throws(CancellationError) -> AccessVerdict {

@@ -7,6 +7,7 @@ import Testing
 struct DemoTests {
     /// Deletes the copy of the example a demo run leaves for its step 4b, named in its output.
     static func removeKeptCopy(of run: ExampleRun) throws {
+        // Only a demo's output names such a folder; other commands' output has none.
         guard let range = run.stdout.range(of: #"/gatehouse-demo-[0-9A-F]{8}"#, options: .regularExpression)
         else { return }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -27,6 +27,7 @@ must_fail = {
     "remote: timeout without a unit": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse", "timeout": "250"}]}}},
     "remote: typo in a key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse", "timout": "250ms"}]}}},
     "remote: no url": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa"}]}}},
+    "json attribute source: typo in a key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "resourceAttributes": {"type": "json", "pth": "owners.json"}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
     "unknown whenInvalid": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "file", "path": "a.rules", "whenInvalid": "keepLastValid"}]}}},
 }
 for name, document in must_fail.items():

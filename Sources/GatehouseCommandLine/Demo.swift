@@ -37,11 +37,14 @@ struct Demo: Subcommand {
         return path.hasPrefix(here) ? String(path.dropFirst(here.count)) : path
     }
 
+    /// The widest line the demo prints, in characters.
+    static let width = 100
+
     func run() async -> ExitStatus {
         guard let bundled = Self.bundledConfiguration() else {
             console.err(
-                "error: the bundled example configuration Examples/demo/gatehouse.json was not found; run from the package root"
-            )
+                "error: the bundled example configuration Examples/demo/gatehouse.json was not found; "
+                    + "run from the package root")
             return .error
         }
         let config = Self.display(bundled)
@@ -50,18 +53,14 @@ struct Demo: Subcommand {
         let saturday = "2026-11-28T10:00:00Z"
         var failures: [String] = []
 
-        console.out(
-            """
-            Gatehouse demo: a gate in front of a folder of avatars.
-            The configuration is \(shownConfig); `gatehouse explain` describes it:
-
-            """)
-        _ = await quietly(["explain", config]) { console.out("  " + $0) }
+        say("Gatehouse demo: a gate in front of a folder of avatars.")
+        say("The configuration is \(shownConfig); `gatehouse explain` describes it:\n")
+        _ = await quietly(["explain", config]) { say($0, indent: "  ") }
 
         func step(_ title: String, _ arguments: [String], expect: ExitStatus) async {
-            console.out("\n\(title)")
-            console.out("  $ gatehouse " + arguments.map { Self.quote(printable($0)) }.joined(separator: " "))
-            let status = await quietly(arguments) { console.out("    " + $0) }
+            say("\n" + title, continuation: "    ")
+            for line in Self.command(arguments.map { Self.quote(printable($0)) }) { console.out(line) }
+            let status = await quietly(arguments) { say($0, indent: "    ", continuation: "      ") }
             console.out("  exit status \(status.rawValue)")
             if status != expect {
                 failures.append("\(title): exit status \(status.rawValue), expected \(expect.rawValue)")
@@ -69,49 +68,53 @@ struct Demo: Subcommand {
         }
 
         await step(
-            "1. alice loads her own avatar on a Monday at 11:00 in Berlin: every gate allows and the loader is reached.",
+            "1. alice loads her own avatar on a Monday at 11:00 in Berlin: every gate allows and the "
+                + "loader is reached.",
             ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice.txt"],
             expect: .ok)
         await step(
-            "2. mallory asks for the same avatar: she is not on the team, the allow-list denies, the loader is never touched.",
+            "2. mallory asks for the same avatar: she is not on the team, the allow-list denies, the "
+                + "loader is never touched.",
             ["check", "--config", config, "--subject", "mallory", "--at", monday, "avatars/alice.txt"],
             expect: .denied)
         await step(
             "3. alice asks again, on a Saturday: outside office hours, the time window denies.",
             ["check", "--config", config, "--subject", "alice", "--at", saturday, "avatars/alice.txt"],
             expect: .denied)
+        await step(
+            "4a. bob may read any avatar while his rule stands:",
+            ["check", "--config", config, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
+            expect: .ok)
 
-        // Step 4 edits a rules file, so it works on a copy, never on the bundled example.
+        // Step 4b edits a rules file, so it works on a copy, never on the bundled example. The
+        // copy stays after the demo, so that its command can be run again.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+            "gatehouse-demo-\(UUID().uuidString.prefix(8))")
+        let rules = folder.appendingPathComponent("avatars.rules")
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
-        } catch {
-            console.err(
-                "error: cannot copy the example to \(printable(folder.path)): \(printable(describe(error)))")
-            return .error
-        }
-        let copy = folder.appendingPathComponent("gatehouse.json").path
-        let rules = folder.appendingPathComponent("avatars.rules")
-        await step(
-            "4a. bob may read any avatar while his rule stands (on a copy of the example in \(printable(folder.path))):",
-            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"], expect: .ok)
-        do {
             let text = try String(contentsOf: rules, encoding: .utf8)
             let revoked = text.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !$0.hasPrefix("allow     bob") }.joined(separator: "\n")
             try Data(revoked.utf8).write(to: rules, options: .atomic)  // write, then rename
         } catch {
-            console.err("error: cannot rewrite \(printable(rules.path)): \(printable(describe(error)))")
+            console.err(
+                "error: cannot make a copy of the example in \(printable(folder.path)): "
+                    + printable(describe(error)))
             return .error
         }
-        console.out(
-            "\n    (the line \"allow bob read avatars/*\" is removed from avatars.rules, replacing the file atomically)"
-        )
+        say(
+            "\n    (on a copy of the example in \(printable(folder.path)), the line \"allow bob read "
+                + "avatars/*\" is removed from avatars.rules, replacing the file atomically; the copy "
+                + "stays, delete it when done)",
+            continuation: "     ")
         await step(
-            "4b. the very next request from bob is denied: the rules file is re-checked at every decision, no grant is cached.",
-            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
+            "4b. the very next request from bob is denied: the rules file is re-checked at every "
+                + "decision, no grant is cached.",
+            [
+                "check", "--config", folder.appendingPathComponent("gatehouse.json").path, "--subject", "bob",
+                "--at", monday, "avatars/alice.txt",
+            ],
             expect: .denied)
         await step(
             "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",
@@ -122,12 +125,67 @@ struct Demo: Subcommand {
             expect: .denied)
 
         if failures.isEmpty {
-            console.out(
-                "\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
+            say("\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
             return .ok
         }
         for failure in failures { console.err("demo step did not behave as expected: \(printable(failure))") }
         return .error
+    }
+
+    /// Prints `text`, each of its lines wrapped to ``width`` at spaces: the first line after
+    /// `indent`, the lines it wraps onto after `continuation`.
+    private func say(_ text: String, indent: String = "", continuation: String? = nil) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            for wrapped in Self.wrap(String(line), indent: indent, continuation: continuation ?? indent) {
+                console.out(wrapped)
+            }
+        }
+    }
+
+    /// `text` broken at spaces into lines of at most ``width`` characters (a word longer than
+    /// that stays whole on its own line).
+    static func wrap(_ text: String, indent: String, continuation: String) -> [String] {
+        var lines: [String] = []
+        var line = indent
+        var holdsAWord = false
+        // Empty words keep runs of spaces, such as an indented line of `explain`.
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if holdsAWord, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = continuation + word
+            } else {
+                line += (holdsAWord ? " " : "") + word
+            }
+            holdsAWord = true
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// `$ gatehouse ARGUMENTS` as shell lines of at most ``width`` characters, broken between
+    /// arguments (an option stays with its value) with a trailing `\`, so that it can be
+    /// pasted as is.
+    static func command(_ arguments: [String]) -> [String] {
+        var units: [String] = []
+        for argument in arguments {
+            if let last = units.last, last.hasPrefix("--"), !last.contains(" "), !argument.hasPrefix("--") {
+                units[units.count - 1] += " " + argument
+            } else {
+                units.append(argument)
+            }
+        }
+        var lines: [String] = []
+        var line = "  $ gatehouse"
+        for unit in units {
+            if line.count + 1 + unit.count + 2 > width {
+                lines.append(line + " \\")
+                line = "      " + unit
+            } else {
+                line += " " + unit
+            }
+        }
+        lines.append(line)
+        return lines
     }
 
     /// Runs a command with both its streams sent, line by line, to `sink`.

@@ -155,7 +155,11 @@ public struct Assembler: Sendable {
                 depth: 0)
         }
         let loader = run.loader(service.loader, path: ConfigurationPath.member(path, "loader"))
-        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil })
+        let source = service.resourceAttributes.map {
+            run.attributeSource($0, path: ConfigurationPath.member(path, "resourceAttributes"))
+        }
+        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
+            source.map({ $0 != nil }) ?? true
         else {
             return nil
         }
@@ -181,12 +185,18 @@ public struct Assembler: Sendable {
             )
         }
         lines.append("  loader: \(loader.text)")
+        let attributes = source.flatMap { $0 }.map { built in
+            lines.append("  resource attributes: \(built.text)")
+            let source = built.source
+            return { @Sendable (key: String) in try await source.attributes(of: key) }
+        }
 
         let gate = AccessGate(
             gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
             observer: run.observer, clock: clock, service: service.name, mask: mask)
         return ConfiguredService(
-            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines,
+            name: service.name, proxy: AccessProxy(chain, gate: gate, attributes: attributes),
+            explanation: lines,
             declaredAttributes: service.attributes)
     }
 }

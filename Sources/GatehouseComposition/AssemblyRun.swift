@@ -95,6 +95,25 @@ final class AssemblyRun: @unchecked Sendable {
         return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
     }
 
+    /// An attribute source and its description, or `nil` when it could not be built (issues
+    /// reported).
+    func attributeSource(_ component: ComponentConfiguration, path: String) -> (
+        source: any AttributeSource, text: String
+    )? {
+        guard !hasShapeProblem(under: path) else { return nil }
+        guard let plugin = registry.attributeSources[component.type] else {
+            issues.add(
+                ConfigurationPath.member(path, "type"),
+                unknownType(component.type, among: registry.attributeSourceTypes, kind: "attribute source"))
+            return nil
+        }
+        let built = make(path: path, depth: 0) { context, unread in
+            try plugin.build(.object(component.settings), context, &unread)
+        }
+        guard let built else { return nil }
+        return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
+    }
+
     private func make<T>(
         path: String, depth: Int, _ body: (PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> T
     ) -> T? {

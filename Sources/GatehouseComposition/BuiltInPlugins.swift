@@ -46,6 +46,10 @@ enum BuiltInPlugins {
         var resources: [String: String]
     }
 
+    struct JSONAttributesSettings: Decodable {
+        var path: String
+    }
+
     static func register(in registry: inout PluginRegistry) {
         // The built-in names are distinct and the registry starts empty, so none of these throws.
         try? registry.registerGatekeeper(
@@ -78,6 +82,14 @@ enum BuiltInPlugins {
         try? registry.registerLoader(
             "memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" },
             factory: makeMemory)
+        try? registry.registerAttributeSource(
+            "json", settings: JSONAttributesSettings.self, describe: { "json: attributes in \($0.path)" },
+            factory: { settings, context in
+                guard !settings.path.isEmpty else {
+                    throw SettingsError(key: "path", message: "expected a file path, found an empty string")
+                }
+                return JSONAttributeSource(url: context.resolve(settings.path), path: settings.path)
+            })
     }
 
     /// A memory loader; every key must keep the resource identity rule, or the proxy would

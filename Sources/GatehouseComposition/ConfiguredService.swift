@@ -48,7 +48,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     ///
     /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
     public func load(_ key: String, action: String) async throws -> Data {
-        try await authorize(request(for: key, action: action))
+        try await proxy.authorize(key, action: AccessAction(rawValue: action))
         return try await proxy.base.load(key)
     }
 
@@ -74,19 +74,24 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
         try await proxy.keys(under: prefix)
     }
 
-    /// Decides `request` without loading anything: returns when every gatekeeper allows.
+    /// Decides `request` without loading anything: returns when every gatekeeper allows. The
+    /// resource's attributes, when the service has a source for them, are merged in first.
     ///
     /// - Throws: `AccessDenied` or `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
-        try await proxy.gate.authorize(request)
+        try await gate.authorize(
+            request, identity: gate.identity, resourceAttributes: proxy.attributes(of: request.resource))
     }
 
     /// Decides `request` without loading anything and explains the verdict, every gatekeeper's
-    /// step included.
+    /// step included. The resource's attributes, when the service has a source for them, are
+    /// merged in first.
     ///
     /// - Throws: `CancellationError` only.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
-        try await proxy.gate.decide(request)
+        try await gate.decide(
+            request, identity: gate.identity, explained: true, whyNot: true,
+            resourceAttributes: proxy.attributes(of: request.resource))
     }
 
     /// The request for `key` in the current `AccessContext`.

@@ -215,6 +215,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// or `nil` when not declared. When declared, validation flags every placeholder and
     /// condition of the service's rules files that names another attribute.
     public var attributes: [String]?
+    /// Where the resources' own attributes come from (`"resourceAttributes": {"type": "json",
+    /// "path": "owners.json"}`), or `nil`. They are merged into each request before any
+    /// gatekeeper is asked and win over the caller's attributes of the same name.
+    public var resourceAttributes: ComponentConfiguration?
 
     /// Creates a service.
     public init(
@@ -223,7 +227,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
         cache: CacheConfiguration? = nil,
         gatekeepers: [ComponentConfiguration],
         shadow: [ComponentConfiguration] = [],
-        attributes: [String]? = nil
+        attributes: [String]? = nil,
+        resourceAttributes: ComponentConfiguration? = nil
     ) {
         self.name = name
         self.loader = loader
@@ -231,9 +236,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
         self.gatekeepers = gatekeepers
         self.shadow = shadow
         self.attributes = attributes
+        self.resourceAttributes = resourceAttributes
     }
 
-    static let keys = ["loader", "cache", "gatekeepers", "shadow", "attributes"]
+    static let keys = ["loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes"]
 
     init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
@@ -284,13 +290,19 @@ public struct ServiceConfiguration: Sendable, Hashable {
         if let value = object["attributes"] {
             attributes = Self.names(value, path: ConfigurationPath.member(path, "attributes"), issues: issues)
         }
+        let resourceAttributes = object["resourceAttributes"].flatMap {
+            $0 == .null
+                ? nil
+                : Self.component(
+                    $0, path: ConfigurationPath.member(path, "resourceAttributes"), issues: issues)
+        }
 
         // A service with shape problems is kept (they are reported), so that the assembler
         // checks the components that could be read in the same pass.
         guard let loader else { return nil }
         self.init(
             name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow,
-            attributes: attributes)
+            attributes: attributes, resourceAttributes: resourceAttributes)
     }
 
     /// An array of non-empty attribute names.
@@ -352,6 +364,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
         object["gatekeepers"] = .array(gatekeepers.map(\.json))
         if !shadow.isEmpty { object["shadow"] = .array(shadow.map(\.json)) }
         if let attributes { object["attributes"] = .array(attributes.map { .string($0) }) }
+        if let resourceAttributes { object["resourceAttributes"] = resourceAttributes.json }
         return .object(object)
     }
 }

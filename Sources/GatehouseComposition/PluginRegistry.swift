@@ -4,7 +4,7 @@ import GatehouseCore
 /// The component types a configuration may name, each with its `Decodable` settings type and a
 /// factory. The built-ins are registered from the start: loaders `disk`, `memory`; policies
 /// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `remote`, `allOf`, `anyOf`,
-/// `not`.
+/// `not`; attribute source `json`.
 ///
 /// ```swift
 /// /// Allows requests whose `tenant` attribute is this tenant.
@@ -41,8 +41,17 @@ public struct PluginRegistry: Sendable {
         let describe: @Sendable (JSONValue) -> String?
     }
 
+    /// Builds an attribute source from a component's settings: decodes, then calls the factory.
+    struct AttributeSourcePlugin: Sendable {
+        let build:
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
+                any AttributeSource
+        let describe: @Sendable (JSONValue) -> String?
+    }
+
     private(set) var policies: [String: PolicyPlugin] = [:]
     private(set) var loaders: [String: LoaderPlugin] = [:]
+    private(set) var attributeSources: [String: AttributeSourcePlugin] = [:]
 
     /// A registry with the built-in types registered.
     public init() {
@@ -60,6 +69,8 @@ public struct PluginRegistry: Sendable {
     public var gatekeeperTypes: [String] { policies.keys.sorted() }
     /// The registered loader type names, sorted.
     public var loaderTypes: [String] { loaders.keys.sorted() }
+    /// The registered attribute source type names, sorted.
+    public var attributeSourceTypes: [String] { attributeSources.keys.sorted() }
 
     /// Registers a gatekeeper type.
     ///
@@ -104,6 +115,38 @@ public struct PluginRegistry: Sendable {
     ) throws {
         try Self.checkName(type, taken: loaders[type] != nil, kind: "loader")
         loaders[type] = LoaderPlugin(
+            build: { value, context, unread in
+                let decoder = SettingsDecoder()
+                defer { unread = decoder.unknownKeys }
+                let settings = try decoder.decode(Settings.self, from: value, ignoring: [])
+                return try factory(settings, context)
+            },
+            describe: { value in
+                guard let describe,
+                    let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
+                else { return nil }
+                return describe(settings)
+            })
+    }
+
+    /// Registers an attribute source type, named by a service's `"resourceAttributes"`.
+    ///
+    /// ```swift
+    /// struct OwnersSettings: Decodable { var table: String }
+    /// try registry.registerAttributeSource("owners", settings: OwnersSettings.self) { settings, _ in
+    ///     OwnersTable(name: settings.table)   // an AttributeSource
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    public mutating func registerAttributeSource<Settings: Decodable & Sendable>(
+        _ type: String,
+        settings: Settings.Type,
+        describe: (@Sendable (Settings) -> String)? = nil,
+        factory: @escaping @Sendable (Settings, PluginContext) throws -> any AttributeSource
+    ) throws {
+        try Self.checkName(type, taken: attributeSources[type] != nil, kind: "attribute source")
+        attributeSources[type] = AttributeSourcePlugin(
             build: { value, context, unread in
                 let decoder = SettingsDecoder()
                 defer { unread = decoder.unknownKeys }

@@ -107,11 +107,11 @@ public struct AccessGate: Sendable {
 
     /// The attributes of the resource a request names, merged into the request before any
     /// gatekeeper is asked; a throw fails the gate.
-    typealias ResourceAttributes = @Sendable () async throws -> [String: String]
+    package typealias ResourceAttributes = @Sendable () async throws -> [String: String]
 
     /// ``authorize(_:)`` with the resource checked against `identity` and the resource's
     /// attributes merged in.
-    func authorize(
+    package func authorize(
         _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: ResourceAttributes? = nil
     ) async throws {
         let decided = try await decided(
@@ -125,7 +125,7 @@ public struct AccessGate: Sendable {
     /// ``decide(_:)`` with the resource checked against `identity` and the resource's
     /// attributes merged in; `explained` and `whyNot` as in
     /// `decided(_:identity:explained:whyNot:resourceAttributes:)`.
-    func decide(
+    package func decide(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes? = nil
     ) async throws(CancellationError) -> AccessVerdict {

@@ -110,14 +110,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 
     /// Asks the gatekeepers whether `action` may be done to `key`, with the resource's
     /// attributes merged in.
-    func authorize(_ key: Base.Key, action: AccessAction) async throws {
+    package func authorize(_ key: Base.Key, action: AccessAction) async throws {
         try await gate.authorize(
             request(action: action, resource: resourceName(key)), identity: identity,
             resourceAttributes: attributes(of: key))
     }
 
     /// Reads the attributes of `key`'s resource when the proxy has a source for them.
-    func attributes(of key: Base.Key) -> AccessGate.ResourceAttributes? {
+    package func attributes(of key: Base.Key) -> AccessGate.ResourceAttributes? {
         guard let resourceAttributes else { return nil }
         return { try await resourceAttributes(key) }
     }

@@ -20,15 +20,29 @@ public struct RulesPolicy: AccessPolicy {
 
     let rules: RulesFile
 
-    /// Parses `text` as rules.
+    /// Parses `text` as rules named `name`.
     ///
     /// - Parameters:
     ///   - text: The rules, one a line, as in a rules file.
     ///   - name: The policy's name, also used where a file name would be.
     /// - Throws: ``RulesFileError`` naming `name` and the first bad line, as for a file.
-    public init(text: String, name: String = "rules") throws {
+    public init(text: String, name: String) throws {
         self.name = name
         self.rules = try RulesFile.parse(text, fileName: name)
+    }
+
+    /// Parses `text` as rules named after where the text came from: the source file and line
+    /// of this call, such as `Setup.swift:12`, so a denial says `no rule in Setup.swift:12
+    /// allows` and a rule is `Setup.swift:12:3`. Give `name:` for a name of your own.
+    ///
+    /// - Throws: ``RulesFileError`` naming the place and the first bad line.
+    public init(text: String, fileID: String = #fileID, line: Int = #line) throws {
+        try self.init(text: text, name: Self.name(fileID: fileID, line: line))
+    }
+
+    /// `Setup.swift:12` for the file ID `App/Setup.swift` and the line 12.
+    static func name(fileID: String, line: Int) -> String {
+        "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
 
     /// Allows when a matching rule allows and none denies; otherwise denies, naming the deciding

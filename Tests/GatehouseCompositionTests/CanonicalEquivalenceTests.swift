@@ -183,7 +183,7 @@ struct CanonicalEquivalenceTests {
         for (index, equivalent) in Self.equivalents(in: part) where !refused.contains(index) {
             text += "deny mallory read \(Self.key("r", index, written.spelling(equivalent)))\n"
         }
-        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text)])
+        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text, name: "rules")])
         await Self.check(
             gate, in: part, deciding: "rules", resource: { Self.key("r", $0, $1) },
             expected: { _ in .denied },
@@ -223,7 +223,7 @@ struct CanonicalEquivalenceTests {
             let member = index.isMultiple(of: 2) ? equivalent.composed : equivalent.decomposed
             text += "group g\(index) x-\(member)\ndeny @g\(index) read m\(index)\n"
         }
-        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text)])
+        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text, name: "rules")])
         for (index, equivalent) in Self.equivalents(in: part) where !refused.contains(index) {
             for spelling in equivalent.spellings {
                 let verdict = try await gate.decide(
@@ -247,7 +247,7 @@ struct CanonicalEquivalenceTests {
             let written = index.isMultiple(of: 2) ? equivalent.composed : equivalent.decomposed
             text += "deny * read c\(index) if tag=\(written)\n"
         }
-        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text)])
+        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: text, name: "rules")])
         for (index, equivalent) in Self.equivalents(in: part) where !refused.contains(index) {
             // Attributes are not checked for NFC: every spelling of the value is the value.
             for spelling in equivalent.spellings {
@@ -288,7 +288,7 @@ struct CanonicalEquivalenceTests {
         }
         let memory = MemoryLoader(values)
         let cached = CachingLoader(memory, countLimit: part.count)
-        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: rules)])
+        let gate = AccessGate(gatekeepers: [try RulesPolicy(text: rules, name: "rules")])
         let proxy = AccessProxy(cached, gate: gate)
         for (index, equivalent) in Self.equivalents(in: part) {
             // The dictionary itself finds every spelling (that is why the gate must refuse).

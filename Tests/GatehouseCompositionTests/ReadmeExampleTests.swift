@@ -23,12 +23,12 @@ struct ReadmeExampleTests {
     @Test func decideAnswersWithAVerdictAndTheObserverReceivesIt() async throws {
         let observer = PrintingObserver()
         let gate = AccessGate(
-            gatekeepers: [try RulesPolicy(text: "allow alice read docs/*")],
+            gatekeepers: [try RulesPolicy(text: "allow alice read docs/*", name: "docs")],
             observer: observer, mask: ["token"])
         let verdict = try await gate.decide(AccessRequest(subject: "bob", action: .read, resource: "docs/a"))
         #expect(!verdict.isAllowed)
-        #expect(verdict.gatekeeper == "rules")
-        #expect(verdict.reason == "no rule in rules allows")
-        #expect(observer.printed.all == ["docs/a denied by rules: no rule in rules allows"])
+        #expect(verdict.gatekeeper == "docs")
+        #expect(verdict.reason == "no rule in docs allows")
+        #expect(observer.printed.all == ["docs/a denied by docs: no rule in docs allows"])
     }
 }

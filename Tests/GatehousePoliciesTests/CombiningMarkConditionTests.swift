@@ -8,7 +8,7 @@ import Testing
 @Suite("Conditions whose value starts with a combining mark")
 struct CombiningMarkConditionTests {
     @Test func aConditionValueKeepsTheCombiningMarkAfterItsEqualsSign() async throws {
-        let policy = try RulesPolicy(text: "allow * read *\ndeny * read * if tag=\u{301}x\n")
+        let policy = try RulesPolicy(text: "allow * read *\ndeny * read * if tag=\u{301}x\n", name: "rules")
         let written = AccessRequest(subject: "alice", resource: "a", attributes: ["tag": "\u{301}x"])
         let other = AccessRequest(subject: "alice", resource: "a", attributes: ["tag": "x"])
         #expect(try await policy.evaluate(written) == .deny(reason: "rules:2 denies"))
@@ -16,7 +16,7 @@ struct CombiningMarkConditionTests {
     }
 
     @Test func aConditionWhoseValueIsOnlyACombiningMarkIsAValue() async throws {
-        let policy = try RulesPolicy(text: "allow * read *\ndeny * read * if tag=\u{300}\n")
+        let policy = try RulesPolicy(text: "allow * read *\ndeny * read * if tag=\u{300}\n", name: "rules")
         let request = AccessRequest(subject: "alice", resource: "a", attributes: ["tag": "\u{340}"])
         #expect(try await policy.evaluate(request) == .deny(reason: "rules:2 denies"))
     }

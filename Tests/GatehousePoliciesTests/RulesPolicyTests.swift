@@ -30,13 +30,19 @@ struct RulesPolicyTests {
                 == .deny(reason: "no rule in avatars allows"))
     }
 
-    @Test func theNameIsRulesUnlessGiven() async throws {
+    @Test func withoutANameTheRulesAreNamedAfterTheSourceLineThatMadeThem() async throws {
+        let line = #line + 1
         let policy = try RulesPolicy(text: "deny * read x\n")
-        #expect(policy.name == "rules")
-        #expect(try await policy.evaluate(AccessRequest(resource: "x")) == .deny(reason: "rules:1 denies"))
+        let name = "RulesPolicyTests.swift:\(line)"
+        #expect(policy.name == name)
+        #expect(try await policy.evaluate(AccessRequest(resource: "x")) == .deny(reason: "\(name):1 denies"))
         #expect(
             try await policy.evaluate(AccessRequest(resource: "y"))
-                == .deny(reason: "no rule in rules allows"))
+                == .deny(reason: "no rule in \(name) allows"))
+        let denied = await #expect(throws: AccessDenied.self) {
+            try await AccessGate(gatekeepers: [policy]).authorize(AccessRequest(resource: "y"))
+        }
+        #expect(denied?.description.hasPrefix("access denied by \(name): no rule in \(name) allows") == true)
     }
 
     @Test func theActionCounts() async throws {

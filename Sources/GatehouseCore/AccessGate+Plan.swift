@@ -4,7 +4,7 @@ extension AccessGate {
     /// What the gate allows for one caller: an ``AccessPlan`` over every resource name.
     ///
     /// The plan is the gatekeepers' parts joined as the gate joins their decisions (each must
-    /// allow; a failure denies), checked against ``identity``; a subject or action that is not
+    /// allow; a failure denies), checked against the gate's resource identity rule; a subject or action that is not
     /// NFC text free of control characters, or a gate with no gatekeepers, gives a plan that
     /// permits nothing. Shadow gatekeepers are not asked and nothing is recorded: a plan is not
     /// a decision.

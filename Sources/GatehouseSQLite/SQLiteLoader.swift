@@ -2,11 +2,11 @@ import Foundation
 import GatehouseCore
 
 /// A loader over one SQLite table of named resources: loads, stores, removes and lists, and
-/// lists by a plan with the plan's SQL (``AccessPlan/sql(column:)``), so that a listing
-/// through ``AccessProxy`` asks the database for only the rows the gate may allow.
+/// lists by a plan with the plan's SQL (`AccessPlan.sql(column:)`), so that a listing
+/// through `AccessProxy` asks the database for only the rows the gate may allow.
 ///
 /// The table has a text column of names (the key, its primary key) and a blob column of
-/// values; it is created when missing. Keys keep ``ResourceIdentity/path`` (NFC, no control
+/// values; it is created when missing. Keys keep `ResourceIdentity.path` (NFC, no control
 /// character, a relative path without empty, `.` or `..` components): a key that breaks it is
 /// refused (``SQLiteLoaderError/invalidKey(key:reason:)``), so every stored name is one a gate
 /// decides as the plan's SQL does. The connection turns `PRAGMA case_sensitive_like` on, as the
@@ -98,7 +98,7 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
         return rows.map { String(decoding: $0[0], as: UTF8.self) }
     }
 
-    /// Refuses a key that breaks ``ResourceIdentity/path``.
+    /// Refuses a key that breaks `ResourceIdentity.path`.
     private static func check(_ key: String) throws(SQLiteLoaderError) {
         if let violation = ResourceIdentity.path.violation(in: key) {
             throw .invalidKey(key: key, reason: violation.description)

@@ -78,7 +78,7 @@ public struct ResourceIdentity: Sendable, Hashable {
     /// spelling gates compare, and that patterns, group members, condition and placeholder
     /// values are normalized to. Two strings are `==` exactly when their normalized forms have
     /// the same bytes. (Foundation's `precomposedStringWithCanonicalMapping` uses older tables.)
-    package static func normalized(_ text: String) -> String {
+    public static func normalized(_ text: String) -> String {
         text.utf8.allSatisfy { $0 < 0x80 } ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
@@ -88,15 +88,17 @@ public struct ResourceIdentity: Sendable, Hashable {
     }
 
     private static func pathViolation(in resource: String) -> Violation? {
-        if resource.isEmpty { return .empty }
-        if resource.hasPrefix("/") { return .leadingSlash }
-        for component in resource.split(separator: "/", omittingEmptySubsequences: false) {
-            switch component {
-            case "": return .emptyComponent
-            case ".": return .dotComponent
-            case "..": return .dotDotComponent
-            default: continue
-            }
+        // Bytes, not `Character`s: `/` followed by a combining mark is one `Character`, and a
+        // loader sees the `/` all the same.
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        let bytes = resource.utf8
+        guard let first = bytes.first else { return .empty }
+        if first == slash { return .leadingSlash }
+        for component in bytes.split(separator: slash, omittingEmptySubsequences: false) {
+            if component.isEmpty { return .emptyComponent }
+            if component.elementsEqual([dot]) { return .dotComponent }
+            if component.elementsEqual([dot, dot]) { return .dotDotComponent }
         }
         return nil
     }

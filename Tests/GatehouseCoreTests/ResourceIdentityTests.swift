@@ -58,6 +58,19 @@ struct ResourceIdentityTests {
         }
     }
 
+    /// A `/` followed by a combining mark is one `Character` with it, but a loader still sees
+    /// the `/`: the path rules read bytes (the identity fuzz target found `"/\u{31E}^"` passing).
+    @Test func aSlashFollowedByACombiningMarkStillBreaksThePathRules() {
+        let cases: [(String, ResourceIdentity.Violation)] = [
+            ("/\u{31E}etc/passwd", .leadingSlash),
+            ("a//\u{301}b", .emptyComponent),
+        ]
+        for (resource, violation) in cases {
+            #expect(
+                ResourceIdentity.path.violation(in: resource) == violation, "\(resource.debugDescription)")
+        }
+    }
+
     @Test func textIdentityAcceptsWhatIsNotAPath() {
         for resource in ["", "/abs", "https://example.com/a//b", "a/../b"] {
             #expect(ResourceIdentity.text.violation(in: resource) == nil)

@@ -26,7 +26,7 @@ func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             services.services.map(\.name) == configuration.services.map(\.name),
             "assembly changed the services: \(services.services.map(\.name))")
         for service in services.services {
-            require(!service.proxy.gatekeepers.isEmpty, "service \(service.name) has no gatekeeper")
+            require(!service.gate.gatekeepers.isEmpty, "service \(service.name) has no gatekeeper")
             require(!service.explanation.isEmpty, "service \(service.name) has no explanation")
         }
         _ = services.explanation

@@ -79,6 +79,8 @@ private func referenceInvalidReason(_ key: String) -> String? {
     if bytes.contains(0x5C) { return "backslash" }
     if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "C0 control or DEL" }
     if key.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) { return "C1 control" }
+    // The Swift runtime's NFC, the Unicode data `==` and `Dictionary` use (docs/loaders.md).
+    if !key._nfcCodeUnits.elementsEqual(bytes) { return "not NFC" }
     let components = bytes.split(separator: 0x2F, omittingEmptySubsequences: false)
     for component in components {
         if component.isEmpty { return "empty component (leading, trailing or double slash)" }

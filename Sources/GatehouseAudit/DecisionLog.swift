@@ -38,7 +38,7 @@ import GatehouseCore
 /// - `shadow`: whether this is a shadow gatekeeper's answer, reported and never enforced.
 /// - `failed`: whether the deciding gatekeeper failed (threw) rather than decided.
 /// - `shadow_dropped`: `true` on the line of a shadow gatekeeper that was not asked, because
-///   its gate already had `AccessGate.maximumShadowAsksInFlight` shadow asks in flight
+///   its gate already had 64 shadow asks in flight
 ///   (`AccessRecord.isDropped`; `failed` is `true` and `reason` says so); left
 ///   out otherwise. A shadow that timed out is `failed`, with the reason.
 /// - `erased`: the JSON Pointers of the masked attributes that the request had, as OPA's

@@ -3,6 +3,10 @@ import GatehouseCore
 extension RulesFile {
     /// The most near misses a denial lists.
     static let nearMissLimit = 5
+    /// Up to this many rules, a denial's near misses are looked for among every rule; past it,
+    /// only among the rules of the resource patterns that match, so that explaining a denial
+    /// costs no more than deciding it however large the file.
+    static let nearMissScanLimit = 1_000
 
     /// Why not: for a request the rules deny, the allow rules that nearly allowed it, one line
     /// each, such as `documents.rules:3: erin is not a member of @editors`. Empty when the rules
@@ -11,8 +15,10 @@ extension RulesFile {
     /// The nearest rules are the allow rules with a matching action whose resource pattern
     /// matches the resource (or would, if its placeholders had values), in line order; then those
     /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
-    /// most ``nearMissLimit``. Reads every rule (its resource pattern only when the pattern has
-    /// placeholders or the rule names the subject): for explaining a denial, never for deciding.
+    /// most ``nearMissLimit``. In a file of at most ``nearMissScanLimit`` rules, reads every rule
+    /// (its resource pattern only when the pattern has placeholders or the rule names the
+    /// subject); in a larger one, only the rules of matching patterns. For explaining a denial,
+    /// never for deciding.
     package func nearMisses(for request: AccessRequest) -> [String] {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
@@ -32,7 +38,9 @@ extension Contents {
             matching.insert(pattern)
             return false
         }
-        for pattern in resources.patterns.indices {
+        let patterns =
+            rules.count <= RulesFile.nearMissScanLimit ? Array(resources.patterns.indices) : matching.sorted()
+        for pattern in patterns {
             // Each read once per pattern, and only when a rule of the pattern needs it.
             let matches = matching.contains(pattern)
             lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(Glob.openBrace)

@@ -18,14 +18,13 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     public func keys(under prefix: String) async throws -> [Base.Key] {
         let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
-        try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
+        try await gate.authorize(folder, identity: prefix.isEmpty ? .text : gate.identity)
         let listed = try await listedKeys(under: prefix)
         var readable: [Base.Key] = []
-        readable.reserveCapacity(listed.count)
         for key in listed {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
-                request(action: action, resource: resourceName(key)), identity: identity,
+                request(action: action, resource: resourceName(key)), identity: gate.identity,
                 explained: gate.observer != nil, resourceAttributes: attributes(of: key))
             if verdict.isAllowed { readable.append(key) }
         }

@@ -87,13 +87,6 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         return try await base.load(key)
     }
 
-    /// Asks the gatekeepers about `key` without loading it: returns when every gatekeeper allows.
-    ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    package func authorize(_ key: Base.Key) async throws {
-        try await authorize(key, action: action)
-    }
-
     /// The request this proxy asks its gatekeepers about for `key`, in the current
     /// ``AccessContext``, before the resource's attributes are merged in.
     package func request(for key: Base.Key) -> AccessRequest {

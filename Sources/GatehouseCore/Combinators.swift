@@ -139,11 +139,6 @@ public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConve
     /// The name of the combinator asked.
     package var policy: String
 
-    /// Creates the error for the combinator named `policy`.
-    package init(policy: String) {
-        self.policy = policy
-    }
-
     /// `allOf has no policies, so it cannot decide; give it at least one`.
     public var description: String {
         "\(policy) has no policies, so it cannot decide; give it at least one"

@@ -1,11 +1,8 @@
 import Foundation
 
 /// The error a denied call throws: which request, which gatekeeper said no, why, and by which
-/// rule when one is known.
-///
-/// Two kinds are distinguished by `kind`: an ordinary denial (a gatekeeper answered
-/// ``AccessDecision/deny(reason:)``) and a failure (a gatekeeper threw, so it could not decide,
-/// and the call was denied to fail closed). A failure keeps the error in `underlyingError`.
+/// rule when one is known; `kind` tells an ordinary denial from a failure (a gatekeeper threw,
+/// and the call was denied to fail closed, keeping the error in `underlyingError`).
 public struct AccessDenied: Error, Sendable {
     /// Why the call was denied.
     public enum Kind: Sendable, Hashable {

@@ -4,14 +4,11 @@ extension AccessGate {
     /// What the gate allows for one caller: an ``AccessPlan`` over every resource name.
     ///
     /// The plan is the gatekeepers' parts joined as the gate joins their decisions (each must
-    /// allow; a failure denies), checked against the gate's resource identity rule; a subject or action that is not
-    /// NFC text free of control characters, or a gate with no gatekeepers, gives a plan that
-    /// permits nothing. Shadow gatekeepers are not asked and nothing is recorded: a plan is not
-    /// a decision.
-    ///
-    /// A gatekeeper whose planning throws fails closed: its part allows nothing and denies
-    /// nothing (as a gatekeeper that fails every decision), so the plan permits none of the
-    /// names that depend on it, and ``Not`` cannot turn that into an allow.
+    /// allow; a failure denies), checked against the gate's resource identity rule. A subject or
+    /// action that is not NFC text free of control characters, or a gate with no gatekeepers,
+    /// gives a plan that permits nothing. Shadow gatekeepers are not asked and nothing is
+    /// recorded: a plan is not a decision. A gatekeeper whose planning throws fails closed: its
+    /// part allows and denies nothing, and ``Not`` cannot turn that into an allow.
     ///
     /// - Parameters:
     ///   - subject: The caller, or `nil` for an anonymous one.
@@ -25,24 +22,19 @@ extension AccessGate {
         let request = AccessPlan.Request(
             subject: subject, action: action, attributes: attributes, instant: instant)
         if Task.isCancelled { throw CancellationError() }
-        let textBroken =
-            subject.map { ResourceIdentity.text.violation(in: $0) != nil } == true
-            || ResourceIdentity.text.violation(in: action.rawValue) != nil
-        guard !textBroken, !gatekeepers.isEmpty else { return AccessPlan(.nothing, identity: identity) }
-        var allowed: [AccessPlan.Residual] = []
-        for gatekeeper in gatekeepers {
-            allowed.append(try await AccessPlan.part(of: gatekeeper, for: request).allowed)
+        guard Self.textProblem(subject: subject, action: action) == nil, !gatekeepers.isEmpty else {
+            return AccessPlan(.nothing, identity: identity)
         }
+        let parts = try await AccessPlan.parts(of: gatekeepers, for: request)
         if Task.isCancelled { throw CancellationError() }
-        return AccessPlan(.allOf(allowed), identity: identity)
+        return AccessPlan(.allOf(parts.map(\.allowed)), identity: identity)
     }
 }
 
 extension AccessPlan {
-    /// `policy`'s part, or ``Part/failed`` when its planning throws.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled.
-    public static func part(of policy: any AccessPolicy, for request: Request) async throws(CancellationError)
+    /// `policy`'s part, or ``Part/failed`` when its planning throws; `CancellationError` when
+    /// the task is cancelled.
+    static func part(of policy: any AccessPolicy, for request: Request) async throws(CancellationError)
         -> Part
     {
         do {
@@ -54,7 +46,9 @@ extension AccessPlan {
     }
 
     /// The parts of `policies`, in order; see ``part(of:for:)``.
-    static func parts(of policies: [any AccessPolicy], for request: Request) async throws -> [Part] {
+    static func parts(of policies: [any AccessPolicy], for request: Request) async throws(CancellationError)
+        -> [Part]
+    {
         var parts: [Part] = []
         for policy in policies {
             parts.append(try await part(of: policy, for: request))

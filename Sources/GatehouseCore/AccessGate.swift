@@ -25,7 +25,7 @@ import Foundation
 public struct AccessGate: Sendable {
     /// The gatekeepers, asked in order.
     package let gatekeepers: [any AccessPolicy]
-    /// Gatekeepers asked only to be reported, never enforced; see ``init(gatekeepers:shadow:observer:clock:identity:service:mask:)``.
+    /// Gatekeepers asked only to be reported, never enforced; see the initializer.
     package let shadow: [any AccessPolicy]
     /// Receives one record per verdict, and one per shadow gatekeeper.
     package let observer: (any AccessObserver)?
@@ -181,10 +181,14 @@ public struct AccessGate: Sendable {
         return decided
     }
 
-    /// The verdict for a request refused before any gatekeeper is asked: it breaks `identity`,
-    /// or the gate has no gatekeepers.
+    /// The verdict for a request refused before any gatekeeper is asked: its resource breaks
+    /// `identity`, its subject or action is not NFC text free of control characters, or the gate
+    /// has no gatekeepers.
     private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> AccessVerdict? {
-        if let problem = Self.identityProblem(request, identity: identity) {
+        let problem =
+            identity.violation(in: request.resource).map { "the resource \($0)" }
+            ?? Self.textProblem(subject: request.subject, action: request.action)
+        if let problem {
             return AccessVerdict(
                 outcome: .denied, gatekeeper: Self.identityGatekeeper, reason: ReasonLimit.bounded(problem))
         }
@@ -297,19 +301,10 @@ public struct AccessGate: Sendable {
         await shadowAsks.waitForThoseInFlight()
     }
 
-    /// The reason a request breaks `identity` (its resource), or is not NFC text free of
-    /// control characters (its subject or its action); `nil` when it keeps them.
-    private static func identityProblem(_ request: AccessRequest, identity: ResourceIdentity) -> String? {
-        if let violation = identity.violation(in: request.resource) {
-            return "the resource \(violation)"
-        }
-        if let subject = request.subject, let violation = ResourceIdentity.text.violation(in: subject) {
-            return "the subject \(violation)"
-        }
-        if let violation = ResourceIdentity.text.violation(in: request.action.rawValue) {
-            return "the action \(violation)"
-        }
-        return nil
+    /// Why `subject` or `action` is not NFC text free of control characters; `nil` when both are.
+    static func textProblem(subject: String?, action: AccessAction) -> String? {
+        subject.flatMap(ResourceIdentity.text.violation).map { "the subject \($0)" }
+            ?? ResourceIdentity.text.violation(in: action.rawValue).map { "the action \($0)" }
     }
 
     /// The name that stands for the gate's identity check in verdicts and denials.

@@ -72,7 +72,7 @@ extension AccessPlan {
         switch residual {
         case .everything, .complement, .unplanned: return nil
         case .nothing: return []
-        case .pattern(let pattern): return [pattern.literalPrefix]
+        case .pattern(let pattern): return [pattern.runs[0]]
         case .any(let members):
             var all: [String] = []
             for member in members {
@@ -110,25 +110,18 @@ extension AccessPlan.Residual: Encodable {
     /// `true` (everything), `false` (nothing), `{"match": ["docs/", ""]}` (the pattern's runs),
     /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}` or `{"checkEach": "gatekeeper"}`.
     public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .everything, .nothing:
+        if self == .everything || self == .nothing {
             var container = encoder.singleValueContainer()
-            try container.encode(self == .everything)
-        case .pattern(let pattern):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(pattern.runs, forKey: .match)
-        case .all(let members):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(members, forKey: .allOf)
-        case .any(let members):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(members, forKey: .anyOf)
-        case .complement(let member):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(member, forKey: .not)
-        case .unplanned(let gatekeeper):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(gatekeeper, forKey: .checkEach)
+            return try container.encode(self == .everything)
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .everything, .nothing: break
+        case .pattern(let pattern): try container.encode(pattern.runs, forKey: .match)
+        case .all(let members): try container.encode(members, forKey: .allOf)
+        case .any(let members): try container.encode(members, forKey: .anyOf)
+        case .complement(let member): try container.encode(member, forKey: .not)
+        case .unplanned(let gatekeeper): try container.encode(gatekeeper, forKey: .checkEach)
         }
     }
 }

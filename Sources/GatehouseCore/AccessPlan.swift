@@ -33,7 +33,7 @@ public struct AccessPlan: Sendable, Hashable {
     /// check each name. Empty for an exact plan.
     public var unplanned: [String] {
         var names: [String] = []
-        residual.forEachUnplanned { if !names.contains($0) { names.append($0) } }
+        for name in residual.gatekeepersToAsk where !names.contains(name) { names.append(name) }
         return names
     }
 
@@ -117,18 +117,17 @@ public struct AccessPlan: Sendable, Hashable {
         public static let failed = Part(allowed: .nothing, denied: .nothing)
 
         /// Allowed where this part denies and denied where it allows: ``Not``.
-        public var inverted: Part { Part(allowed: denied, denied: allowed) }
+        var inverted: Part { Part(allowed: denied, denied: allowed) }
 
         /// Whether every name is allowed or denied, never failed nor left to check.
-        var isTotal: Bool { !allowed.hasUnplanned && denied == .not(allowed) }
+        var isTotal: Bool { allowed.gatekeepersToAsk.isEmpty && denied == .not(allowed) }
 
         /// ``AllOf``: the first member that does not allow decides, in order.
         public static func allOf(_ parts: [Part]) -> Part {
             guard !parts.isEmpty else { return .failed }
             if parts.allSatisfy(\.isTotal) { return .exact(allowing: .allOf(parts.map(\.allowed))) }
-            var denied: [Residual] = []
-            for (index, part) in parts.enumerated() {
-                denied.append(.allOf(parts[..<index].map(\.allowed) + [part.denied]))
+            let denied = parts.indices.map { index in
+                Residual.allOf(parts[..<index].map(\.allowed) + [parts[index].denied])
             }
             return Part(allowed: .allOf(parts.map(\.allowed)), denied: .anyOf(denied))
         }
@@ -137,9 +136,8 @@ public struct AccessPlan: Sendable, Hashable {
         public static func anyOf(_ parts: [Part]) -> Part {
             guard !parts.isEmpty else { return .failed }
             if parts.allSatisfy(\.isTotal) { return .exact(allowing: .anyOf(parts.map(\.allowed))) }
-            var allowed: [Residual] = []
-            for (index, part) in parts.enumerated() {
-                allowed.append(.allOf(parts[..<index].map(\.denied) + [part.allowed]))
+            let allowed = parts.indices.map { index in
+                Residual.allOf(parts[..<index].map(\.denied) + [parts[index].allowed])
             }
             return Part(allowed: .anyOf(allowed), denied: .allOf(parts.map(\.denied)))
         }
@@ -183,34 +181,31 @@ extension AccessPlan {
 
         /// The names in every member.
         public static func allOf(_ members: [Residual]) -> Residual {
-            var kept: [Residual] = []
-            var seen: Set<Residual> = []
-            for member in members {
-                switch member {
-                case .nothing: return .nothing
-                case .everything: continue
-                case .all(let inner):
-                    for each in inner where seen.insert(each).inserted { kept.append(each) }
-                default: if seen.insert(member).inserted { kept.append(member) }
-                }
+            joined(members, absorbing: .nothing, neutral: .everything, join: Residual.all) {
+                if case .all(let inner) = $0 { inner } else { nil }
             }
-            return kept.isEmpty ? .everything : kept.count == 1 ? kept[0] : .all(kept)
         }
 
         /// The names in some member.
         public static func anyOf(_ members: [Residual]) -> Residual {
+            joined(members, absorbing: .everything, neutral: .nothing, join: Residual.any) {
+                if case .any(let inner) = $0 { inner } else { nil }
+            }
+        }
+
+        /// `members` joined: `absorbing` when one member is, `neutral` members left out, the
+        /// members of a nested join of the same kind (`nested`) taken in, each member once.
+        private static func joined(
+            _ members: [Residual], absorbing: Residual, neutral: Residual, join: ([Residual]) -> Residual,
+            nested: (Residual) -> [Residual]?
+        ) -> Residual {
             var kept: [Residual] = []
             var seen: Set<Residual> = []
-            for member in members {
-                switch member {
-                case .everything: return .everything
-                case .nothing: continue
-                case .any(let inner):
-                    for each in inner where seen.insert(each).inserted { kept.append(each) }
-                default: if seen.insert(member).inserted { kept.append(member) }
-                }
+            for member in members where member != neutral {
+                if member == absorbing { return absorbing }
+                for each in nested(member) ?? [member] where seen.insert(each).inserted { kept.append(each) }
             }
-            return kept.isEmpty ? .nothing : kept.count == 1 ? kept[0] : .any(kept)
+            return kept.isEmpty ? neutral : kept.count == 1 ? kept[0] : join(kept)
         }
 
         /// The names not in `member`.
@@ -253,21 +248,13 @@ extension AccessPlan {
             }
         }
 
-        /// Whether a part must check each name.
-        var hasUnplanned: Bool {
-            var found = false
-            forEachUnplanned { _ in found = true }
-            return found
-        }
-
-        /// Calls `body` with the name of each gatekeeper that must check each name, in order.
-        func forEachUnplanned(_ body: (String) -> Void) {
+        /// The gatekeepers that must check each name, in order (repeats included).
+        var gatekeepersToAsk: [String] {
             switch self {
-            case .everything, .nothing, .pattern: break
-            case .all(let members), .any(let members):
-                for member in members { member.forEachUnplanned(body) }
-            case .complement(let member): member.forEachUnplanned(body)
-            case .unplanned(let gatekeeper): body(gatekeeper)
+            case .everything, .nothing, .pattern: []
+            case .all(let members), .any(let members): members.flatMap(\.gatekeepersToAsk)
+            case .complement(let member): member.gatekeepersToAsk
+            case .unplanned(let gatekeeper): [gatekeeper]
             }
         }
 
@@ -309,11 +296,8 @@ extension AccessPlan {
             self.runs = kept
         }
 
-        /// The text before the first `*`: every name the pattern matches starts with it.
-        public var literalPrefix: String { runs[0] }
-
         /// Whether the pattern matches exactly one name (it has no `*`).
-        public var isExact: Bool { runs.count == 1 }
+        var isExact: Bool { runs.count == 1 }
 
         /// Whether the pattern matches `name`.
         public func matches(_ name: String) -> Bool {

@@ -8,24 +8,21 @@
 ///    be, with the resource's attributes. A key that is denied, or whose check fails, is left
 ///    out: it appears neither in the result nor in any error. The base's order is kept.
 extension AccessProxy: ResourceListing where Base: ResourceListing {
-    /// Asks the gatekeepers whether the folder `prefix` may be listed (action `"list"`), lists
-    /// it in the base, and returns the keys that may be read, in the base's order.
+    /// Asks whether the folder `prefix` may be listed, lists it in the base, and returns the keys
+    /// that may be read, in the base's order.
     ///
-    /// - Throws: ``AccessDenied`` when the listing itself is not allowed (the base is not
-    ///   reached); `CancellationError` when the task was cancelled before or while the
-    ///   gatekeepers were asked; otherwise the base's own error, unchanged. Never an error about
-    ///   a listed key.
+    /// - Throws: ``AccessDenied`` when the listing is not allowed (the base is not reached),
+    ///   `CancellationError`, or the base's own error, unchanged; never an error about a key.
     public func keys(under prefix: String) async throws -> [Base.Key] {
         let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
-        try await gate.authorize(folder, identity: prefix.isEmpty ? .text : identity)
+        try await gate.authorize(folder, identity: prefix.isEmpty ? .text : gate.identity)
         let listed = try await listedKeys(under: prefix)
         var readable: [Base.Key] = []
-        readable.reserveCapacity(listed.count)
         for key in listed {
             // Denied, refused by the identity rule, or a gatekeeper failed: the key stays unseen.
             let verdict = try await gate.decide(
-                request(action: action, resource: resourceName(key)), identity: identity,
+                request(action: action, resource: resourceName(key)), identity: gate.identity,
                 explained: gate.observer != nil, resourceAttributes: attributes(of: key))
             if verdict.isAllowed { readable.append(key) }
         }

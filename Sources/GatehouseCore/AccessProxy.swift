@@ -4,10 +4,9 @@ import Foundation
 /// call, and either forwards the call unchanged or throws ``AccessDenied`` without ever touching
 /// the loader.
 ///
-/// The proxy is an ``AccessGate`` (``gate``) plus a loader, and the gate's rules are its
-/// rules: identity check first, gatekeepers in order on every call, a throwing gatekeeper
-/// denies (fail closed), a cancelled task never reaches the loader, no gatekeepers deny all.
-/// An allowed call forwards the exact key and returns the loader's result or error unchanged.
+/// The proxy is an ``AccessGate`` (``gate``) plus a loader, and the gate's rules are its rules
+/// (fail closed; a cancelled task never reaches the loader). An allowed call forwards the exact
+/// key and returns the loader's result or error unchanged.
 ///
 /// With `attributes`, the resource's own attributes (its owner, from its metadata) are merged
 /// into each request about a key before any gatekeeper is asked: for `load`, `store`, `remove`
@@ -37,20 +36,13 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// The attributes of a key's resource, merged into its requests; `nil` for none.
     let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
 
-    /// The rule each request's resource is checked against before any gatekeeper is asked.
-    var identity: ResourceIdentity { gate.identity }
-
     /// Creates a proxy whose requests name the resource with `resource(key)`.
     ///
     /// - Parameters:
     ///   - base: The loader to guard.
-    ///   - gatekeepers: The gatekeepers to ask, in order.
+    ///   - gatekeepers: The gatekeepers to ask, in order; `observer`, `clock`, `identity` and
+    ///     `mask` are those of ``AccessGate/init(gatekeepers:shadow:observer:clock:identity:service:mask:)``.
     ///   - action: The action named in the request of ``load(_:)``.
-    ///   - observer: Receives one record per decision.
-    ///   - clock: The clock that stamps audit records.
-    ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
-    ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
-    ///   - mask: Attribute names whose values appear in no output; see ``AccessGate/mask``.
     ///   - resource: Converts a key to the request's `resource` text; `String(describing: key)`
     ///     by default.
     ///   - attributes: The attributes of a key's resource, merged into its requests before any
@@ -95,13 +87,6 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         return try await base.load(key)
     }
 
-    /// Asks the gatekeepers about `key` without loading it: returns when every gatekeeper allows.
-    ///
-    /// - Throws: ``AccessDenied`` or `CancellationError`, as `load(_:)` does before forwarding.
-    package func authorize(_ key: Base.Key) async throws {
-        try await authorize(key, action: action)
-    }
-
     /// The request this proxy asks its gatekeepers about for `key`, in the current
     /// ``AccessContext``, before the resource's attributes are merged in.
     package func request(for key: Base.Key) -> AccessRequest {
@@ -112,7 +97,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     /// attributes merged in.
     package func authorize(_ key: Base.Key, action: AccessAction) async throws {
         try await gate.authorize(
-            request(action: action, resource: resourceName(key)), identity: identity,
+            request(action: action, resource: resourceName(key)), identity: gate.identity,
             resourceAttributes: attributes(of: key))
     }
 

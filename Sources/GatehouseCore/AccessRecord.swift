@@ -16,9 +16,8 @@ public struct AccessRecord: Sendable, Hashable, Codable {
     public var requestID: UUID
     /// Whether this is a shadow gatekeeper's answer: reported, never enforced.
     public var isShadow: Bool
-    /// Whether the shadow gatekeeper was not asked at all, because its gate already had
-    /// 64 shadow asks in flight: the ask was dropped, and
-    /// the verdict is a failure whose reason says so. Always `false` for an enforced verdict.
+    /// Whether the shadow gatekeeper was not asked, because its gate had 64 shadow asks in
+    /// flight; the verdict is then a failure saying so. Always `false` for an enforced verdict.
     public var isDropped: Bool
 
     /// Creates a record of `verdict`.

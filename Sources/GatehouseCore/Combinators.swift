@@ -1,9 +1,6 @@
 /// A gatekeeper that allows only when every member allows, asked in order; the first member that
-/// does not allow ends the evaluation. An empty `AllOf` throws
-/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
-/// ``Not``.
-///
-/// A member that throws makes the whole `AllOf` throw, so the gate denies with a failure.
+/// does not allow ends the evaluation. A member that throws makes the whole `AllOf` throw, so the
+/// gate denies with a failure; an empty `AllOf` throws ``EmptyCombinatorError``.
 public struct AllOf: ValidatingPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
@@ -48,12 +45,9 @@ public struct AllOf: ValidatingPolicy {
 }
 
 /// A gatekeeper that allows when at least one member allows, asked in order; the first member that
-/// allows ends the evaluation. An empty `AnyOf` throws
-/// ``EmptyCombinatorError`` when asked: it cannot decide, and a denial would become an allow under
-/// ``Not``.
-///
-/// A denial lists why each member denied. A member that throws makes the whole `AnyOf` throw
-/// (a later member cannot paper over a failed one), so the gate denies with a failure.
+/// allows ends the evaluation, and a denial lists why each member denied. A member that throws
+/// makes the whole `AnyOf` throw (a later member cannot paper over a failed one), so the gate
+/// denies with a failure; an empty `AnyOf` throws ``EmptyCombinatorError``.
 public struct AnyOf: ValidatingPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
@@ -81,7 +75,6 @@ public struct AnyOf: ValidatingPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
-        reasons.reserveCapacity(gatekeepers.count)
         for policy in gatekeepers {
             let explanation = try await policy.explain(request)
             switch explanation.decision {
@@ -145,11 +138,6 @@ public struct Not: ValidatingPolicy {
 public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name of the combinator asked.
     package var policy: String
-
-    /// Creates the error for the combinator named `policy`.
-    package init(policy: String) {
-        self.policy = policy
-    }
 
     /// `allOf has no policies, so it cannot decide; give it at least one`.
     public var description: String {

@@ -4,9 +4,7 @@ extension AccessDenied {
     /// The name of the gatekeeper that did not allow.
     @available(*, deprecated, renamed: "gatekeeper")
     public var policy: String { gatekeeper }
-}
 
-extension AccessDenied {
     /// Whether a gatekeeper failed (threw) rather than decided to deny.
     @available(*, deprecated, renamed: "isFailure")
     public var isGateFailure: Bool { isFailure }

@@ -20,10 +20,8 @@ public protocol ResourceLoading<Key, Resource>: Sendable {
 }
 
 /// A service that also writes and deletes resources: the write side of ``ResourceLoading``.
-///
-/// ``AccessProxy`` conforms when its base does, asking its gatekeepers for the action `"write"`
-/// before ``store(_:for:)`` and `"delete"` before ``remove(_:)``; a denied call never reaches
-/// the base and throws ``AccessDenied``, as a denied `load` does.
+/// ``AccessProxy`` conforms when its base does, asking for ``AccessAction/write`` and
+/// ``AccessAction/delete``.
 ///
 /// A conforming service promises that a `load` which starts after `store` returned sees the
 /// stored resource (or a later one), and that a `load` which starts after `remove` returned
@@ -46,10 +44,7 @@ public protocol ResourceStoring<Key, Resource>: ResourceLoading {
 /// A prefix names a folder without a trailing slash (`"docs"`, `"docs/2026"`; `""` is the
 /// root). ``keys(under:)`` returns every key under it, recursively, each whole (as `load` takes
 /// it), once, sorted (`String` keys by their UTF-8 bytes); `docsx/c.txt` is not under `docs`.
-///
-/// ``AccessProxy`` conforms when its base does: it asks its gatekeepers for the action `"list"`
-/// on the folder, then whether each listed key may be read, and returns only those; a key it
-/// may not read is never seen.
+/// ``AccessProxy`` conforms when its base does, and a key the caller may not read is never seen.
 public protocol ResourceListing<Key>: Sendable {
     /// The key that names a resource; the same as ``ResourceLoading/Key`` for a service that
     /// also loads.

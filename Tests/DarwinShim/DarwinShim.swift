@@ -135,21 +135,17 @@
         _ attrBufSize: Int, _ options: UInt32
     ) -> Int32 { fatalError() }
 
-    // MARK: os_unfair_lock (<os/lock.h>, OS_ASSUME_NONNULL: pointers are not optional;
-    // https://developer.apple.com/documentation/os/os_unfair_lock_lock)
+    // MARK: OSAllocatedUnfairLock (module os, macOS 13, iOS 16, tvOS 16, watchOS 9;
+    // https://developer.apple.com/documentation/os/osallocatedunfairlock)
 
-    /// `typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; } os_unfair_lock, *os_unfair_lock_t;`
-    struct os_unfair_lock_s {
-        var _os_unfair_lock_opaque: UInt32 = 0
-        init() {}
+    /// `@frozen struct OSAllocatedUnfairLock<State>`, `Sendable`: a lock and the state it guards
+    /// in one allocation; copies share it.
+    struct OSAllocatedUnfairLock<State>: @unchecked Sendable {
+        /// `init(uncheckedState initialState: State)`
+        /// https://developer.apple.com/documentation/os/osallocatedunfairlock/init(uncheckedstate:)
+        init(uncheckedState initialState: State) { fatalError() }
+        /// `func withLockUnchecked<R>(_ body: (inout State) throws -> R) rethrows -> R`
+        /// https://developer.apple.com/documentation/os/osallocatedunfairlock/withlockunchecked(_:)-7qywq
+        func withLockUnchecked<R>(_ body: (inout State) throws -> R) rethrows -> R { fatalError() }
     }
-    /// https://developer.apple.com/documentation/os/os_unfair_lock
-    typealias os_unfair_lock = os_unfair_lock_s
-    /// https://developer.apple.com/documentation/os/os_unfair_lock_t
-    typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
-    /// `void os_unfair_lock_lock(os_unfair_lock_t lock);`
-    func os_unfair_lock_lock(_ lock: os_unfair_lock_t) { fatalError() }
-    /// `void os_unfair_lock_unlock(os_unfair_lock_t lock);`
-    /// https://developer.apple.com/documentation/os/os_unfair_lock_unlock
-    func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) { fatalError() }
 #endif

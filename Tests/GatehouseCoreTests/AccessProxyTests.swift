@@ -152,9 +152,9 @@ struct AccessProxyTests {
         let loader = CountingLoader()
         let gate = SwitchPolicy("gate", allow)
         let proxy = loader.guarded(by: gate)
-        try await proxy.authorize("a")
+        try await proxy.authorize("a", action: .read)
         gate.set(deny("no"))
-        await #expect(throws: AccessDenied.self) { try await proxy.authorize("a") }
+        await #expect(throws: AccessDenied.self) { try await proxy.authorize("a", action: .read) }
         #expect(loader.calls == 0)
     }
 

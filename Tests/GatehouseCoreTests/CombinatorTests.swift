@@ -1,6 +1,7 @@
-import GatehouseCore
 import GatehouseTestSupport
 import Testing
+
+@testable import GatehouseCore
 
 @Suite("Combinators")
 struct CombinatorTests {

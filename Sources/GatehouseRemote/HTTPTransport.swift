@@ -5,18 +5,13 @@ import GatehouseCore
     import FoundationNetworking
 #endif
 
-/// One `URLSession` for one remote policy, and the exchanges in flight on it.
-///
-/// Each exchange is one POST with a deadline measured from the call (connecting included), a
-/// limit on the body's size enforced while it arrives (a larger body is cut off, not read to its
-/// end), no redirects followed, and nothing cached or stored: the session is ephemeral, with no
-/// URL cache, cookies or credential storage. Cancelling the calling task cancels the request.
-/// The session is invalidated when the last copy of the policy goes away.
+/// One ephemeral `URLSession` for one remote policy (no cache, cookies or credential storage),
+/// and the exchanges in flight on it: each one POST with a deadline from the call, a body limit
+/// enforced as it arrives, and no redirects followed.
 ///
 /// The bearer token lives here, in a class, so that printing a policy never shows it. With
 /// ``RemoteProxy/direct``, an exchange is refused before anything is sent when the environment
-/// names a proxy: libcurl, under `URLSession` on Linux, would follow it, and
-/// `connectionProxyDictionary` is ignored there.
+/// names a proxy: libcurl, under `URLSession` on Linux, would follow it.
 final class HTTPTransport: Sendable {
     /// A complete answer: its status and body.
     struct Response: Sendable {
@@ -106,8 +101,7 @@ final class HTTPTransport: Sendable {
         }
     }
 
-    /// The first variable of `environment` that names a proxy, if any (its value is never shown:
-    /// it may carry a password).
+    /// The first variable of `environment` that names a proxy (its value may carry a password).
     static func proxyVariable(in environment: [String: String]) -> String? {
         RemoteProxy.variables.first { !(environment[$0] ?? "").isEmpty }
     }
@@ -119,9 +113,7 @@ final class HTTPTransport: Sendable {
 }
 
 /// Receives the events of every exchange on one session and completes each exchange once.
-///
-/// `@unchecked Sendable`: `URLSessionDataDelegate` requires an `NSObject`; the only state is
-/// behind one lock.
+/// `@unchecked Sendable`: an `NSObject` whose only state is behind one lock.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// How an exchange ended.
     private enum Outcome: Sendable {

@@ -43,16 +43,13 @@ enum Plan: Subcommand {
         let console = commands.console
         let (json, sql) = (parsed.flag("json"), parsed.flag("sql"))
         let config = parsed.value("config") ?? ""
-        if json && sql {
-            return commands.usage("give --json or --sql, not both", usage: "Usage: " + synopsis)
-        }
-        if parsed.value("column") != nil && !sql {
-            return commands.usage(
-                "--column names the column of --sql; add --sql", usage: "Usage: " + synopsis)
-        }
         let attributes: [String: String]
         let instant: Date?
         do throws(CommandLineArguments.UsageError) {
+            if json && sql { throw .init(message: "give --json or --sql, not both") }
+            if parsed.value("column") != nil && !sql {
+                throw .init(message: "--column names the column of --sql; add --sql")
+            }
             attributes = try RequestOptions.attributes(parsed)
             instant = try RequestOptions.instant(parsed)
         } catch {

@@ -19,7 +19,6 @@ final class AppendOnlyFile {
     /// One `write(2)`: the bytes written, or -1 with `errno`; tests fail it as a full disk does.
     typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
 
-    /// The system's `write`.
     static let systemWrite: SystemWrite = { descriptor, bytes in
         writeBytes(descriptor, bytes.baseAddress!, bytes.count)
     }

@@ -7,7 +7,6 @@ struct CaseOutcome {
     /// The decision, as `check` reports it.
     var report: Report
 
-    /// Whether the case holds.
     var passed: Bool {
         guard report.error == nil, report.failed != true, let allowed = report.allowed else {
             return false

@@ -126,7 +126,6 @@ struct CommandLineArguments {
     /// Every value of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// Whether the flag was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// ` (did you mean 'NAME'?)` for the candidate closest to `name`, or empty.

@@ -5,7 +5,6 @@ import GatehouseComposition
 /// read strictly: every key known, every value of the right type, each problem named by its
 /// place (`cases[3].expect`).
 struct TestTable {
-    /// What a case expects.
     enum Expectation: String {
         case allow
         case deny

@@ -195,7 +195,6 @@ extension CachingLoader where Base.Gate == AccessGate {
 
 /// The shared state of a ``CachingLoader``, kept behind one lock: the entries and the loads in flight.
 struct CacheState<Key: Hashable & Sendable, Value: Sendable> {
-    /// The cached entries.
     var entries: LeastRecentlyUsed<Key, Value>
     /// One shared load per key that missed and is being loaded.
     var inFlight: [Key: InFlightLoad<Value>] = [:]

@@ -13,11 +13,8 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         var older = -1
     }
 
-    /// The most entries held.
     package let countLimit: Int
-    /// The largest total cost held.
     package let costLimit: Int
-    /// The total cost of the entries held.
     package private(set) var totalCost = 0
     private var slotIndex: [Key: Int] = [:]
     private var slots: [Slot] = []
@@ -32,7 +29,6 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         self.costLimit = Swift.max(0, costLimit)
     }
 
-    /// The number of entries held.
     package var count: Int { slots.count }
 
     /// The value for `key`, marking it most recently used.
@@ -70,7 +66,6 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         return value
     }
 
-    /// Removes every entry.
     package mutating func removeAll() {
         slotIndex.removeAll()
         slots.removeAll()

@@ -12,7 +12,6 @@
     /// one system call, refusing any symbolic link on the way as the component walk does. It
     /// opens only with `O_PATH`, never for reading.
     enum Openat2 {
-        /// What an `openat2` call came to.
         enum Outcome {
             /// The path is open, as an `O_PATH` descriptor.
             case opened(Int32)
@@ -25,7 +24,6 @@
             case walkOnce
         }
 
-        /// The real `openat2(2)`.
         static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
 
         /// Opens `path` under `directory` with `call` as an `O_PATH` descriptor, following no

@@ -19,7 +19,6 @@ package enum PathResolution: Sendable {
         #endif
     }
 
-    /// Whether loads use `openat2`.
     package var usesOpenat2: Bool {
         switch self {
         #if canImport(Glibc)

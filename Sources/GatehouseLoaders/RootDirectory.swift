@@ -39,7 +39,6 @@ final class RootDirectory: Sendable {
         state = LockedState(State(handle: nil, resolution: resolution))
     }
 
-    /// How keys are opened now.
     var resolution: PathResolution {
         state.withLock { $0.resolution }
     }

@@ -13,7 +13,6 @@ import GatehouseCore
 /// ``RemoteProxy/direct``, an exchange is refused before anything is sent when the environment
 /// names a proxy: libcurl, under `URLSession` on Linux, would follow it.
 final class HTTPTransport: Sendable {
-    /// A complete answer: its status and body.
     struct Response: Sendable {
         var status: Int
         var body: Data
@@ -115,7 +114,6 @@ final class HTTPTransport: Sendable {
 /// Receives the events of every exchange on one session and completes each exchange once.
 /// `@unchecked Sendable`: an `NSObject` whose only state is behind one lock.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// How an exchange ended.
     private enum Outcome: Sendable {
         case answer(HTTPTransport.Response)
         case failed(HTTPTransport.Failure)

@@ -50,7 +50,6 @@ extension RemotePolicy {
 }
 
 extension AuthZENExchange {
-    /// A search request's body.
     struct SearchBody: Encodable {
         struct Kind: Encodable {
             var type: String

@@ -25,7 +25,6 @@ extension RemotePolicy {
         return String(text[..<authorityStart]) + "…" + String(text[at...]) + suffix
     }
 
-    /// ``redacted(_:)`` of a URL.
     static func redacted(_ url: URL) -> String {
         redacted(url.absoluteString)
     }

@@ -57,15 +57,21 @@ enum DiskKeyRules {
         return nil
     }
 
-    /// Why `key` is not valid (its length, then its bytes), or `nil`.
-    static func check(_ key: String) -> String? {
+    /// Why `key` is not valid (its length, then its bytes), or `nil` after setting
+    /// `lastComponent` to the index where its last component starts.
+    static func check(_ key: String, lastComponent: inout Int) -> String? {
         let length = key.utf8.count
         guard length <= maximumKeyLength else {
             return "it is \(length) bytes long, more than \(maximumKeyLength)"
         }
         var key = key
-        var lastComponent = 0
         return key.withUTF8 { check($0, lastComponent: &lastComponent) }
+    }
+
+    /// Why `key` is not valid, or `nil`.
+    static func check(_ key: String) -> String? {
+        var lastComponent = 0
+        return check(key, lastComponent: &lastComponent)
     }
 
     private static func checkComponent(

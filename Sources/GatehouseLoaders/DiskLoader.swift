@@ -12,7 +12,7 @@ import GatehouseCore
 /// Loads files under a root directory; a key is a path relative to the root.
 ///
 /// Keys may come from untrusted callers, so the loader enforces its rules itself (docs/loaders.md):
-/// - **Path rules** (``DiskKeyRules``): a key that is empty, absolute, too long, ends with `/`,
+/// - **Path rules**: a key that is empty, absolute, too long, ends with `/`,
 ///   holds `//`, `.`, `..`, a backslash or a control character, or is not NFC, is
 ///   ``DiskLoaderError/invalidKey(key:reason:)``.
 /// - **No symbolic links** in the key (``DiskLoaderError/outsideRoot(key:)``), refused by the
@@ -64,39 +64,24 @@ public struct DiskLoader: ResourceLoading {
     /// Returns the bytes of the regular file at `key` under the root.
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
-    @inlinable
     public func load(_ key: String) async throws -> Data {
         try loadSynchronously(key)
     }
 
     /// The synchronous load: validates the key, opens it under the root, reads it.
-    @usableFromInline
-    func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
-        let length = key.utf8.count
-        guard length <= DiskKeyRules.maximumKeyLength else {
-            throw .invalidKey(
-                key: key,
-                reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
-        }
-        let result = key.withCString { path in
-            Result { () throws(DiskLoaderError) -> Data in try loadKey(at: path, length: length, key: key) }
-        }
-        return try result.get()
-    }
-
-    /// Checks the key (`length` bytes at `path`, then a NUL) and loads it.
-    private func loadKey(at path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError)
-        -> Data
-    {
-        let bytes = UnsafeBufferPointer(
-            start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)
+    private func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         var nameStart = 0
-        if let reason = DiskKeyRules.check(bytes, lastComponent: &nameStart) {
+        if let reason = DiskKeyRules.check(key, lastComponent: &nameStart) {
             throw .invalidKey(key: key, reason: reason)
         }
-        return try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
-            try readFile(path, length: length, nameStart: nameStart, key: key, under: root)
+        let result = key.withCString { path in
+            Result { () throws(DiskLoaderError) -> Data in
+                try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
+                    try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
+                }
+            }
         }
+        return try result.get()
     }
 
     /// Opens and reads the file at `path` (the key, NUL-terminated, its last component starting

@@ -3,7 +3,8 @@
 /// makes, never the environment alone (libcurl, under `URLSession` on Linux, follows it).
 public enum RemoteProxy: String, Sendable, Hashable, CaseIterable {
     /// No proxy, the default (`"none"` in a configuration): when the environment names one
-    /// (``variables``), the service is not asked and the gate fails, naming the variable.
+    /// (`http_proxy`, `https_proxy` or `all_proxy`, in either case), the service is not asked and
+    /// the gate fails, naming the variable.
     case direct = "none"
     /// The proxy the environment names, if any (`no_proxy` included).
     case environment

@@ -66,7 +66,7 @@ final class HTTPTransport: Sendable {
         if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
         request.cachePolicy = .reloadIgnoringLocalCacheData
         // The deadline below is the one that counts; this idle timeout only backs it up.
-        request.timeoutInterval = Self.seconds(timeout) + 1
+        request.timeoutInterval = Double(timeout.components.seconds) + 2
         let prepared = request
         return try await withThrowingTaskGroup(of: Response?.self) { group in
             group.addTask { try await self.exchange(prepared, limit: limit) }
@@ -103,11 +103,6 @@ final class HTTPTransport: Sendable {
     /// The first variable of `environment` that names a proxy (its value may carry a password).
     static func proxyVariable(in environment: [String: String]) -> String? {
         RemoteProxy.variables.first { !(environment[$0] ?? "").isEmpty }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

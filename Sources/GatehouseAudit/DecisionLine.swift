@@ -55,12 +55,7 @@ struct DecisionLine {
         }
         if let rule = verdict.rule {
             Self.raw(#","rule":"#, to: &bytes)
-            // `"source:line"`: the source's string, reopened before its closing quote.
-            Self.string(rule.source, to: &bytes)
-            bytes.removeLast()
-            bytes.append(UInt8(ascii: ":"))
-            Self.raw(String(rule.line), to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+            Self.string("\(rule.source):\(rule.line)", to: &bytes)
         }
         Self.raw(#","shadow":"#, to: &bytes)
         Self.raw(record.isShadow ? "true" : "false", to: &bytes)

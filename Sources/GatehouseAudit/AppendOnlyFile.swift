@@ -6,31 +6,24 @@
     import Darwin
 #endif
 
-/// A regular file opened for appending (`O_APPEND`): every `write` lands at the end, whoever
-/// else appends, so a batch of whole lines written in one call is never interleaved with another
-/// writer's lines. Reopens the path when the file was removed or replaced (log rotation).
-/// Used by the writer thread only (not `Sendable`).
+/// A regular file opened for appending (`O_APPEND`), so a batch of whole lines written in one
+/// call is never interleaved with another writer's. Reopens the path when the file was removed
+/// or replaced (log rotation). Used by the writer thread only (not `Sendable`).
 ///
-/// - Only a regular file is opened, at the start and at every reopen: a symbolic link is not
-///   followed (`O_NOFOLLOW`), and a pipe, directory, device or socket is refused, each with an
-///   error that says what the path is. The path is opened with `O_NONBLOCK`, so a pipe with no
-///   reader is refused at once instead of blocking until one comes; for the regular file the
-///   flag is cleared.
-/// - A write the system cuts short is finished with further writes; when one of them fails (a
-///   full disk), the file is cut back (`ftruncate`) to the end of the last whole line this
-///   append wrote, so no line is ever left torn, and the failure says how many bytes stayed.
+/// - Only a regular file is opened, at the start and at every reopen: `O_NOFOLLOW` refuses a
+///   link, and `O_NONBLOCK` (cleared once open) refuses a pipe with no reader at once instead of
+///   blocking until one comes.
+/// - When a write fails part-way (a full disk), the file is cut back (`ftruncate`) to the end of
+///   the last whole line, so no line is ever left torn, and the failure says how many bytes stayed.
 final class AppendOnlyFile {
-    /// One `write(2)` of `bytes` to `descriptor`: the number of bytes written, or -1 with
-    /// `errno` set. The system's own, except in tests that make it fail as a full disk does.
+    /// One `write(2)`: the bytes written, or -1 with `errno`; tests fail it as a full disk does.
     typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
 
-    /// The system's `write`.
     static let systemWrite: SystemWrite = { descriptor, bytes in
         writeBytes(descriptor, bytes.baseAddress!, bytes.count)
     }
 
-    /// An append that failed: why, and how many of its bytes (whole lines, from the start) are in
-    /// the file.
+    /// An append that failed: why, and how many of its bytes (whole lines) stayed in the file.
     struct Failure: Error {
         var error: DecisionLogError
         var kept: Int
@@ -41,8 +34,7 @@ final class AppendOnlyFile {
     private var descriptor: Int32
     private var identity: (device: UInt64, inode: UInt64)
 
-    /// Permissions of a new file: owner read and write, group read. A decision log names
-    /// subjects and resources; it is not for everyone on the machine.
+    /// Permissions of a new file: a decision log names subjects and resources, not for everyone.
     static let mode: mode_t = 0o640
 
     /// Opens (creating if needed) the regular file at `path` for appending.
@@ -60,7 +52,7 @@ final class AppendOnlyFile {
 
     /// Closes the file; later appends fail with `EBADF`. Closing twice does nothing.
     func close() {
-        if descriptor >= 0 { _ = Self.systemClose(descriptor) }
+        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
         descriptor = -1
     }
 
@@ -78,11 +70,11 @@ final class AppendOnlyFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
-            _ = systemClose(descriptor)
+            _ = closeDescriptor(descriptor)
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
         if let refusal = refusal(path, status.st_mode, code: EINVAL) {
-            _ = systemClose(descriptor)
+            _ = closeDescriptor(descriptor)
             throw refusal
         }
         // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
@@ -90,14 +82,13 @@ final class AppendOnlyFile {
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
             let code = errno
-            _ = systemClose(descriptor)
+            _ = closeDescriptor(descriptor)
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
         return (descriptor, (UInt64(status.st_dev), UInt64(status.st_ino)))
     }
 
-    /// The error for `path` when its file type (`mode`) is not a regular file; `nil` when it
-    /// is one. `code` is the system's error, or `EINVAL` when it opened the path.
+    /// The error for `path` when its file type (`mode`) is not a regular file; `nil` when it is.
     private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
         let what: String
         switch mode & S_IFMT {
@@ -120,13 +111,10 @@ final class AppendOnlyFile {
             reason: "it is \(what), not a regular file; a decision log is appended to a regular file only")
     }
 
-    /// Opens the path again when it no longer names the open file (removed, or renamed away
-    /// and replaced by a log rotator), so lines go where a reader of the path looks. The path is
-    /// looked at without following a symbolic link, so a link put in its place is opened again,
-    /// and refused.
+    /// Opens the path again when it no longer names the open file (removed, or replaced by a log
+    /// rotator). The path is looked at with `lstat`, so a link put in its place is opened, and refused.
     ///
-    /// - Throws: ``DecisionLogError`` when the path cannot be opened or is not a regular file;
-    ///   the old file stays open.
+    /// - Throws: ``DecisionLogError`` when the path cannot be opened; the old file stays open.
     func reopenIfMoved() throws(DecisionLogError) {
         var status = stat()
         if lstat(path, &status) == 0, UInt64(status.st_dev) == identity.device,
@@ -135,18 +123,15 @@ final class AppendOnlyFile {
             return
         }
         let (newDescriptor, newIdentity) = try Self.open(path)
-        _ = Self.systemClose(descriptor)
+        _ = closeDescriptor(descriptor)
         descriptor = newDescriptor
         identity = newIdentity
     }
 
-    /// Opens the path again if it was moved (``reopenIfMoved()``), then appends `bytes`, whole
-    /// lines, with one `write` (more only if the system writes part of them). When a further
-    /// write fails, the file is cut back to the end of the last whole line written.
+    /// Opens the path again if it was moved, then appends `bytes`, whole lines, with one `write`
+    /// (more only if the system writes part of them).
     ///
-    /// - Throws: ``Failure`` when the path cannot be opened again (nothing is written) or the
-    ///   system refuses a write (disk full, I/O error): the error, and how many bytes of `bytes`
-    ///   stayed in the file.
+    /// - Throws: ``Failure`` when the path cannot be opened again or a write fails.
     func append(_ bytes: [UInt8]) throws(Failure) {
         do {
             try reopenIfMoved()
@@ -172,11 +157,8 @@ final class AppendOnlyFile {
         }
     }
 
-    /// After the first `written` bytes of `bytes` reached the file and the rest could not:
-    /// cuts the file back to the end of the last whole line among them; returns how many bytes
-    /// stay.
-    ///
-    /// - Throws: ``Failure`` when the file cannot be cut back (the partial line stays).
+    /// After the first `written` bytes of `bytes` reached the file: cuts the file back to the end
+    /// of the last whole line among them; returns how many bytes stay.
     private func cutBack(_ bytes: [UInt8], written: Int) throws(Failure) -> Int {
         let kept = bytes[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         if kept == written { return kept }
@@ -189,8 +171,6 @@ final class AppendOnlyFile {
     }
 
     /// Asks the system to put what was written on the storage device.
-    ///
-    /// - Throws: ``DecisionLogError`` when it cannot.
     func synchronize() throws(DecisionLogError) {
         guard fsync(descriptor) == 0 else {
             let code = errno
@@ -198,10 +178,6 @@ final class AppendOnlyFile {
             if code == EINVAL || code == EROFS || code == ENOTSUP { return }
             throw DecisionLogError(operation: "fsync", path: path, code: code)
         }
-    }
-
-    private static func systemClose(_ descriptor: Int32) -> Int32 {
-        closeDescriptor(descriptor)
     }
 }
 

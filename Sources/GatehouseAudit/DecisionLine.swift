@@ -2,11 +2,8 @@ import Foundation
 import GatehouseCore
 
 /// Writes one ``AccessRecord`` as one line of JSON with OPA decision-log field names, and the
-/// line that reports dropped decisions. See ``DecisionLog`` for the fields.
-///
-/// Hand-written rather than `JSONEncoder`: the writer thread encodes every line, keys come out
-/// in a fixed order, and a string can never hold a raw line break of any kind (every control
-/// character, U+2028 and U+2029 are escaped), so one record is always exactly one line.
+/// line that reports dropped decisions. Hand-written rather than `JSONEncoder`: keys in a fixed
+/// order, and no raw line break of any kind, so one record is always exactly one line.
 struct DecisionLine {
     /// Attribute keys removed from `input.attributes` and listed under `erased`.
     let mask: Set<String>
@@ -16,7 +13,7 @@ struct DecisionLine {
         let request = record.request
         let verdict = record.verdict
         Self.raw(#"{"decision_id":""#, to: &bytes)
-        Self.appendUUID(record.requestID, to: &bytes)
+        Self.raw(record.requestID.uuidString.lowercased(), to: &bytes)
         Self.raw(#"","timestamp":""#, to: &bytes)
         Timestamp.append(record.instant, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
@@ -58,12 +55,7 @@ struct DecisionLine {
         }
         if let rule = verdict.rule {
             Self.raw(#","rule":"#, to: &bytes)
-            // `"source:line"`: the source's string, reopened before its closing quote.
-            Self.string(rule.source, to: &bytes)
-            bytes.removeLast()
-            bytes.append(UInt8(ascii: ":"))
-            Self.raw(String(rule.line), to: &bytes)
-            bytes.append(UInt8(ascii: "\""))
+            Self.string("\(rule.source):\(rule.line)", to: &bytes)
         }
         Self.raw(#","shadow":"#, to: &bytes)
         Self.raw(record.isShadow ? "true" : "false", to: &bytes)
@@ -94,39 +86,20 @@ struct DecisionLine {
         raw("}\n", to: &bytes)
     }
 
-    /// A JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
+    /// A JSON Pointer reference token (RFC 6901): `~` as `~0`, then `/` as `~1`.
     static func pointerToken(_ key: String) -> String {
-        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
-            return key
-        }
-        var token = ""
-        for character in key.unicodeScalars {
-            switch character {
-            case "~": token += "~0"
-            case "/": token += "~1"
-            default: token.unicodeScalars.append(character)
-            }
-        }
-        return token
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// Appends text that needs no escaping.
-    private static func raw(_ text: StaticString, to bytes: inout [UInt8]) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
     private static func raw(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: text.utf8)
     }
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Appends `text` as a JSON string: `\"`, `\\`, and `\uXXXX` for every scalar that is unsafe
-    /// to print raw, as the command's `--json` escapes them: the C0 controls (U+0000–U+001F; `\n`,
-    /// `\r` and `\t` by name), DEL and the C1 controls (U+007F–U+009F, so U+0085 NEXT LINE),
-    /// the line and paragraph separators U+2028 and U+2029, and the bidirectional controls. So
-    /// no line break of any kind, terminal escape or reordering of the text gets through raw;
-    /// any JSON reader reads the same string back.
+    /// Appends `text` as a JSON string: `\"`, `\\`, and `\uXXXX` (`\n`, `\r`, `\t` by name) for
+    /// every scalar ``isUnsafeToWriteRaw(_:)``, as the command's `--json` escapes them.
     static func string(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -145,21 +118,10 @@ struct DecisionLine {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Whether `scalar` is written as `\uXXXX`: the scalars the command's `--json` escapes
-    /// (controls, U+2028, U+2029, bidirectional controls), all in the Basic Multilingual Plane.
+    /// Whether `scalar` is written escaped: the C0 and C1 controls, DEL, U+2028, U+2029 and the
+    /// bidirectional controls, all in the Basic Multilingual Plane.
     static func isUnsafeToWriteRaw(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
             || scalar.value == 0x2029 || scalar.properties.isBidiControl
-    }
-
-    /// Appends a UUID in its canonical lowercase form, `8-4-4-4-12` hex digits.
-    static func appendUUID(_ id: UUID, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            }
-        }
     }
 }

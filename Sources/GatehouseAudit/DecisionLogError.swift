@@ -9,10 +9,8 @@ public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
     public var operation: String
     /// The log file's path.
     public var path: String
-    /// The system's error number (`errno`), such as `ENOSPC`. For a path that is not a regular
-    /// file: `ELOOP` for a symbolic link, `EISDIR` for a directory, and for a pipe, device or
-    /// socket the system's error when it would not open it (`ENXIO` for a pipe with no reader),
-    /// else `EINVAL`.
+    /// The system's error number (`errno`), such as `ENOSPC`; for a path that is not a regular
+    /// file, `ELOOP` (a link), `EISDIR` (a directory), or the open's error, else `EINVAL`.
     public var code: Int32
     /// One sentence: what failed, where, and the system's reason.
     public var message: String
@@ -26,7 +24,7 @@ public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
     }
 
     /// Creates the error for `operation` on `path` with the system error `code` and a reason of
-    /// the decision log's own, such as that the path is a named pipe.
+    /// the log's own.
     init(operation: String, path: String, code: Int32, reason: String) {
         self.operation = operation
         self.path = path

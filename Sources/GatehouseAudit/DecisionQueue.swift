@@ -2,18 +2,13 @@ import Foundation
 import GatehouseCore
 
 /// The bounded queue between the deciding tasks and the writer thread, and everything the two
-/// share. One `NSCondition` guards all of it.
+/// share, behind one `NSCondition`. Producers wait only when the queue is full, the writer only
+/// when it is empty and nothing else is asked of it, so one condition serves both.
 ///
-/// - Producers (``accept(_:)``) append a record, or (queue full) drop and count it, or wait for
-///   room. They wait only when the queue is full; the writer waits only when it is empty and
-///   nothing else is asked of it, so the two never wait at the same time and one condition
-///   serves both.
-/// - The writer (``run()``, on its own thread) takes the whole queue at once, encodes it and
-///   appends it to the file in one `write`, then wakes waiting producers and resumes the
-///   `flush()` and `close()` calls that this batch completed. When the append fails, the
-///   records whose whole line stayed in the file are logged and the rest are counted as lost,
-///   so logged plus lost is every accepted record; a drop report line that did not stay goes
-///   with the next batch.
+/// The writer (``run()``) takes the whole queue at once, appends it in one `write`, then wakes
+/// waiting producers and resumes the `flush()` and `close()` calls it completed. When the append
+/// fails, records whose whole line stayed are logged and the rest counted as lost; a drop report
+/// line that did not stay goes with the next batch.
 final class DecisionQueue: @unchecked Sendable {
     let capacity: Int
     let overflow: DecisionLog.Overflow
@@ -88,20 +83,15 @@ final class DecisionQueue: @unchecked Sendable {
 
     /// Returns when every record accepted before the call is written and synchronized.
     func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            defer { condition.unlock() }
-            if finished {
-                continuation.resume()
-                return
-            }
-            flushWaiters.append((accepted, continuation))
-            condition.broadcast()
-        }
+        await waitForWriter(closing: false)
     }
 
     /// Stops accepting, and returns when every accepted record is written and the file closed.
     func close() async {
+        await waitForWriter(closing: true)
+    }
+
+    private func waitForWriter(closing: Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             condition.lock()
             defer { condition.unlock() }
@@ -109,8 +99,12 @@ final class DecisionQueue: @unchecked Sendable {
                 continuation.resume()
                 return
             }
-            closing = true
-            closeWaiters.append(continuation)
+            if closing {
+                self.closing = true
+                closeWaiters.append(continuation)
+            } else {
+                flushWaiters.append((accepted, continuation))
+            }
             condition.broadcast()
         }
     }

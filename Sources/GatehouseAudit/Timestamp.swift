@@ -6,10 +6,8 @@ enum Timestamp {
     /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01 (both UTC).
     private static let referenceDateOffset: Int64 = 978_307_200
 
-    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds rounded to nearest).
-    ///
-    /// Years before 1 or after 9999 cannot be written in RFC 3339; they are clamped to
-    /// 0001-01-01T00:00:00.000000Z and 9999-12-31T23:59:59.999999Z.
+    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds rounded to nearest), clamped
+    /// to the years 0001–9999 that RFC 3339 can write.
     static func append(_ date: Date, to bytes: inout [UInt8]) {
         // The reference-date interval keeps more precision than the 1970 one for current dates.
         let interval = date.timeIntervalSinceReferenceDate
@@ -48,13 +46,6 @@ enum Timestamp {
         bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// The text of `date`, as ``append(_:to:)`` writes it.
-    static func string(_ date: Date) -> String {
-        var bytes: [UInt8] = []
-        append(date, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`).
     static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
@@ -72,19 +63,8 @@ enum Timestamp {
 
     /// Appends `value` (not negative) in decimal, padded with zeros to `width` digits.
     static func appendDigits(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var count = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            count += 1
-        }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, count)))
-        var rest = value
-        var index = bytes.count - 1
-        while rest > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            index -= 1
-        }
+        let digits = String(value).utf8
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.count)))
+        bytes.append(contentsOf: digits)
     }
 }

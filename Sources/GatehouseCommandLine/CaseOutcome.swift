@@ -1,23 +1,12 @@
 /// How one case of a `gatehouse test` table came out: the decision `check` would print for its
-/// request, held against what the case expects.
-///
-/// A case holds when the decision is the expected one and, when the case names a `gatekeeper`,
-/// that gatekeeper decided: for a denial the one that refused, for an allow the last one asked
-/// (as verdicts and audit records name it). A gatekeeper that fails (a rules file missing or
-/// malformed) fails the case whatever it expects: the request is denied to fail closed, but a
-/// table that passed on a broken rules file would prove nothing.
+/// request, held against what the case expects (the decision and, when named, the deciding
+/// gatekeeper). A gatekeeper that fails fails the case whatever it expects: a table that passed
+/// on a broken rules file would prove nothing.
 struct CaseOutcome {
     var testCase: TestTable.Case
     /// The decision, as `check` reports it.
     var report: Report
 
-    /// Decides how `testCase` came out from `report`.
-    init(_ testCase: TestTable.Case, report: Report) {
-        self.testCase = testCase
-        self.report = report
-    }
-
-    /// Whether the case holds.
     var passed: Bool {
         guard report.error == nil, report.failed != true, let allowed = report.allowed else {
             return false
@@ -31,8 +20,7 @@ struct CaseOutcome {
         testCase.expect.rawValue + (testCase.gatekeeper.map { " by gatekeeper \(Self.quoted($0))" } ?? "")
     }
 
-    /// What happened, for people: `allow by gatekeeper "rules"`, `deny by gatekeeper "team":
-    /// reason`, or `a failure of gatekeeper "rules": reason`. Echoed text is escaped.
+    /// What happened, for people: `allow by gatekeeper "rules"`, `deny by gatekeeper "team": reason`.
     var got: String {
         if let error = report.error { return "an error: \(printable(report.hiding(error)))" }
         let gatekeeper = Self.quoted(report.gatekeeper ?? "?")

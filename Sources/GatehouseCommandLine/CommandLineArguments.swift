@@ -46,7 +46,7 @@ struct CommandLineArguments {
         throws(UsageError)
     {
         let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
-        let accepted = known.filter { $0.value.refusal == nil }
+        let accepted = known.filter { $0.value.refusal == nil }.keys.sorted()
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -56,7 +56,7 @@ struct CommandLineArguments {
                 if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
                     throw UsageError(
                         message:
-                            "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, accepted))"
+                            "unknown option '\(argument)' for '\(command)'; options start with --\(Self.hint(argument, among: accepted, prefix: "--"))"
                     )
                 }
                 positionals.append(argument)
@@ -76,7 +76,9 @@ struct CommandLineArguments {
             }
             guard let option = known[name] else {
                 throw UsageError(
-                    message: "unknown option '--\(name)' for '\(command)'\(Self.hint(name, accepted))")
+                    message:
+                        "unknown option '--\(name)' for '\(command)'\(Self.hint(name, among: accepted, prefix: "--"))"
+                )
             }
             if let refusal = option.refusal {
                 throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
@@ -126,7 +128,6 @@ struct CommandLineArguments {
     /// Every value of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
-    /// Whether the flag was given.
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// ` (did you mean 'NAME'?)` for the candidate closest to `name`, or empty.
@@ -136,9 +137,5 @@ struct CommandLineArguments {
             names.first { !bare.isEmpty && ($0.hasPrefix(bare) || bare.hasPrefix($0)) }
             ?? ConfigurationPath.suggestion(for: bare, among: names)
         return close.map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
-    }
-
-    private static func hint(_ name: String, _ known: [String: Option]) -> String {
-        hint(name, among: known.keys.sorted(), prefix: "--")
     }
 }

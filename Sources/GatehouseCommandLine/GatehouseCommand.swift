@@ -1,13 +1,8 @@
 import Foundation
 import GatehouseComposition
 
-/// The `gatehouse` command (`check`, `load`, `store`, `remove`, `list`, `validate`, `explain`,
-/// `test`, the demo and the rest of `gatehouse help`) as a value an app's own executable runs,
-/// with the app's plugin types.
-///
-/// Every configuration the command reads is assembled with ``registry``, so a configuration
-/// that names a policy or loader type the app registered validates, explains and decides as
-/// the built-in types do:
+/// The `gatehouse` command as a value an app's own executable runs, with the app's plugin types:
+/// every configuration it reads is assembled with ``registry``.
 ///
 /// ```swift
 /// import GatehouseCommandLine
@@ -24,8 +19,6 @@ import GatehouseComposition
 ///     }
 /// }
 /// ```
-///
-/// The command's options, output and exit statuses are those of `gatehouse` (docs/cli.md).
 public struct GatehouseCommand: Sendable {
     /// The version of the Gatehouse package, as `gatehouse --version` prints it.
     public static let version = "3.0.0"
@@ -48,9 +41,8 @@ public struct GatehouseCommand: Sendable {
         self.console = console
     }
 
-    /// Runs the command on `arguments`, which do not include the program name (an empty list
-    /// runs the demo), and returns its exit status: 0 allowed or done, 1 error, 2 usage,
-    /// 3 denied.
+    /// Runs the command on `arguments` (without the program name) and returns its exit status:
+    /// 0 allowed or done, 1 error, 2 usage, 3 denied.
     public func run(_ arguments: [String]) async -> Int32 {
         await Commands(console: console, registry: registry).run(arguments).rawValue
     }

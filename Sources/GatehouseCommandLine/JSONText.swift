@@ -1,9 +1,6 @@
-/// A tiny JSON writer with members in a fixed order, for the command's `--json` output.
-///
-/// Strings escape what JSON requires (`"`, `\\`, U+0000–U+001F) and also every other scalar
-/// that is unsafe to print raw (DEL, C1 controls, U+2028/U+2029, bidirectional controls; see
-/// `Unicode.Scalar.isUnsafeToPrint`) as `\uXXXX`: still the same string to any JSON reader, and
-/// harmless when the JSON is shown in a terminal.
+/// A tiny JSON writer with members in a fixed order, for the command's `--json` output. Strings
+/// also escape every scalar that is unsafe to print raw (`Unicode.Scalar.isUnsafeToPrint`) as
+/// `\uXXXX`: the same string to any JSON reader, and harmless in a terminal.
 indirect enum JSONText {
     case null
     case bool(Bool)

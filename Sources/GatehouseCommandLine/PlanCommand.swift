@@ -43,31 +43,17 @@ enum Plan: Subcommand {
         let console = commands.console
         let (json, sql) = (parsed.flag("json"), parsed.flag("sql"))
         let config = parsed.value("config") ?? ""
-        if json && sql {
-            return commands.usage("give --json or --sql, not both", usage: "Usage: " + synopsis)
-        }
-        if parsed.value("column") != nil && !sql {
-            return commands.usage(
-                "--column names the column of --sql; add --sql", usage: "Usage: " + synopsis)
-        }
-        var attributes: [String: String] = [:]
-        for pair in parsed.all("attr") {
-            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
-            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
-                return commands.usage(
-                    "--attr expects KEY=VALUE, found '\(pair)'", usage: "Usage: " + synopsis)
+        let attributes: [String: String]
+        let instant: Date?
+        do throws(CommandLineArguments.UsageError) {
+            if json && sql { throw .init(message: "give --json or --sql, not both") }
+            if parsed.value("column") != nil && !sql {
+                throw .init(message: "--column names the column of --sql; add --sql")
             }
-            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
-        }
-        var instant: Date?
-        if let text = parsed.value("at") {
-            do {
-                instant = try Instant.parse(text)
-            } catch {
-                return commands.usage(
-                    "--at expects \(Instant.description), found '\(text)'; \(error.reason)",
-                    usage: "Usage: " + synopsis)
-            }
+            attributes = try RequestOptions.attributes(parsed)
+            instant = try RequestOptions.instant(parsed)
+        } catch {
+            return commands.usage(error.message, usage: "Usage: " + synopsis)
         }
         let service: ConfiguredService
         do {

@@ -1,13 +1,7 @@
-/// `text` made safe to print as part of one line of the command's human-readable output:
-/// every character that could end the line, move the cursor, drive the terminal or reorder what
-/// is shown is written as a Swift-style escape, so an echoed key, subject, reason or path can
-/// never forge a line such as `allowed: ...`.
-///
-/// Escaped (see ``Unicode/Scalar/isUnsafeToPrint``): the C0 controls as `\n`, `\r`, `\t`, `\0`
-/// or `\u{1b}`, DEL and the C1 controls, the line and paragraph separators and the
-/// bidirectional controls, all as `\u{...}`. A backslash is doubled, so the escaped form reads
-/// back unambiguously: `a\nb` was a newline, `a\\nb` a backslash and an `n`. Everything else,
-/// including letters of any script, is printed as it is.
+/// `text` made safe to print as part of one line of the command's output: every scalar
+/// ``Unicode/Scalar/isUnsafeToPrint`` is written as a Swift-style escape (`\n`, `\u{1b}`), so an
+/// echoed key, subject, reason or path can never forge a line such as `allowed: ...`. A backslash
+/// is doubled, so the escaped form reads back unambiguously.
 func printable(_ text: some StringProtocol) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -26,9 +20,7 @@ func printable(_ text: some StringProtocol) -> String {
 
 extension Unicode.Scalar {
     /// Whether printing this scalar raw could end a line, drive a terminal or reorder the text
-    /// around it: a C0 control (U+0000–U+001F), DEL or a C1 control (U+007F–U+009F), the line
-    /// or paragraph separator (U+2028, U+2029), or a bidirectional control (U+061C, U+200E,
-    /// U+200F, U+202A–U+202E, U+2066–U+2069). ``printable(_:)`` and ``JSONText`` escape these.
+    /// around it: a C0 or C1 control, DEL, U+2028, U+2029, or a bidirectional control.
     var isUnsafeToPrint: Bool {
         value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
             || properties.isBidiControl

@@ -52,6 +52,31 @@ enum RequestOptions {
         }
     }
 
+    /// The `--attr KEY=VALUE` pairs.
+    static func attributes(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError)
+        -> [String: String]
+    {
+        var attributes: [String: String] = [:]
+        for pair in arguments.all("attr") {
+            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
+            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
+                throw .init(message: "--attr expects KEY=VALUE, found '\(pair)'")
+            }
+            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
+        }
+        return attributes
+    }
+
+    /// The `--at` instant, if given.
+    static func instant(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) -> Date? {
+        guard let text = arguments.value("at") else { return nil }
+        do {
+            return try Instant.parse(text)
+        } catch {
+            throw .init(message: "--at expects \(Instant.description), found '\(text)'; \(error.reason)")
+        }
+    }
+
     /// Reads the attributes and the instant, assembles the configuration and picks the
     /// service, then runs `body` and closes the decision log; a mistake ends it with its status.
     static func run(
@@ -59,23 +84,15 @@ enum RequestOptions {
     ) async -> ExitStatus {
         let json = arguments.flag("json")
         let usage = { (message: String) in commands.usage(message, json: json) }
-        var attributes: [String: String] = [:]
-        for pair in arguments.all("attr") {
-            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
-            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
-                return usage("--attr expects KEY=VALUE, found '\(pair)'")
-            }
-            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
+        let attributes: [String: String]
+        let instant: Date?
+        do throws(CommandLineArguments.UsageError) {
+            attributes = try Self.attributes(arguments)
+            instant = try Self.instant(arguments)
+        } catch {
+            return usage(error.message)
         }
-        var clock: @Sendable () -> Date = { Date() }
-        if let text = arguments.value("at") {
-            do {
-                let instant = try Instant.parse(text)
-                clock = { instant }
-            } catch {
-                return usage("--at expects \(Instant.description), found '\(text)'; \(error.reason)")
-            }
-        }
+        let clock: @Sendable () -> Date = { instant ?? Date() }
         let config = arguments.value("config") ?? ""
         guard
             let services = commands.assemble(

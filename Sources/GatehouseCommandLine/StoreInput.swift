@@ -7,9 +7,8 @@ import Foundation
 #endif
 
 /// The bytes `gatehouse store` writes: standard input or the `--input` file, read up to
-/// ``limit`` bytes and one more, never to the end. An endless or huge input (`/dev/zero`, a
-/// pipe of gigabytes) costs at most the limit in memory and is refused as soon as it passes it;
-/// before, all of it was read first (2 GB piped in reached 1.98 GB of memory).
+/// ``limit`` bytes and one more, never to the end, so an endless input (`/dev/zero`) costs at
+/// most the limit in memory.
 enum StoreInput {
     /// The most `store` reads: 64 MiB, the disk loader's default `maximumFileSize`.
     static let limit = 64 << 20
@@ -34,9 +33,8 @@ enum StoreInput {
         var status: ExitStatus
     }
 
-    /// Reads `source` until it ends, fails, or has given more than `limit` bytes. `source`
-    /// fills a buffer as `read(2)` does and returns the count, 0 at the end, or -1 with `errno`
-    /// set; it is never asked for more than `limit + 1` bytes in all.
+    /// Reads `source` (which fills a buffer as `read(2)` does) until it ends, fails, or has given
+    /// more than `limit` bytes; it is never asked for more than `limit + 1` bytes in all.
     static func read(
         limit: Int, chunkSize: Int = chunkSize, _ source: (UnsafeMutableRawBufferPointer) -> Int
     ) -> Outcome {
@@ -54,10 +52,8 @@ enum StoreInput {
         }
     }
 
-    /// The bytes of the file at `path`, or of standard input when `path` is `nil`.
-    ///
-    /// - Throws: ``Failure`` when the file cannot be opened or read, is a folder, or holds more
-    ///   than `limit` bytes.
+    /// The bytes of the file at `path`, or of standard input when `path` is `nil`; ``Failure``
+    /// when it cannot be read, is a folder, or holds more than `limit` bytes.
     static func contents(of path: String?, limit: Int = limit) throws(Failure) -> Data {
         let name = path ?? "standard input"
         let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO

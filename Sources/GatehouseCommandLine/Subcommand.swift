@@ -45,7 +45,6 @@ extension Commands {
         TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
     ]
 
-    /// The subcommand named `name`.
     static func subcommand(named name: String) -> (any Subcommand.Type)? {
         all.first { $0.name == name }
     }
@@ -55,7 +54,6 @@ extension Commands {
         all.map { $0.name }.joined(separator: ", ")
     }
 
-    /// Every subcommand's usage line.
     static var usageLines: [String] { all.map { $0.synopsis } }
 
     /// What `gatehouse help` prints.

@@ -30,8 +30,6 @@ enum TestCommand: Subcommand {
         Example: gatehouse test Examples/demo/gatehouse.tests.json
         """
 
-    /// Exit status: 0 when every case holds; 1 when one does not, or the configuration cannot
-    /// be assembled; 2 when the table cannot be read or is malformed, or on a usage error.
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let tableFailed = { (problems: [String]) in
@@ -66,7 +64,7 @@ enum TestCommand: Subcommand {
                     request: service.request(for: testCase.resource, action: testCase.action),
                     mask: services.decisionLog?.mask ?? [])
             }
-            outcomes.append(CaseOutcome(testCase, report: await Check.decide(report, on: service)))
+            outcomes.append(CaseOutcome(testCase: testCase, report: await Check.decide(report, on: service)))
         }
         progress.finish()
 
@@ -108,9 +106,7 @@ enum TestCommand: Subcommand {
         }
     }
 
-    /// The bytes of the table at `path`.
-    ///
-    /// - Throws: ``TestTable/Malformed`` saying why it cannot be read.
+    /// The bytes of the table at `path`, or ``TestTable/Malformed`` saying why it cannot be read.
     private static func contents(ofTable path: String) throws(TestTable.Malformed) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

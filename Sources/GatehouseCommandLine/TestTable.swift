@@ -1,20 +1,10 @@
 import Foundation
 import GatehouseComposition
 
-/// A table of expected decisions for `gatehouse test`, read strictly: every key known, every
-/// value of the right type, each problem named by its place (`cases[3].expect`).
-///
-/// ```json
-/// {
-///   "config": "gatehouse.json",
-///   "cases": [
-///     { "name": "alice reads her avatar", "subject": "alice", "resource": "avatars/alice.txt",
-///       "at": "2026-11-30T10:00:00Z", "expect": "allow" }
-///   ]
-/// }
-/// ```
+/// A table of expected decisions for `gatehouse test` (its shape is in ``TestCommand``'s help),
+/// read strictly: every key known, every value of the right type, each problem named by its
+/// place (`cases[3].expect`).
 struct TestTable {
-    /// What a case expects.
     enum Expectation: String {
         case allow
         case deny
@@ -52,9 +42,7 @@ struct TestTable {
     ]
     static let shape = #"expected a JSON object such as {"config": "gatehouse.json", "cases": [...]}"#
 
-    /// Reads a table from JSON text.
-    ///
-    /// - Throws: ``Malformed`` listing every problem found.
+    /// Reads a table from JSON text, or throws ``Malformed`` listing every problem found.
     static func parse(_ data: Data) throws(Malformed) -> TestTable {
         let value: JSONValue
         do {

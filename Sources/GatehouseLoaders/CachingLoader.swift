@@ -2,19 +2,15 @@ import Foundation
 import GatehouseCore
 
 /// A decorator that caches what its base loader returns: it changes *how* the base is reached,
-/// never *whether*. It makes no decision of its own; on a miss it always asks the base.
+/// never *whether*. On a miss it always asks the base.
 ///
-/// - **Least recently used, with hard limits**: after every insert, `count` ≤ `countLimit`
-///   and `totalCost` ≤ `costLimit`; the least recently used entries are evicted first. A
-///   resource whose own cost exceeds `costLimit` is returned but not cached. Lookup, insert
-///   and eviction are O(1).
-/// - **Coalescing**: concurrent misses for one key share one base load.
-/// - **Errors are never cached**: a failed load is forgotten, and the next call asks the base again.
-/// - **Cancellation**: the shared load runs in its own task, owned by no caller. Cancelling a
-///   caller neither cancels the load nor affects the other callers; a cancelled caller still
-///   waits for the shared load and receives its outcome.
-/// - **Invalidation**: `removeValue(forKey:)` and `removeAll()` also detach loads in flight,
-///   so their results are delivered to those already waiting but not cached.
+/// - **Least recently used, with hard limits**: after every insert, `count` ≤ `countLimit` and
+///   `totalCost` ≤ `costLimit`. A resource whose own cost exceeds `costLimit` is not cached.
+/// - **Coalescing**: concurrent misses for one key share one base load, run in a task of its
+///   own: cancelling a caller cancels neither the load nor the other callers.
+/// - **Errors are never cached.**
+/// - **Invalidation**: `removeValue(forKey:)`, `removeAll()`, `store` and `remove` also detach
+///   loads in flight, whose results then reach those already waiting but are not cached.
 ///
 /// Place it behind a gate, `AccessProxy(CachingLoader(loader))`: a cache in front of the gate
 /// would keep serving a resource after access to it was revoked.
@@ -66,8 +62,8 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
         return try await loadMissing(key)
     }
 
-    /// The miss path: joins the load of `key` in flight, or starts it, and waits outside the lock.
-    /// Checks the entries again first, since another load may have finished meanwhile.
+    /// Joins the load of `key` in flight, or starts it, and waits outside the lock. Checks the
+    /// entries again first, since another load may have finished meanwhile.
     private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
@@ -136,4 +132,85 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
             state.entries.removeAll()
         }
     }
+}
+
+/// Listings through the cache: always forwarded to the base, never cached.
+extension CachingLoader: ResourceListing where Base: ResourceListing {
+    /// The base's keys under the folder `prefix`, asked of the base on every call.
+    ///
+    /// - Throws: The base's error, unchanged.
+    public func keys(under prefix: String) async throws -> [Base.Key] {
+        try await base.keys(under: prefix)
+    }
+}
+
+/// Writes and deletes through the cache: forwarded to the base, then the key is invalidated
+/// under the lock before the call returns (also when the base throws), so a read after a write
+/// never returns the old value. The written resource is not cached: two writes racing to the
+/// base could otherwise reach the cache in the other order and leave the older value cached.
+extension CachingLoader: ResourceStoring where Base: ResourceStoring {
+    /// Stores `resource` for `key` in the base, then invalidates `key`.
+    ///
+    /// - Throws: The base's error, unchanged.
+    public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
+        defer { removeValue(forKey: key) }
+        try await base.store(resource, for: key)
+    }
+
+    /// Removes `key` from the base, then invalidates it.
+    ///
+    /// - Throws: The base's error, unchanged.
+    public func remove(_ key: Base.Key) async throws {
+        defer { removeValue(forKey: key) }
+        try await base.remove(key)
+    }
+}
+
+/// The wrong order does not compile: a cache in front of a gate (any service whose `Gate` is
+/// `AccessGate`) would keep serving a resource after access to it was revoked.
+extension CachingLoader where Base.Gate == AccessGate {
+    /// Unavailable: a cache stands behind the gate, never in front of it.
+    @available(
+        *, unavailable,
+        message:
+            "put the cache behind the gate, AccessProxy(CachingLoader(loader, ...), ...): a cache in front of it keeps serving after access is revoked"
+    )
+    public init(
+        _ base: Base, countLimit: Int, costLimit: Int = .max,
+        cost: @escaping @Sendable (Base.Resource) -> Int = { _ in 1 }
+    ) {
+        fatalError("unavailable")
+    }
+
+    /// Unavailable: a cache stands behind the gate, never in front of it.
+    @available(
+        *, unavailable,
+        message:
+            "put the cache behind the gate, AccessProxy(CachingLoader(loader, ...), ...): a cache in front of it keeps serving after access is revoked"
+    )
+    public init(_ base: Base, countLimit: Int, byteLimit: Int) where Base.Resource == Data {
+        fatalError("unavailable")
+    }
+}
+
+/// The shared state of a ``CachingLoader``, kept behind one lock: the entries and the loads in flight.
+struct CacheState<Key: Hashable & Sendable, Value: Sendable> {
+    var entries: LeastRecentlyUsed<Key, Value>
+    /// One shared load per key that missed and is being loaded.
+    var inFlight: [Key: InFlightLoad<Value>] = [:]
+    /// The identifier the next load in flight gets, so that a detached load (one a write or a
+    /// removal overtook) cannot remove or fill the entry of a newer one.
+    var nextIdentifier: UInt64 = 0
+}
+
+/// A base load shared by every caller that missed the same key while it runs.
+struct InFlightLoad<Value: Sendable> {
+    var identifier: UInt64
+    var task: Task<Value, any Error>
+}
+
+/// What a miss found under the lock: a value cached meanwhile, or a load to wait for outside it.
+enum CacheLookup<Value: Sendable> {
+    case hit(Value)
+    case wait(InFlightLoad<Value>)
 }

@@ -9,18 +9,10 @@ import Foundation
 #endif
 
 /// Opens a folder under a ``DiskLoader``'s root for a write, a removal or a listing, following
-/// no symbolic link, as loads open a key.
-///
-/// The folder of a key is its path up to the last `/` (`""`, the root, for a key of one
-/// component). The result is a descriptor of the folder opened for reading (`O_RDONLY |
-/// O_DIRECTORY`), a fresh open file of its own (so two listings never share a directory
-/// position), used as the directory of `openat`, `renameat` and `unlinkat` and read by
-/// `readdir`. The caller closes it.
-///
-/// A folder of several components is opened, on Linux 5.6 and later, with one `openat2` with
-/// `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` (as an `O_PATH` descriptor,
-/// then `"."` opened for reading relative to it); otherwise one component at a time, each with
-/// `openat(…, O_DIRECTORY | O_NOFOLLOW)` relative to the one before. A link anywhere is
+/// no symbolic link, as loads open a key: one `openat2` where Linux offers it (then `"."` opened
+/// for reading relative to the `O_PATH` descriptor), else one `openat(…, O_DIRECTORY |
+/// O_NOFOLLOW)` per component. The result is a fresh descriptor opened for reading (two listings
+/// never share a directory position); the caller closes it. A link anywhere is
 /// ``DiskLoaderError/outsideRoot(key:)``; a missing component, or one that is not a directory,
 /// is ``DiskLoaderError/missingFolder(key:folder:)``.
 enum DiskFolder {

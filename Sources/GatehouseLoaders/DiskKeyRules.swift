@@ -3,22 +3,18 @@ import GatehouseCore
 /// The path rules of ``DiskLoader``, checked in one pass over a key's UTF-8 bytes.
 ///
 /// A key is one or more components separated by single `/` characters. It is refused when it
-/// is empty, longer than `maximumKeyLength` bytes, starts with `/` (absolute), ends with `/`,
-/// contains `//`, a `.` or `..` component, a component longer than `maximumComponentLength`
-/// bytes, a backslash, a control character (C0 U+0000–U+001F, DEL U+007F, C1 U+0080–U+009F),
-/// or when it is not in Unicode NFC as the Swift runtime normalizes it
-/// (`ResourceIdentity.normalized(_:)`): the gate refuses such a key, a `Dictionary` takes it
-/// for its NFC spelling, and a file system that keeps bytes would take it for another file.
+/// is empty, too long, absolute, ends with `/`, contains `//`, a `.` or `..` component, a
+/// component too long, a backslash, a control character (C0, DEL, C1), or is not in Unicode NFC
+/// (`ResourceIdentity.normalized(_:)`): the gate refuses such a key, and a file system that keeps
+/// bytes would take it for another file than its NFC spelling.
 enum DiskKeyRules {
     /// The longest key accepted, in UTF-8 bytes.
     static let maximumKeyLength = 1024
     /// The longest component accepted, in UTF-8 bytes.
     static let maximumComponentLength = 255
 
-    /// Checks the UTF-8 bytes of a key; when it is valid, sets `lastComponent` to the index
-    /// where its last component starts (0 for a key of one component).
-    ///
-    /// - Returns: `nil` when the key is valid, otherwise why it is not.
+    /// Why the key's UTF-8 bytes are not valid, or `nil` after setting `lastComponent` to the
+    /// index where its last component starts.
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, lastComponent: inout Int) -> String? {
         let length = bytes.count
         var componentStart = 0
@@ -61,17 +57,21 @@ enum DiskKeyRules {
         return nil
     }
 
-    /// Checks a key given as a `String`: its length, then its bytes.
-    ///
-    /// - Returns: `nil` when the key is valid, otherwise why it is not.
-    static func check(_ key: String) -> String? {
+    /// Why `key` is not valid (its length, then its bytes), or `nil` after setting
+    /// `lastComponent` to the index where its last component starts.
+    static func check(_ key: String, lastComponent: inout Int) -> String? {
         let length = key.utf8.count
         guard length <= maximumKeyLength else {
             return "it is \(length) bytes long, more than \(maximumKeyLength)"
         }
         var key = key
-        var lastComponent = 0
         return key.withUTF8 { check($0, lastComponent: &lastComponent) }
+    }
+
+    /// Why `key` is not valid, or `nil`.
+    static func check(_ key: String) -> String? {
+        var lastComponent = 0
+        return check(key, lastComponent: &lastComponent)
     }
 
     private static func checkComponent(

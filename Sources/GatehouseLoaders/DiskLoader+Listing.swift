@@ -9,18 +9,11 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// Listing files under the root, without following a link or leaving the root.
-///
-/// ``keys(under:)`` opens the folder `prefix` as ``DiskFolder`` says (no link anywhere; `""` is
-/// the root; any other prefix must keep the key rules, else
-/// ``DiskLoaderError/invalidKey(key:reason:)``), then reads it and every folder below it,
-/// each opened relative to its parent with `O_DIRECTORY | O_NOFOLLOW`. It returns the keys of
-/// the regular files found, relative to the root with `/` separators, sorted by UTF-8 bytes.
-/// It skips, silently: symbolic links (to files or folders, inside the root or not), fifos,
-/// devices and sockets; names that are not UTF-8 or that make a key breaking the key rules
-/// (too long, a backslash, a control character); and the loader's own temporary files (names
-/// beginning `.gatehouse-partial-`). A folder that vanishes or turns into a link while it is
-/// read is skipped. A missing prefix folder is ``DiskLoaderError/missingFolder(key:folder:)``.
+/// Listing files under the root, without following a link or leaving the root: the folder
+/// `prefix` is opened as ``DiskFolder`` says, every folder below it relative to its parent with
+/// `O_DIRECTORY | O_NOFOLLOW`. Links, special files, names that are not UTF-8 or break the key
+/// rules, and the loader's temporary files are skipped silently; so is a folder that vanishes or
+/// turns into a link while it is read.
 extension DiskLoader: ResourceListing {
     /// The keys of the regular files under the folder `prefix` (`""` for the root), recursively,
     /// sorted by UTF-8 bytes.
@@ -86,5 +79,17 @@ extension DiskLoader: ResourceListing {
                 continue
             }
         }
+    }
+}
+
+/// Listing by a plan: opens no folder the plan rules out (``AccessPlan/mayPermitNames(under:)``),
+/// so a subject who may read one folder of a thousand has one folder read.
+extension DiskLoader: FilteredListing {
+    /// The keys of the regular files under the folder `prefix` that `plan` permits, sorted by
+    /// UTF-8 bytes; folders the plan rules out are not opened.
+    ///
+    /// - Throws: ``DiskLoaderError``, as ``keys(under:)`` does.
+    public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {
+        try walk(under: prefix, plan: plan).keys
     }
 }

@@ -9,25 +9,17 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// Writing and deleting files under the root, under the same rules as loads.
+/// Writing and deleting files under the root, under the same rules as loads (docs/loaders.md).
 ///
-/// - **Path rules**: a key is checked as for a load (``DiskLoaderError/invalidKey(key:reason:)``).
-/// - **No links**: the key's folder is opened as ``DiskFolder`` says, following no link; a link
-///   at the key itself is refused (``DiskLoaderError/outsideRoot(key:)``), not replaced.
-/// - **No folders created**: a missing folder is
-///   ``DiskLoaderError/missingFolder(key:folder:)``, naming it.
-/// - **Size limit**: a resource larger than `maximumFileSize` is refused before anything is
-///   written (``DiskLoaderError/tooLarge(key:size:limit:)``).
-/// - **Atomic**: ``store(_:for:)`` writes a temporary file in the key's folder (a name beginning
-///   `.gatehouse-partial-`, created with `O_CREAT | O_EXCL | O_NOFOLLOW`, mode 0644 less the
-///   umask), writes it whole, closes it, and renames it over the key with `renameat`. A reader
-///   sees the old file or the new one, never a part. The temporary file is removed on every
-///   failure. No `fsync`: the rename is atomic for readers, but after a power loss the file may
-///   be the old version or, on some file systems, empty.
-/// - **Regular files only**: a directory at the key is refused by the rename itself
-///   (``DiskLoaderError/notARegularFile(key:)``, temporary file removed); a link, fifo, device
-///   or socket there is refused before the write. A link swapped in after that check is
-///   replaced, as a name, by the rename: nothing is ever written through a link.
+/// - The key's folder is opened as ``DiskFolder`` says, following no link, and never created
+///   (``DiskLoaderError/missingFolder(key:folder:)``); a link at the key is refused, not replaced.
+/// - ``store(_:for:)`` refuses a resource over `maximumFileSize` before writing, then writes a
+///   temporary file in the key's folder (`.gatehouse-partial-…`, `O_CREAT | O_EXCL | O_NOFOLLOW`,
+///   mode 0644 less the umask) and renames it over the key: a reader sees the old file or the
+///   new one, never a part. The temporary file is removed on every failure. No `fsync`.
+/// - Regular files only: a directory at the key is refused by the rename itself; a link, fifo,
+///   device or socket before the write. A link swapped in after that check is replaced, as a
+///   name, by the rename: nothing is ever written through a link.
 extension DiskLoader: ResourceStoring {
     /// The name every temporary file of a write begins with; listings skip such names.
     static let temporaryPrefix = ".gatehouse-partial-"
@@ -67,11 +59,7 @@ extension DiskLoader: ResourceStoring {
             guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
                 throw errno == ENOENT ? .notFound(key: key) : .io(key: key, reason: errorMessage(errno))
             }
-            switch status.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFLNK: throw .outsideRoot(key: key)
-            default: throw .notARegularFile(key: key)
-            }
+            if let refusal = Self.fileTypeError(status.st_mode, key: key) { throw refusal }
             guard unlinkat(directory, name, 0) == 0 else {
                 switch errno {
                 case ENOENT: throw .notFound(key: key)
@@ -82,39 +70,15 @@ extension DiskLoader: ResourceStoring {
         }
     }
 
-    /// Runs `body` with the descriptor of `folder` opened under the root. When the folder is
-    /// missing, checks that the root path still names the directory held, as a load does: a
-    /// removed root is ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is
-    /// reopened and `body` runs once more.
+    /// Runs `body` with the descriptor of `folder` opened under the root (``RootDirectory/withRoot(_:)``).
     func withFolder<Result>(
         _ folder: String, key: String, _ body: (Int32) throws(DiskLoaderError) -> Result
     ) throws(DiskLoaderError) -> Result {
-        let root = try rootDirectory.opened()
-        do throws(DiskLoaderError) {
-            return try runInFolder(folder, key: key, root: root, body)
-        } catch {
-            switch error {
-            case .missingFolder, .notFound: break
-            default: throw error
-            }
-            switch rootDirectory.recheck(root.handle) {
-            case .same:
-                throw error
-            case .missing(let reason):
-                throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
-            case .replaced:
-                return try runInFolder(folder, key: key, root: rootDirectory.opened(), body)
-            }
+        try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
+            let directory = try DiskFolder.open(folder, key: key, under: root, rootDirectory: rootDirectory)
+            defer { _ = close(directory) }
+            return try body(directory)
         }
-    }
-
-    private func runInFolder<Result>(
-        _ folder: String, key: String, root: RootDirectory.Opened,
-        _ body: (Int32) throws(DiskLoaderError) -> Result
-    ) throws(DiskLoaderError) -> Result {
-        let directory = try DiskFolder.open(folder, key: key, under: root, rootDirectory: rootDirectory)
-        defer { _ = close(directory) }
-        return try body(directory)
     }
 
     /// The key's folder (`""` for the root) and last component.

@@ -11,48 +11,27 @@ import GatehouseCore
 
 /// Loads files under a root directory; a key is a path relative to the root.
 ///
-/// The loader is meant to be given keys from untrusted callers, so it enforces its rules itself:
-/// - **Path rules**: a key is refused with ``DiskLoaderError/invalidKey(key:reason:)`` when it is
-///   empty, longer than 1024 UTF-8 bytes, absolute (starts with `/`), ends with `/`, contains `//`,
-///   a `.` or `..` component, a component longer than 255 bytes, a backslash, or a control
-///   character (U+0000–U+001F, U+007F, U+0080–U+009F).
-/// - **No symbolic links**: no component of the key may be a symbolic link, whether it points
-///   inside or outside the root (``DiskLoaderError/outsideRoot(key:)``). The root itself may be
-///   reached through links. The kernel refuses a link as it resolves the key, so there is no
-///   check-then-use gap: a link swapped in at any moment is refused. The directory a key's file
-///   lies in is the root for a key of one component; for a key of several it is opened with one
-///   `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` on Linux 5.6
-///   and later (GNU C library), else one component at a time, each relative to the previous
-///   one with `O_NOFOLLOW`. The file is then opened relative to that directory with
-///   `O_NOFOLLOW`. Both ways give the same error, even for a link swapped in mid-load.
-/// - **Regular files only**: directories, fifos, devices and sockets are refused
-///   (``DiskLoaderError/notARegularFile(key:)``) without being opened: `fstatat` (not following a
-///   link) must find a regular file under the file's name before it is opened. So a fifo gets no
-///   reader (a writer blocked opening it stays blocked) and a device's driver is not called. The
-///   name may change between that look and the open, so the open is non-blocking (`O_NONBLOCK`,
-///   `O_NOCTTY`) and `fstat` on the opened descriptor must still find a regular file before a
-///   byte is read: a fifo or device swapped in between is at worst opened, never read.
-///   Directories on the way are opened with `O_PATH` on Linux, which opens nothing either.
-/// - **Spelling** (Apple platforms): a volume that finds names regardless of case or Unicode
-///   normalization (APFS) would open `Avatars/Alice.png` for the key `avatars/alice.png`. Each
-///   name opened is compared, byte for byte, with the name the volume stores
-///   (`fgetattrlist(ATTR_CMN_NAME)`); a key that differs is refused
-///   (``DiskLoaderError/spellingMismatch(key:stored:)``). Linux does not check (its file
-///   systems compare bytes, except case-folding directories and FAT, exFAT or SMB mounts).
-/// - **Size limit**: a file larger than `maximumFileSize` is refused before it is read
-///   (``DiskLoaderError/tooLarge(key:size:limit:)``); a file that grows while it is read never
-///   yields more than the limit.
-/// - **The root**: opened (following links in the root path) at the first load and kept open,
-///   so a load opens only its key's components. When a key is not found, the loader checks that
-///   the root path still names the directory it holds: if the root was removed, the load throws
-///   ``DiskLoaderError/rootUnavailable(root:reason:)``; if another directory replaced it, the
-///   loader reopens the path and tries once more. Until such a miss, loads keep reading the
-///   directory first opened, even if its path was renamed.
-///
-/// Reading is synchronous (`fstatat`, `openat`, `fstat`, then `read` into a buffer of the size
-/// `fstat` reported plus one byte, until the file ends), the right cost for the small files it
-/// is meant for: a key of one component costs five system calls, one more than `open`, `read`
-/// to the end and `close` of the same file (the look before the open).
+/// Keys may come from untrusted callers, so the loader enforces its rules itself (docs/loaders.md):
+/// - **Path rules**: a key that is empty, absolute, too long, ends with `/`,
+///   holds `//`, `.`, `..`, a backslash or a control character, or is not NFC, is
+///   ``DiskLoaderError/invalidKey(key:reason:)``.
+/// - **No symbolic links** in the key (``DiskLoaderError/outsideRoot(key:)``), refused by the
+///   kernel as it resolves the key, so a link swapped in at any moment is refused: one `openat2`
+///   with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` for the key's directory
+///   where Linux offers it, else one `openat(…, O_NOFOLLOW)` per component; the file itself is
+///   opened with `O_NOFOLLOW`. The root may be reached through links.
+/// - **Regular files only** (``DiskLoaderError/notARegularFile(key:)``): `fstatat` must find a
+///   regular file before it is opened, so a fifo gets no reader and a device's driver is not
+///   called; the open is non-blocking and `fstat` checks again before a byte is read, so
+///   something swapped in between is at worst opened, never read.
+/// - **Spelling** (Apple platforms): each name opened must be the bytes the volume stores
+///   (``DiskLoaderError/spellingMismatch(key:stored:)``), since APFS finds names regardless of
+///   case and normalization.
+/// - **Size limit**: a file over `maximumFileSize` is refused before it is read
+///   (``DiskLoaderError/tooLarge(key:size:limit:)``), and one that grows never yields more.
+/// - **The root** is opened at the first load and kept open. When a key is not found, the loader
+///   checks that the root path still names that directory: a removed root is
+///   ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is reopened once.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -77,8 +56,7 @@ public struct DiskLoader: ResourceLoading {
         self.rootDirectory = RootDirectory(root, resolution: resolution)
     }
 
-    /// How the loader opens keys now: ``PathResolution/componentWalk`` once `openat2` proved
-    /// unavailable.
+    /// How the loader opens keys now: ``PathResolution/componentWalk`` once `openat2` proved unavailable.
     package var resolution: PathResolution {
         rootDirectory.resolution
     }
@@ -86,54 +64,24 @@ public struct DiskLoader: ResourceLoading {
     /// Returns the bytes of the regular file at `key` under the root.
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
-    @inlinable
     public func load(_ key: String) async throws -> Data {
         try loadSynchronously(key)
     }
 
-    /// The synchronous load: validates the key, opens it under the root, reads it. Callers
-    /// inline ``load(_:)`` down to this call, without an asynchronous frame of its own.
-    @usableFromInline
-    func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
-        let length = key.utf8.count
-        guard length <= DiskKeyRules.maximumKeyLength else {
-            throw .invalidKey(
-                key: key,
-                reason: "it is \(length) bytes long, more than \(DiskKeyRules.maximumKeyLength)")
-        }
-        // The key as a C string: the string's own storage, or a copy on the stack for a short one.
-        let result = key.withCString { path in
-            Result { () throws(DiskLoaderError) -> Data in try loadKey(at: path, length: length, key: key) }
-        }
-        return try result.get()
-    }
-
-    /// Checks the key (`length` bytes at `path`, then a NUL) and loads it.
-    private func loadKey(at path: UnsafePointer<CChar>, length: Int, key: String) throws(DiskLoaderError)
-        -> Data
-    {
-        let bytes = UnsafeBufferPointer(
-            start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: length)
+    /// The synchronous load: validates the key, opens it under the root, reads it.
+    private func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         var nameStart = 0
-        if let reason = DiskKeyRules.check(bytes, lastComponent: &nameStart) {
+        if let reason = DiskKeyRules.check(key, lastComponent: &nameStart) {
             throw .invalidKey(key: key, reason: reason)
         }
-        let root = try rootDirectory.opened()
-        do throws(DiskLoaderError) {
-            return try readFile(path, length: length, nameStart: nameStart, key: key, under: root)
-        } catch {
-            guard case .notFound = error else { throw error }
-            // Nothing there: make sure the root path still names the directory we hold.
-            switch rootDirectory.recheck(root.handle) {
-            case .same:
-                throw error
-            case .missing(let reason):
-                throw .rootUnavailable(root: rootDirectory.displayPath, reason: reason)
-            case .replaced:
-                return try readFile(
-                    path, length: length, nameStart: nameStart, key: key, under: rootDirectory.opened())
+        let result = key.withCString { path in
+            Result { () throws(DiskLoaderError) -> Data in
+                try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
+                    try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
+                }
             }
         }
+        return try result.get()
     }
 
     /// Opens and reads the file at `path` (the key, NUL-terminated, its last component starting
@@ -151,10 +99,7 @@ public struct DiskLoader: ResourceLoading {
     }
 
     /// Opens the file of `path` (its last component starting at `nameStart`) under `root`
-    /// without following links: first the directory it lies in (the root itself for a key of one
-    /// component; else, for a key of several, its path up to the last `/` with one `openat2`
-    /// when `root` says so, or one `openat` per component), then the file in that directory with
-    /// ``openFile(_:in:component:key:)``.
+    /// without following links: first the directory it lies in, then the file in it.
     private func openKey(
         _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
         under root: RootDirectory.Opened
@@ -173,11 +118,10 @@ public struct DiskLoader: ResourceLoading {
         return try openFile(path + nameStart, in: directory, component: nameStart..<length, key: key)
     }
 
-    /// Opens the directory `path` (a scratch copy of the key up to its last `/`, `length` bytes,
-    /// NUL-terminated) under `root` without following links: with one `openat2` when `root` says
-    /// so (``Openat2``), else one component at a time. On Linux the result is an `O_PATH`
-    /// descriptor, which may name something other than a directory: the `fstatat` in it then
-    /// fails with `ENOTDIR`, and ``componentError(_:parent:name:key:)`` tells a link from the rest.
+    /// Opens the directory `path` (a scratch copy of the key up to its last `/`) under `root`
+    /// without following links. On Linux the result is an `O_PATH` descriptor, which may name
+    /// something other than a directory: the `fstatat` in it then fails with `ENOTDIR`, and
+    /// ``componentError(_:parent:name:key:)`` tells a link from the rest.
     private func openDirectory(
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
@@ -198,9 +142,8 @@ public struct DiskLoader: ResourceLoading {
         return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
     }
 
-    /// Opens each component of `path` (components separated by `/`, NUL-terminated, a scratch
-    /// copy: each `/` becomes a NUL) under `root` without following links, each relative to the
-    /// one before; returns the last one.
+    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL) under `root`
+    /// without following links, each relative to the one before; returns the last one.
     private func openDirectories(
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
     ) throws(DiskLoaderError) -> Int32 {
@@ -213,7 +156,9 @@ public struct DiskLoader: ResourceLoading {
             let component = (name - path)..<((separator ?? end) - path)
             let opened: Int32
             do throws(DiskLoaderError) {
-                opened = try openDirectoryComponent(name, in: directory, component: component, key: key)
+                opened = try openComponent(
+                    name, in: directory, flags: LoadersPlatform.directoryFlags, component: component, key: key
+                )
             } catch {
                 if directory != root { _ = close(directory) }
                 throw error
@@ -225,36 +170,18 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    /// How a directory on the way to a key's file is opened (``LoadersPlatform/directoryFlags``):
-    /// with `O_PATH` on Linux, `O_DIRECTORY | O_NOFOLLOW` on Darwin.
-    static let directoryFlags = LoadersPlatform.directoryFlags
-
     /// How the file of a key is opened, once `fstatat` found a regular file under its name: for
     /// reading, not through a link (`ELOOP`), never waiting (a fifo swapped in without a writer),
     /// never becoming the controlling terminal (a terminal swapped in).
     static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
 
-    /// Opens `name` in `directory`, a directory on the way to a key's file, without following a
-    /// link (``directoryFlags``). `component` is where `name` lies in `key`'s UTF-8 bytes; on
-    /// Darwin the name opened is compared with the name the volume stores (``StoredSpelling``).
-    private func openDirectoryComponent(
-        _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
-    ) throws(DiskLoaderError) -> Int32 {
-        try openComponent(name, in: directory, flags: Self.directoryFlags, component: component, key: key)
-    }
-
     /// Opens the file `name` in `directory` for reading, only after `fstatat` (not following a
-    /// link) found a regular file under that name: a link is ``DiskLoaderError/outsideRoot(key:)``,
-    /// anything else ``DiskLoaderError/notARegularFile(key:)``, and neither is opened. Opening a
-    /// fifo for reading, even non-blocking, would release a writer blocked opening it (which then
-    /// meets a closed pipe at its first write), and opening a device calls its driver (a
-    /// watchdog acts on open).
+    /// link) found a regular file there: opening a fifo, even non-blocking, would release a writer
+    /// blocked opening it, and opening a device calls its driver (a watchdog acts on open).
     ///
     /// The name may change between the look and the open: ``fileFlags`` refuse a link swapped in
-    /// (`ELOOP`) and never block, and the caller's `fstat` on the opened descriptor refuses
-    /// anything but a regular file before the first `read`. So something swapped in is at worst
-    /// opened, never read. `component` is where `name` lies in `key`'s UTF-8 bytes (for
-    /// ``StoredSpelling`` on Darwin).
+    /// and never block, and the caller's `fstat` refuses anything but a regular file before the
+    /// first `read`. `component` is where `name` lies in `key`'s UTF-8 bytes.
     private func openFile(
         _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
@@ -268,9 +195,8 @@ public struct DiskLoader: ResourceLoading {
         return try openComponent(name, in: directory, flags: Self.fileFlags, component: component, key: key)
     }
 
-    /// `openat(directory, name, flags)`, retried on `EINTR`; a failure is the component's error
-    /// for `key`, and on Darwin a name the volume stores spelled otherwise is refused
-    /// (``StoredSpelling``) and the descriptor closed.
+    /// `openat(directory, name, flags)`, retried on `EINTR`; on Darwin a name the volume stores
+    /// spelled otherwise is refused (``StoredSpelling``).
     private func openComponent(
         _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
@@ -285,10 +211,8 @@ public struct DiskLoader: ResourceLoading {
         return opened
     }
 
-    /// Why a file of type `mode` (an `st_mode`) cannot be loaded: `nil` for a regular file,
-    /// ``DiskLoaderError/outsideRoot(key:)`` for a link, else
-    /// ``DiskLoaderError/notARegularFile(key:)``.
-    private static func fileTypeError(_ mode: mode_t, key: String) -> DiskLoaderError? {
+    /// Why a file of type `mode` (an `st_mode`) cannot be loaded; `nil` for a regular file.
+    static func fileTypeError(_ mode: mode_t, key: String) -> DiskLoaderError? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFLNK: return .outsideRoot(key: key)
@@ -313,13 +237,9 @@ public struct DiskLoader: ResourceLoading {
     }
 
     /// Reads `descriptor` into a buffer sized from `fstat`, growing it (up to the limit) when the
-    /// file grew since.
-    ///
-    /// Only a read of 0 bytes proves the end of a file in general. But a regular file returns
-    /// fewer bytes than asked only at its end, so a short read that brings the bytes read to
-    /// exactly the size `fstat` reported ends the load too: the file as `fstat` saw it, without a
-    /// second read to find the end. Any other short read (the file shrank, or a pseudo-file
-    /// reports a size unlike its content) reads on until a read of 0.
+    /// file grew since. A regular file returns fewer bytes than asked only at its end, so a short
+    /// read that reaches exactly the size `fstat` reported ends the load; any other short read
+    /// (the file shrank, a pseudo-file) reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
         // One byte more than the limit lets a read tell "at the limit" from "over it".
         let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
@@ -359,8 +279,7 @@ public struct DiskLoader: ResourceLoading {
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
-    /// The error for a component `name` in `parent` that could not be opened, or looked at with
-    /// `fstatat`, with `errno` `code`.
+    /// The error for a component `name` in `parent` that `openat` or `fstatat` refused with `code`.
     private static func componentError(
         _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, key: String
     ) -> DiskLoaderError {

@@ -9,21 +9,15 @@ public enum DiskLoaderError: Error, Sendable, Hashable, LocalizedError {
     case notFound(key: String)
     /// The key names a directory, fifo, device or socket: only regular files are loaded.
     case notARegularFile(key: String)
-    /// The file to load, or the resource to store, is larger than the loader's limit; it was
-    /// refused without being read or written.
+    /// The file to load, or the resource to store, is larger than the loader's limit.
     case tooLarge(key: String, size: Int, limit: Int)
-    /// A component of the key is a symbolic link. The loader follows no links, so no key can
-    /// resolve outside the root.
+    /// A component of the key is a symbolic link; the loader follows none.
     case outsideRoot(key: String)
     /// The root directory is missing, not a directory, or cannot be opened.
     case rootUnavailable(root: String, reason: String)
-    /// A name in the key is spelled differently on disk, in bytes, from the key, though the volume
-    /// found it (it matches names regardless of case or Unicode normalization, as APFS does).
-    /// `stored` is the key's path up to the first such name, spelled as the volume stores it.
-    /// Checked on Apple platforms only.
-    ///
-    /// Compare the two as bytes (`key.utf8`): `String`'s `==` holds canonically equivalent
-    /// spellings such as `"cafe\u{301}"` and `"café"` equal.
+    /// A name in the key is spelled differently on disk, in bytes, though the volume found it
+    /// (Apple platforms); `stored` is the key's path up to that name as stored. Compare the two
+    /// as bytes: `String`'s `==` holds `"cafe\u{301}"` and `"café"` equal.
     case spellingMismatch(key: String, stored: String)
     /// The operating system reported an error while opening or reading the file.
     case io(key: String, reason: String)
@@ -79,9 +73,8 @@ private func quoted(_ text: String) -> String {
     return result + "\""
 }
 
-/// When the last name of `stored` and the name of `key` in its place are the same text in
-/// different Unicode forms (they look alike when printed), a note listing both as code points;
-/// otherwise an empty string.
+/// A note listing both names as code points when the last name of `stored` and the key's name in
+/// its place are the same text in different Unicode forms; otherwise an empty string.
 private func normalizationNote(key: String, stored: String) -> String {
     let keyNames = key.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)
     let storedNames = stored.utf8.split(separator: 0x2F, omittingEmptySubsequences: false)

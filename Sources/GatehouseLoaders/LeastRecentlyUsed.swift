@@ -1,23 +1,23 @@
 /// A least-recently-used store with hard count and cost limits and O(1) lookup, insert and
-/// eviction: a dictionary from key to slot plus a doubly linked list threaded through dense
-/// arrays by index (no class nodes, so no reference counting per node).
-///
-/// Keys, values, costs and links live in parallel arrays: moving an entry in the recency list
-/// touches only the non-generic `links`, never a key or a value.
-///
-/// Package-visible for the benchmark.
+/// eviction: a dictionary from key to slot plus a doubly linked list threaded by index through
+/// one array of slots (no class nodes). Package-visible for the benchmark.
 package struct LeastRecentlyUsed<Key: Hashable, Value> {
-    /// The most entries held.
+    /// One entry and its neighbours in the recency list; -1 for none.
+    private struct Slot {
+        var key: Key
+        var value: Value
+        var cost: Int
+        /// The next more recently used slot.
+        var newer = -1
+        /// The next less recently used slot.
+        var older = -1
+    }
+
     package let countLimit: Int
-    /// The largest total cost held.
     package let costLimit: Int
-    /// The total cost of the entries held.
     package private(set) var totalCost = 0
     private var slotIndex: [Key: Int] = [:]
-    private var keys: [Key] = []
-    private var values: [Value] = []
-    private var costs: [Int] = []
-    private var links: [RecencyLink] = []
+    private var slots: [Slot] = []
     /// The most recently used slot, or -1 when empty.
     private var newest = -1
     /// The least recently used slot, or -1 when empty.
@@ -29,14 +29,16 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         self.costLimit = Swift.max(0, costLimit)
     }
 
-    /// The number of entries held.
-    package var count: Int { keys.count }
+    package var count: Int { slots.count }
 
     /// The value for `key`, marking it most recently used.
     package mutating func value(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
-        if index != newest { moveToNewest(index) }
-        return values[index]
+        if index != newest {
+            unlink(index)
+            linkAsNewest(index)
+        }
+        return slots[index].value
     }
 
     /// Stores `value` as most recently used, evicting the least recently used entries until both
@@ -46,35 +48,27 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         removeValue(forKey: key)
         let cost = Swift.max(0, cost)
         guard countLimit > 0, cost <= costLimit else { return }
-        while keys.count >= countLimit || totalCost > costLimit - cost {
+        while slots.count >= countLimit || totalCost > costLimit - cost {
             removeSlot(oldest)
         }
-        let index = keys.count
-        keys.append(key)
-        values.append(value)
-        costs.append(cost)
-        links.append(RecencyLink(newer: -1, older: -1))
-        slotIndex[key] = index
+        slots.append(Slot(key: key, value: value, cost: cost))
+        slotIndex[key] = slots.count - 1
         totalCost += cost
-        linkAsNewest(index)
+        linkAsNewest(slots.count - 1)
     }
 
     /// Removes the entry for `key` and returns its value, if there was one.
     @discardableResult
     package mutating func removeValue(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
-        let value = values[index]
+        let value = slots[index].value
         removeSlot(index)
         return value
     }
 
-    /// Removes every entry.
     package mutating func removeAll() {
         slotIndex.removeAll()
-        keys.removeAll()
-        values.removeAll()
-        costs.removeAll()
-        links.removeAll()
+        slots.removeAll()
         totalCost = 0
         newest = -1
         oldest = -1
@@ -83,59 +77,29 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// Unlinks and removes the slot at `index`, moving the last slot into its place.
     private mutating func removeSlot(_ index: Int) {
         unlink(index)
-        slotIndex.removeValue(forKey: keys[index])
-        totalCost -= costs[index]
-        let last = keys.count - 1
+        slotIndex.removeValue(forKey: slots[index].key)
+        totalCost -= slots[index].cost
+        let last = slots.count - 1
         if index != last {
-            keys.swapAt(index, last)
-            values.swapAt(index, last)
-            costs.swapAt(index, last)
-            let moved = links[last]
-            links[index] = moved
-            slotIndex[keys[index]] = index
-            if moved.newer >= 0 { links[moved.newer].older = index } else { newest = index }
-            if moved.older >= 0 { links[moved.older].newer = index } else { oldest = index }
+            slots.swapAt(index, last)
+            let moved = slots[index]
+            slotIndex[moved.key] = index
+            if moved.newer >= 0 { slots[moved.newer].older = index } else { newest = index }
+            if moved.older >= 0 { slots[moved.older].newer = index } else { oldest = index }
         }
-        keys.removeLast()
-        values.removeLast()
-        costs.removeLast()
-        links.removeLast()
-    }
-
-    /// Unlinks `index` and links it as the newest, with one uniqueness check of `links`.
-    private mutating func moveToNewest(_ index: Int) {
-        let previousNewest = newest
-        var oldest = self.oldest
-        links.withUnsafeMutableBufferPointer { links in
-            let link = links[index]
-            // `index` is not the newest, so it has a newer neighbour.
-            links[link.newer].older = link.older
-            if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
-            links[index] = RecencyLink(newer: -1, older: previousNewest)
-            links[previousNewest].newer = index
-        }
-        self.oldest = oldest
-        newest = index
+        slots.removeLast()
     }
 
     private mutating func unlink(_ index: Int) {
-        let link = links[index]
-        if link.newer >= 0 { links[link.newer].older = link.older } else { newest = link.older }
-        if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
+        let (newer, older) = (slots[index].newer, slots[index].older)
+        if newer >= 0 { slots[newer].older = older } else { newest = older }
+        if older >= 0 { slots[older].newer = newer } else { oldest = newer }
     }
 
     private mutating func linkAsNewest(_ index: Int) {
-        links[index] = RecencyLink(newer: -1, older: newest)
-        if newest >= 0 { links[newest].newer = index } else { oldest = index }
+        slots[index].newer = -1
+        slots[index].older = newest
+        if newest >= 0 { slots[newest].newer = index } else { oldest = index }
         newest = index
     }
-}
-
-/// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
-/// the generic type, so that moving an entry needs no generic metadata.
-struct RecencyLink {
-    /// The next more recently used slot.
-    var newer: Int
-    /// The next less recently used slot.
-    var older: Int
 }

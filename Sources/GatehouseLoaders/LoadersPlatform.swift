@@ -28,20 +28,11 @@ enum LoadersPlatform {}
         /// `O_DIRECTORY | O_NOFOLLOW` opens only a directory.
         static let directoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
 
-        /// The name the volume stores for `descriptor`, from `fgetattrlist(ATTR_CMN_NAME)`.
-        ///
-        /// APFS and HFS+ find a name regardless of normalization and (usually) case, so the name a
-        /// key used may not be the stored one (``StoredSpelling``). The stored name is read from
-        /// the open descriptor rather than `fcntl(F_GETPATH)`:
-        /// - it asks the file system for the name it stores, about the object that was opened:
-        ///   no second lookup by name, so nothing can be swapped in between; Darwin's own
-        ///   `realpath(3)` reads `ATTR_CMN_NAME` to learn how each component is stored;
-        /// - `F_GETPATH` builds a whole path from the kernel's name cache, which may keep the
-        ///   spelling a lookup used; and its leading part need not be the root's path (a root
-        ///   renamed between two calls, firmlinks).
-        ///
-        /// A file with several hard links may be reported under another link's name: it is then
-        /// refused, never loaded under a name it does not have there.
+        /// The name the volume stores for `descriptor`, from `fgetattrlist(ATTR_CMN_NAME)`
+        /// (``StoredSpelling``): asked of the object opened, so nothing can be swapped in between
+        /// (as Darwin's `realpath(3)` does). Not `F_GETPATH`, which builds a path from the name
+        /// cache, which may keep the spelling a lookup used. A file with several hard links may be
+        /// reported under another link's name: it is then refused.
         static func storedName(of descriptor: Int32) -> StoredName? {
             var request = attrlist()
             request.bitmapcount = UInt16(ATTR_BIT_MAP_COUNT)
@@ -74,22 +65,21 @@ enum LoadersPlatform {}
     }
 #else
     extension LoadersPlatform {
-        /// How a directory on the way to a key's file is opened: with `O_PATH`
-        /// (``PathDescriptor``), which opens nothing (a fifo gets no reader, a device's driver is
-        /// not called) and opens a link as itself; the next `openat` or `fstatat` in it tells
-        /// what it is.
-        static let directoryFlags = PathDescriptor.flags
+        /// How a directory on the way to a key's file is opened, also by `openat2`:
+        /// `O_PATH | O_NOFOLLOW | O_CLOEXEC`. `O_PATH` opens nothing (a fifo gets no reader, a
+        /// device's driver is not called) and opens a link as itself; the next `openat` or
+        /// `fstatat` in it tells what it is. The Swift overlay does not export `O_PATH`; its value,
+        /// octal 10000000, is the same on every architecture Swift supports on Linux.
+        static let directoryFlags: Int32 = 0o10000000 | O_NOFOLLOW | O_CLOEXEC
 
-        /// `nil`: Linux file systems compare names as bytes (except case-folding directories and
-        /// FAT, exFAT or SMB mounts), so the loader does not ask for the stored name.
+        /// `nil`: Linux file systems compare names as bytes, so the loader does not ask.
         static func storedName(of descriptor: Int32) -> StoredName? {
             nil
         }
 
         /// After `openat(parent, name, directoryFlags)` failed with `ENOTDIR`: whether `parent`,
-        /// the component before `name`, is a symbolic link. It was opened with
-        /// `O_PATH | O_NOFOLLOW` and is still open, so `fstat` tells what was opened then: a link
-        /// is outside the root, as `openat2` says (`ELOOP`), whatever the name holds now.
+        /// opened with `O_PATH | O_NOFOLLOW`, is a symbolic link, as `openat2` would say (`ELOOP`),
+        /// whatever the name holds now.
         static func isLinkAfterNotADirectory(parent: Int32, name: UnsafePointer<CChar>) -> Bool {
             var status = stat()
             return fstat(parent, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK

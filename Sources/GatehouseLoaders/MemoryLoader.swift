@@ -1,12 +1,8 @@
 import GatehouseCore
 
-/// A thread-safe in-memory store that loads resources by key; resources can be stored and
-/// removed while it is in use. A missing key throws ``ResourceNotFound``.
-///
-/// It adopts `ResourceStoring` (``store(_:for:)`` and `remove(_:)`), and, for `String` keys,
-/// `ResourceListing`, so it can stand in for a document store in tests. Like ``CachingLoader``,
-/// it also changes synchronously: ``updateValue(_:forKey:)`` and ``removeValue(forKey:)``
-/// return what was stored before.
+/// A thread-safe in-memory store that loads resources by key, a stand-in for a document store in
+/// tests; a missing key throws ``ResourceNotFound``. Like ``CachingLoader``, it also changes
+/// synchronously: ``updateValue(_:forKey:)`` and ``removeValue(forKey:)``.
 public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: ResourceStoring {
     let storage: LockedState<[Key: Resource]>
 
@@ -37,16 +33,14 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
         storage.withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Stores `resource` for `key`, replacing what was there: the `ResourceStoring`
-    /// requirement. Never throws.
+    /// Stores `resource` for `key`, replacing what was there. Never throws.
     public func store(_ resource: Resource, for key: Key) async throws {
         updateValue(resource, forKey: key)
     }
 
-    /// Removes what is stored for `key`: the `ResourceStoring` requirement.
+    /// Removes what is stored for `key`.
     ///
-    /// - Throws: ``ResourceNotFound`` naming the key when nothing is stored for it, as
-    ///   ``load(_:)`` does (``removeValue(forKey:)`` returns `nil` instead).
+    /// - Throws: ``ResourceNotFound`` when nothing is stored for it.
     public func remove(_ key: Key) async throws {
         guard removeValue(forKey: key) != nil else {
             throw ResourceNotFound(key: String(describing: key))
@@ -56,5 +50,18 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
     /// The number of stored resources.
     public var count: Int {
         storage.withLock { $0.count }
+    }
+}
+
+/// Listing a `String`-keyed ``MemoryLoader``: keys are paths whose folders are separated by `/`.
+extension MemoryLoader: ResourceListing where Key == String {
+    /// Every stored key that begins with `prefix + "/"` (every key for `""`), sorted by UTF-8
+    /// bytes. The prefix is matched as text and never refused.
+    public func keys(under prefix: String) async throws -> [String] {
+        let folder = prefix.isEmpty ? "" : prefix + "/"
+        let keys = storage.withLock { storage in
+            storage.keys.filter { $0.utf8.starts(with: folder.utf8) }
+        }
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

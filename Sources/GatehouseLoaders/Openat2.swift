@@ -10,11 +10,8 @@
 
     /// `openat2(2)` (Linux 5.6 and later): opens a path of several components under the root in
     /// one system call, refusing any symbolic link on the way as the component walk does. It
-    /// only ever opens with `O_PATH` (``PathDescriptor``): the directory a key's file lies in
-    /// (``DiskLoader``, which then looks at the file by name before opening it), or a folder
-    /// (``DiskFolder``). Nothing is opened for reading here.
+    /// opens only with `O_PATH`, never for reading.
     enum Openat2 {
-        /// What an `openat2` call came to.
         enum Outcome {
             /// The path is open, as an `O_PATH` descriptor.
             case opened(Int32)
@@ -27,17 +24,15 @@
             case walkOnce
         }
 
-        /// The real `openat2(2)`.
         static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
 
-        /// Opens `path` (NUL-terminated, components separated by `/`) under `directory` with
-        /// `call` as an `O_PATH` descriptor (``PathDescriptor/flags``), following no symbolic
-        /// link. With `O_PATH | O_NOFOLLOW` a link as the last component is opened as itself;
-        /// `fstat` on the descriptor, or `ENOTDIR` from a look inside it, tells.
+        /// Opens `path` under `directory` with `call` as an `O_PATH` descriptor, following no
+        /// symbolic link. A link as the last component is opened as itself; `fstat` on the
+        /// descriptor, or `ENOTDIR` from a look inside it, tells.
         static func open(
             _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
         ) -> Outcome {
-            let flags = UInt64(PathDescriptor.flags)
+            let flags = UInt64(LoadersPlatform.directoryFlags)
             // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH (linux/openat2.h).
             let resolve: UInt64 = 0x02 | 0x04 | 0x08
             var result: Int

@@ -10,11 +10,8 @@ import GatehouseCore
 #endif
 
 /// The root of a ``DiskLoader``: its path, the directory descriptor opened from it at the first
-/// load and kept open (so that a load opens only the components of its key), and how keys are
-/// opened under it.
-///
-/// A load holds a ``DirectoryHandle`` for as long as it uses the descriptor, so the descriptor
-/// is closed only when no load uses it any more, even after the root was reopened.
+/// load and kept open, and how keys are opened under it. A load holds a ``DirectoryHandle`` while
+/// it uses the descriptor, so it is closed only when no load uses it, even after a reopen.
 final class RootDirectory: Sendable {
     /// The open root and how to open a key under it, as one load uses them.
     struct Opened {
@@ -42,7 +39,6 @@ final class RootDirectory: Sendable {
         state = LockedState(State(handle: nil, resolution: resolution))
     }
 
-    /// How keys are opened now.
     var resolution: PathResolution {
         state.withLock { $0.resolution }
     }
@@ -71,6 +67,31 @@ final class RootDirectory: Sendable {
         }
     }
 
+    /// Runs `body` with the open root. When it finds nothing (`notFound`, `missingFolder`), checks
+    /// that the root path still names the directory held: a removed root is
+    /// ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is reopened for one more try.
+    func withRoot<Result>(_ body: (Opened) throws(DiskLoaderError) -> Result) throws(DiskLoaderError)
+        -> Result
+    {
+        let root = try opened()
+        do throws(DiskLoaderError) {
+            return try body(root)
+        } catch {
+            switch error {
+            case .notFound, .missingFolder: break
+            default: throw error
+            }
+            switch recheck(root.handle) {
+            case .same:
+                throw error
+            case .missing(let reason):
+                throw .rootUnavailable(root: displayPath, reason: reason)
+            case .replaced:
+                return try body(opened())
+            }
+        }
+    }
+
     /// What the root path names now, compared with the directory `handle` was opened from.
     enum Recheck {
         /// The path still names the same directory.
@@ -82,9 +103,8 @@ final class RootDirectory: Sendable {
     }
 
     /// Checks whether the root path still names the directory of `handle`, forgetting `handle`
-    /// when it does not. Called only after a component was not found, so it costs nothing on the
-    /// hot path.
-    func recheck(_ handle: DirectoryHandle) -> Recheck {
+    /// when it does not. Called only after a miss, so it costs nothing on the hot path.
+    private func recheck(_ handle: DirectoryHandle) -> Recheck {
         var opened = stat()
         var named = stat()
         let result: Recheck

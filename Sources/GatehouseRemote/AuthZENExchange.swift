@@ -4,16 +4,12 @@ import GatehouseCore
 /// What a ``RemotePolicy`` sends to an OpenID AuthZEN Access Evaluation endpoint and how it
 /// reads the answer.
 ///
-/// Request: `{"action": {"name": …}, "context": {…attributes}, "resource": {"id": …, "type":
-/// "resource"}, "subject": {"id": …, "type": "user"}}`. AuthZEN requires a subject with an id,
-/// so a request without a subject, or with an empty one, is not sent: the gate fails (an empty
-/// id names nobody and a service may read it as an anonymous caller it allows, and a made-up
-/// "anonymous" id could match a real account).
-/// Answer: `{"decision": true | false, "context": {…}}`. A denial's reason comes from
-/// `context.reason` when it is a string, or from a user-facing Reason Field (`reason_user`,
-/// `{"en": "…"}`) either inside `context.reason` or directly in `context`, as the
-/// specification's examples show. `reason_admin` is never used: the specification says it must
-/// not be shown to the user, and a denial's reason may be.
+/// Request: `{"action": {"name": …}, "context": {…}, "resource": {"id": …, "type": "resource"},
+/// "subject": {"id": …, "type": "user"}}`. A request without a subject, or with an empty one,
+/// is not sent and the gate fails: an empty id may read as an anonymous caller a service
+/// allows, and a made-up "anonymous" id could match a real account.
+/// Answer: `{"decision": true | false, "context": {…}}`. A denial's reason is `context.reason`
+/// or a user-facing `reason_user` field; never `reason_admin`, which must not reach the user.
 enum AuthZENExchange {
     struct Entity: Encodable {
         var type: String
@@ -71,9 +67,7 @@ enum AuthZENExchange {
                 ?? "the AuthZEN service at \(RemotePolicy.redacted(service)) denied it")
     }
 
-    /// The user-facing reason in a response's `context`, if there is one of a known shape. The
-    /// context is free-form in the specification, so an unknown shape is no reason, not an error
-    /// (the decision itself is already a denial).
+    /// The user-facing reason in a response's free-form `context`; an unknown shape is no reason.
     static func reason(in context: AnswerJSON?) -> String? {
         guard let context = context?.members else { return nil }
         switch context["reason"] {

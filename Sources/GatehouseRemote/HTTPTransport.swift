@@ -5,20 +5,14 @@ import GatehouseCore
     import FoundationNetworking
 #endif
 
-/// One `URLSession` for one remote policy, and the exchanges in flight on it.
-///
-/// Each exchange is one POST with a deadline measured from the call (connecting included), a
-/// limit on the body's size enforced while it arrives (a larger body is cut off, not read to its
-/// end), no redirects followed, and nothing cached or stored: the session is ephemeral, with no
-/// URL cache, cookies or credential storage. Cancelling the calling task cancels the request.
-/// The session is invalidated when the last copy of the policy goes away.
+/// One ephemeral `URLSession` for one remote policy (no cache, cookies or credential storage),
+/// and the exchanges in flight on it: each one POST with a deadline from the call, a body limit
+/// enforced as it arrives, and no redirects followed.
 ///
 /// The bearer token lives here, in a class, so that printing a policy never shows it. With
 /// ``RemoteProxy/direct``, an exchange is refused before anything is sent when the environment
-/// names a proxy: libcurl, under `URLSession` on Linux, would follow it, and
-/// `connectionProxyDictionary` is ignored there.
+/// names a proxy: libcurl, under `URLSession` on Linux, would follow it.
 final class HTTPTransport: Sendable {
-    /// A complete answer: its status and body.
     struct Response: Sendable {
         var status: Int
         var body: Data
@@ -72,7 +66,7 @@ final class HTTPTransport: Sendable {
         if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
         request.cachePolicy = .reloadIgnoringLocalCacheData
         // The deadline below is the one that counts; this idle timeout only backs it up.
-        request.timeoutInterval = Self.seconds(timeout) + 1
+        request.timeoutInterval = Double(timeout.components.seconds) + 2
         let prepared = request
         return try await withThrowingTaskGroup(of: Response?.self) { group in
             group.addTask { try await self.exchange(prepared, limit: limit) }
@@ -106,24 +100,15 @@ final class HTTPTransport: Sendable {
         }
     }
 
-    /// The first variable of `environment` that names a proxy, if any (its value is never shown:
-    /// it may carry a password).
+    /// The first variable of `environment` that names a proxy (its value may carry a password).
     static func proxyVariable(in environment: [String: String]) -> String? {
         RemoteProxy.variables.first { !(environment[$0] ?? "").isEmpty }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
 /// Receives the events of every exchange on one session and completes each exchange once.
-///
-/// `@unchecked Sendable`: `URLSessionDataDelegate` requires an `NSObject`; the only state is
-/// behind one lock.
+/// `@unchecked Sendable`: an `NSObject` whose only state is behind one lock.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    /// How an exchange ended.
     private enum Outcome: Sendable {
         case answer(HTTPTransport.Response)
         case failed(HTTPTransport.Failure)

@@ -7,15 +7,10 @@ extension RemotePolicy {
     public static let maximumSearchPages = 1_000
 
     /// With AuthZEN, the resources the service finds for the caller through its Resource Search
-    /// API (``searchURL``): each an exact name, every other name denied. With OPA, or with an
-    /// endpoint whose path does not end in `evaluation`, each name must be checked.
-    ///
-    /// The search is `POST` to ``searchURL`` with `subject`, `action`, `resource` (`{"type":
-    /// "resource"}`) and `context` as an evaluation sends them; while the answer's
-    /// `page.next_token` is a non-empty string, the same body is sent again with `page.token`
-    /// set to it. Any fault fails the plan (it throws, and the gate takes the part as failed):
-    /// what fails a decision, an answer without a `results` array of resources with string
-    /// ids, or more than ``maximumSearchPages`` pages.
+    /// API (``searchURL``), following `page.next_token`: each an exact name, every other name
+    /// denied. With OPA, or an endpoint not ending in `evaluation`, each name must be checked.
+    /// Any fault fails the plan: what fails a decision, an answer without a `results` array of
+    /// resources with string ids, or more than ``maximumSearchPages`` pages.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         guard decisionProtocol == .authzen, let searchURL else { return .checkEach(name) }
         var names: [AccessPlan.Residual] = []
@@ -45,9 +40,8 @@ extension RemotePolicy {
             ))
     }
 
-    /// The AuthZEN Resource Search endpoint beside ``url``: its last path component,
-    /// `evaluation`, replaced by `search/resource` (`/access/v1/evaluation` →
-    /// `/access/v1/search/resource`); `nil` when the path ends otherwise.
+    /// The AuthZEN Resource Search endpoint beside ``url`` (`/access/v1/evaluation` →
+    /// `/access/v1/search/resource`); `nil` when the path does not end in `evaluation`.
     public var searchURL: URL? {
         guard url.lastPathComponent == "evaluation" else { return nil }
         return url.deletingLastPathComponent().appendingPathComponent("search").appendingPathComponent(
@@ -56,7 +50,6 @@ extension RemotePolicy {
 }
 
 extension AuthZENExchange {
-    /// A search request's body.
     struct SearchBody: Encodable {
         struct Kind: Encodable {
             var type: String

@@ -4,14 +4,11 @@ import GatehouseCore
 /// A gatekeeper that asks a decision service over HTTP: Open Policy Agent's data API or an
 /// OpenID AuthZEN Access Evaluation endpoint.
 ///
-/// Every decision is one `POST` to ``url``; a grant is never cached, so two calls are two
-/// requests and a revoked permission holds from the next call. The service's "no" is a denial,
-/// with its reason when it gives one. Anything else makes the gate **fail** (it throws
-/// ``RemotePolicyError``, and the proxy denies the call as a failure): a transport error,
-/// no complete answer within ``timeout`` (measured from the call, connecting included), a
-/// status other than 2xx (redirects are not followed), a body larger than
-/// ``maxResponseBytes`` (cut off as it arrives), or a body that is not a decision of the
-/// protocol's shape. Cancelling the calling task cancels the request.
+/// Every decision is one `POST` to ``url``; a grant is never cached. The service's "no" is a
+/// denial, with its reason when it gives one. Anything else makes the gate **fail** (it throws
+/// ``RemotePolicyError``, and the proxy denies the call as a failure): a transport error, no
+/// complete answer within ``timeout``, a status other than 2xx (redirects are not followed), a
+/// body over ``maxResponseBytes`` (cut off as it arrives), or one that is not a decision.
 ///
 /// ```swift
 /// let opa = try RemotePolicy(
@@ -20,13 +17,9 @@ import GatehouseCore
 /// let avatars = loader.guarded(by: opa)
 /// ```
 ///
-/// The URL never carries credentials (user information is refused): pass a token as
-/// `bearerToken`, sent as `Authorization: Bearer …` and never shown. Messages show the URL
-/// without its query (``redacted(_:)``). No proxy is used unless `proxy` is
-/// ``RemoteProxy/environment``.
-///
-/// The exact request and answer shapes are in docs/policies.md ("The remote gatekeeper").
-/// Each policy value holds one `URLSession`, shared by its copies and reused for every decision.
+/// The URL never carries credentials: pass a token as `bearerToken`, sent as `Authorization:
+/// Bearer …` and never shown. Messages show the URL ``redacted(_:)``. No proxy is used unless
+/// `proxy` is ``RemoteProxy/environment``. The request and answer shapes are in docs/policies.md.
 public struct RemotePolicy: AccessPolicy {
     /// The timeout when none is given: one second.
     public static let defaultTimeout = Duration.seconds(1)
@@ -48,23 +41,13 @@ public struct RemotePolicy: AccessPolicy {
 
     private let transport: HTTPTransport
 
-    /// Creates a remote policy.
+    /// Creates a remote policy asking `url`: for OPA the data API path of the decision document
+    /// (`http://127.0.0.1:8181/v1/data/gatehouse`), for AuthZEN the evaluation endpoint
+    /// (`https://pdp.example/access/v1/evaluation`). `timeout` and `maxResponseBytes` are
+    /// positive; `bearerToken` is printable ASCII without spaces.
     ///
-    /// - Parameters:
-    ///   - name: The gate's name in denials and audit records.
-    ///   - url: The endpoint: for OPA, the data API path of the decision document
-    ///     (`http://127.0.0.1:8181/v1/data/gatehouse`); for AuthZEN, the evaluation endpoint
-    ///     (`https://pdp.example/access/v1/evaluation`). `http` or `https`.
-    ///   - decisionProtocol: The API the service speaks.
-    ///   - timeout: How long a decision may take, connecting included; positive.
-    ///   - maxResponseBytes: The largest answer accepted; positive.
-    ///   - bearerToken: A token sent as `Authorization: Bearer <token>` with every decision:
-    ///     printable ASCII without spaces. It is never shown.
-    ///   - proxy: Whether decisions may go through the proxy the environment names; by
-    ///     default they may not, and the gate fails when the environment names one.
-    /// - Throws: ``RemotePolicyError`` with kind `invalidConfiguration` when a setting cannot
-    ///   be used, a URL with user information (`http://name:password@…`) included; the error
-    ///   never shows the password or the token.
+    /// - Throws: ``RemotePolicyError`` (`invalidConfiguration`) when a setting cannot be used, a
+    ///   URL with user information included; it never shows the password or the token.
     public init(
         name: String = "remote",
         url: URL,
@@ -104,8 +87,8 @@ public struct RemotePolicy: AccessPolicy {
         return nil
     }
 
-    /// What is wrong with a bearer token, or `nil` when it can be sent: it must be printable
-    /// ASCII without spaces. The answer never shows the token.
+    /// What is wrong with a bearer token (printable ASCII without spaces), or `nil`; the answer
+    /// never shows the token.
     public static func bearerTokenProblem(_ token: String) -> String? {
         guard !token.isEmpty else { return "the bearer token is empty" }
         guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
@@ -115,10 +98,8 @@ public struct RemotePolicy: AccessPolicy {
         return nil
     }
 
-    /// Asks the decision service.
+    /// Asks the decision service; an undefined OPA decision (`{}`) denies.
     ///
-    /// - Returns: `.allow` or `.deny(reason:)` as the service decided; an undefined OPA
-    ///   decision (`{}`) denies.
     /// - Throws: ``RemotePolicyError`` when there is no decision; `CancellationError` when the
     ///   calling task is cancelled.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
@@ -145,10 +126,7 @@ public struct RemotePolicy: AccessPolicy {
         }
     }
 
-    /// Posts `body` to `endpoint` and reads the answer as JSON.
-    ///
-    /// - Throws: ``RemotePolicyError`` for a transport error, a timeout, a status other than
-    ///   2xx, a body too large or not JSON; `CancellationError` when the task is cancelled.
+    /// Posts `body` to `endpoint` and reads the answer as JSON, or throws ``RemotePolicyError``.
     func exchange(_ body: Data, with endpoint: URL) async throws -> AnswerJSON {
         let response: HTTPTransport.Response
         do {

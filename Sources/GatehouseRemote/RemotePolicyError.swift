@@ -3,38 +3,29 @@ import Foundation
 /// Why a ``RemotePolicy`` could not decide: the decision service could not be reached, did not
 /// answer in time, or answered something that is not a decision.
 ///
-/// A remote gate never turns one of these into a denial of its own: it throws, and the proxy
-/// denies the call as a failure (`AccessDenied.isFailure`), so no combinator can turn
-/// the fault into an allow. The description names the service and what went wrong:
-/// `the decision service http://127.0.0.1:8181/v1/data/gatehouse did not answer within 250 ms`.
-/// It shows the URL as ``RemotePolicy/redacted(_:)`` does: never its user information or query.
+/// A remote gate throws it, and the proxy denies the call as a failure, so no combinator can
+/// turn the fault into an allow. The description names the service, its URL
+/// ``RemotePolicy/redacted(_:)``, and what went wrong.
 public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
-        /// The connection could not be made or broke (refused, reset, closed early); the text
-        /// is the system's.
+        /// The connection could not be made or broke; the text is the system's.
         case transport(String)
-        /// No complete answer arrived within the timeout, measured from the call (connecting
-        /// included).
+        /// No complete answer arrived within the timeout, measured from the call.
         case timedOut(Duration)
-        /// The service answered with a status other than 2xx (a redirect included); `body` is
-        /// the start of its body, control characters escaped, for the log.
+        /// The service answered with a status other than 2xx; `body` is the start of its body.
         case status(Int, body: String)
         /// The answer's body was larger than the policy accepts.
         case tooLarge(limit: Int)
         /// The body was not JSON, or not JSON of the shape the protocol defines.
         case unexpectedBody(String)
-        /// The request cannot be put to the service (AuthZEN needs a subject); the service
-        /// was not asked.
+        /// The request cannot be put to the service (AuthZEN needs a subject).
         case unaskable(String)
-        /// The policy was configured with something it cannot use (a URL that is not http or
-        /// https or that carries user information, a timeout or size limit that is not
-        /// positive, a bearer token that cannot be sent in a header).
+        /// The policy was configured with something it cannot use.
         case invalidConfiguration(String)
     }
 
-    /// The decision service's URL, as given: it may carry a query. The description shows it
-    /// redacted.
+    /// The decision service's URL, as given; the description shows it redacted.
     public var url: URL
     /// What went wrong.
     public var kind: Kind
@@ -68,8 +59,7 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, Cust
         }
     }
 
-    /// The same sentence as ``errorDescription``, so that printing the error shows no secret of
-    /// its URL either.
+    /// The same sentence as ``errorDescription``, so that printing the error shows no secret.
     public var description: String {
         errorDescription ?? "the decision service \(RemotePolicy.redacted(url)) failed"
     }

@@ -2,13 +2,8 @@ import Foundation
 
 extension RemotePolicy {
     /// A decision service's URL as every message shows it: user information as `…@`, a query as
-    /// `?…` and a fragment as `#…`, since any of them may carry a secret (a password,
-    /// `?token=…`). `http://127.0.0.1:8181/v1/data/x?token=abc` is shown as
-    /// `http://127.0.0.1:8181/v1/data/x?…`.
-    ///
-    /// Works on text, so that a URL which cannot be used is shown safely too. Denial reasons,
-    /// ``RemotePolicyError`` descriptions, audit records and `gatehouse explain` all show a
-    /// remote URL this way.
+    /// `?…` and a fragment as `#…`, since any of them may carry a secret. Works on text, so that
+    /// a URL which cannot be used is shown safely too.
     public static func redacted(_ url: String) -> String {
         var text = Substring(url)
         var suffix = ""
@@ -30,7 +25,6 @@ extension RemotePolicy {
         return String(text[..<authorityStart]) + "…" + String(text[at...]) + suffix
     }
 
-    /// ``redacted(_:)`` of a URL.
     static func redacted(_ url: URL) -> String {
         redacted(url.absoluteString)
     }

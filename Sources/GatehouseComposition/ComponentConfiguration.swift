@@ -44,9 +44,7 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
 
     /// Encodes `{"type": "...", ...settings}`.
     public func encode(to encoder: any Encoder) throws {
-        var object = JSONObject([("type", .string(type))])
-        for member in settings.members { object[member.key] = member.value }
-        try JSONValue.object(object).encode(to: encoder)
+        try json.encode(to: encoder)
     }
 
     /// The component as one JSON object, `type` first.

@@ -36,8 +36,8 @@ package struct JSONReader<Value: JSONBuildable> {
 
     private let bytes: [UInt8]
     private var position = 0
-    private var depth = 0
-    /// Where the reader is, as `metrics`, `.a`, `[0]`: for naming the object of a duplicate key.
+    /// Where the reader is, as `metrics`, `.a`, `[0]`, one entry per enclosing array or object:
+    /// for naming the object of a duplicate key, and for the depth limit.
     private var path: [String] = []
 
     private init(_ bytes: [UInt8]) {
@@ -71,16 +71,14 @@ package struct JSONReader<Value: JSONBuildable> {
         }
     }
 
-    private mutating func enter() throws(JSONSyntaxError) {
-        depth += 1
-        if depth > Self.maximumDepth {
+    private func enter() throws(JSONSyntaxError) {
+        guard path.count < Self.maximumDepth else {
             throw error("nested deeper than \(Self.maximumDepth) levels")
         }
     }
 
     private mutating func parseObject() throws(JSONSyntaxError) -> Value {
         try enter()
-        defer { depth -= 1 }
         position += 1
         var members: [(key: String, value: Value)] = []
         var keys: Set<String> = []
@@ -115,7 +113,6 @@ package struct JSONReader<Value: JSONBuildable> {
 
     private mutating func parseArray() throws(JSONSyntaxError) -> Value {
         try enter()
-        defer { depth -= 1 }
         position += 1
         var values: [Value] = []
         skipWhitespace()

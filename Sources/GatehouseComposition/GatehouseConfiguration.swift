@@ -232,7 +232,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
             of: object, at: path, known: Self.keys,
             "a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         let loaderPath = ConfigurationPath.member(path, "loader")
-        let loader = object["loader"].flatMap { Self.component($0, path: loaderPath, issues: issues) }
+        let loader = object["loader"].flatMap { ComponentConfiguration($0, path: loaderPath, issues: issues) }
         if object["loader"] == nil { issues.add(loaderPath, "missing; say which loader serves this service") }
 
         var cache: CacheConfiguration?
@@ -268,7 +268,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
         let resourceAttributes = object["resourceAttributes"].flatMap {
             $0 == .null
                 ? nil
-                : Self.component(
+                : ComponentConfiguration(
                     $0, path: ConfigurationPath.member(path, "resourceAttributes"), issues: issues)
         }
 
@@ -307,30 +307,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
             return []
         }
         let components = values.enumerated().compactMap {
-            component($1, path: ConfigurationPath.element(path, $0), issues: issues)
+            ComponentConfiguration($1, path: ConfigurationPath.element(path, $0), issues: issues)
         }
         // Only a whole list keeps each component at its place (`gatekeepers[2]`).
         return components.count == values.count ? components : []
-    }
-
-    static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration?
-    {
-        guard case .object(var object) = value else {
-            issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
-            return nil
-        }
-        guard let typeValue = object["type"] else {
-            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
-            return nil
-        }
-        guard case .string(let type) = typeValue else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                "expected a type name (a string), found \(typeValue.kindDescription)")
-            return nil
-        }
-        object["type"] = nil
-        return ComponentConfiguration(type: type, settings: object)
     }
 
     var json: JSONValue {

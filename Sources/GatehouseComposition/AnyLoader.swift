@@ -24,30 +24,29 @@ public struct AnyLoader: ResourceStoring, ResourceListing {
     ///
     /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
     public func store(_ resource: Data, for key: String) async throws {
-        guard let storing = base as? any ResourceStoring<String, Data> else {
-            throw UnsupportedOperation(operation: "write", loader: base)
-        }
-        try await storing.store(resource, for: key)
+        try await base(as: (any ResourceStoring<String, Data>).self, for: "write").store(resource, for: key)
     }
 
     /// Removes from the wrapped loader.
     ///
     /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
     public func remove(_ key: String) async throws {
-        guard let storing = base as? any ResourceStoring<String, Data> else {
-            throw UnsupportedOperation(operation: "delete", loader: base)
-        }
-        try await storing.remove(key)
+        try await base(as: (any ResourceStoring<String, Data>).self, for: "delete").remove(key)
     }
 
     /// Lists in the wrapped loader.
     ///
     /// - Throws: ``UnsupportedOperation`` when it does not list; otherwise its own error.
     public func keys(under prefix: String) async throws -> [String] {
-        guard let listing = base as? any ResourceListing<String> else {
-            throw UnsupportedOperation(operation: "list", loader: base)
+        try await base(as: (any ResourceListing<String>).self, for: "list").keys(under: prefix)
+    }
+
+    /// The wrapped loader as one that can do `operation`.
+    private func base<Capable>(as _: Capable.Type, for operation: String) throws -> Capable {
+        guard let capable = base as? Capable else {
+            throw UnsupportedOperation(operation: operation, loader: base)
         }
-        return try await listing.keys(under: prefix)
+        return capable
     }
 }
 

@@ -87,8 +87,8 @@ public struct Assembler: Sendable {
             observer = observer.map { ObserverPair(first: $0, second: decisionLog) } ?? decisionLog
         }
         let run = AssemblyRun(
-            registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer)
-        for issue in issues.issues { run.issues.add(issue.path, issue.message) }
+            registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer, issues: issues
+        )
         run.shapeProblems = (shape ?? []).map(\.path)
         var services: [ConfiguredService] = []
         let mask = Set(configuration.decisionLog?.mask ?? [])
@@ -154,9 +154,14 @@ public struct Assembler: Sendable {
                 component, path: ConfigurationPath.element(ConfigurationPath.member(path, "shadow"), index),
                 depth: 0)
         }
-        let loader = run.loader(service.loader, path: ConfigurationPath.member(path, "loader"))
+        let loader = run.component(
+            service.loader, path: ConfigurationPath.member(path, "loader"), from: run.registry.loaders,
+            kind: "loader")
         let source = service.resourceAttributes.map {
-            run.attributeSource($0, path: ConfigurationPath.member(path, "resourceAttributes"))
+            run.component(
+                $0, path: ConfigurationPath.member(path, "resourceAttributes"),
+                from: run.registry.attributeSources,
+                kind: "attribute source")
         }
         guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
             source.map({ $0 != nil }) ?? true
@@ -164,7 +169,7 @@ public struct Assembler: Sendable {
             return nil
         }
 
-        var chain = AnyLoader(loader.loader)
+        var chain = AnyLoader(loader.built)
         var lines = [
             "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
         ]
@@ -185,9 +190,9 @@ public struct Assembler: Sendable {
             )
         }
         lines.append("  loader: \(loader.text)")
-        let attributes = source.flatMap { $0 }.map { built in
-            lines.append("  resource attributes: \(built.text)")
-            let source = built.source
+        let attributes = source.flatMap { $0 }.map { attributeSource in
+            lines.append("  resource attributes: \(attributeSource.text)")
+            let source = attributeSource.built
             return { @Sendable (key: String) in try await source.attributes(of: key) }
         }
 

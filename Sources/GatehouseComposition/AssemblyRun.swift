@@ -10,7 +10,7 @@ final class AssemblyRun: @unchecked Sendable {
     let baseDirectory: URL
     let clock: @Sendable () -> Date
     let observer: (any AccessObserver)?
-    let issues = IssueCollector()
+    let issues: IssueCollector
     /// The places of the problems found reading the JSON: a component holding one is not built
     /// (its problem is reported already).
     var shapeProblems: [String] = []
@@ -21,8 +21,9 @@ final class AssemblyRun: @unchecked Sendable {
 
     init(
         registry: PluginRegistry, baseDirectory: URL, clock: @escaping @Sendable () -> Date,
-        observer: (any AccessObserver)?
+        observer: (any AccessObserver)?, issues: IssueCollector
     ) {
+        self.issues = issues
         self.registry = registry
         self.baseDirectory = baseDirectory
         self.clock = clock
@@ -37,11 +38,7 @@ final class AssemblyRun: @unchecked Sendable {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
             return nil
         }
-        guard !hasShapeProblem(under: path) else { return nil }
-        guard let plugin = registry.policies[component.type] else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                unknownType(component.type, among: registry.gatekeeperTypes, kind: "policy"))
+        guard let plugin = plugin(for: component, at: path, in: registry.policies, kind: "policy") else {
             return nil
         }
         var name: String?
@@ -49,15 +46,13 @@ final class AssemblyRun: @unchecked Sendable {
             guard case .string(let text) = nameValue, !text.isEmpty else {
                 issues.add(
                     ConfigurationPath.member(path, "name"),
-                    "expected a non-empty string, found \(CacheConfiguration.show(nameValue))")
+                    "expected a non-empty string, found \(nameValue.shown)")
                 return nil
             }
             name = text
         }
         children.append([])
-        let built = make(path: path, depth: depth) { context, unread in
-            try plugin.build(.object(component.settings), context, &unread)
-        }
+        let built = make(path: path, depth: depth) { try plugin.build(.object(component.settings), $0, &$1) }
         let nested = children.removeLast()
         guard var policy = built else { return nil }
         if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
@@ -78,40 +73,34 @@ final class AssemblyRun: @unchecked Sendable {
         if !children.isEmpty { children[children.count - 1].append(line) }
     }
 
-    func loader(_ component: ComponentConfiguration, path: String) -> (
-        loader: any ResourceLoading<String, Data>, text: String
-    )? {
-        guard !hasShapeProblem(under: path) else { return nil }
-        guard let plugin = registry.loaders[component.type] else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                unknownType(component.type, among: registry.loaderTypes, kind: "loader"))
-            return nil
-        }
-        let built = make(path: path, depth: 0) { context, unread in
-            try plugin.build(.object(component.settings), context, &unread)
-        }
-        guard let built else { return nil }
+    /// A loader or attribute source and its description, or `nil` when it could not be built
+    /// (issues reported).
+    func component<Component>(
+        _ component: ComponentConfiguration, path: String,
+        from plugins: [String: PluginRegistry.Plugin<Component>],
+        kind: String
+    ) -> (built: Component, text: String)? {
+        guard let plugin = plugin(for: component, at: path, in: plugins, kind: kind),
+            let built = make(path: path, depth: 0, { try plugin.build(.object(component.settings), $0, &$1) })
+        else { return nil }
         return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
     }
 
-    /// An attribute source and its description, or `nil` when it could not be built (issues
-    /// reported).
-    func attributeSource(_ component: ComponentConfiguration, path: String) -> (
-        source: any AttributeSource, text: String
-    )? {
+    /// The plugin for the component's type, or `nil` when the type is unknown (reported) or the
+    /// component holds a problem found reading the JSON (reported already).
+    private func plugin<Component>(
+        for component: ComponentConfiguration, at path: String,
+        in plugins: [String: PluginRegistry.Plugin<Component>],
+        kind: String
+    ) -> PluginRegistry.Plugin<Component>? {
         guard !hasShapeProblem(under: path) else { return nil }
-        guard let plugin = registry.attributeSources[component.type] else {
+        guard let plugin = plugins[component.type] else {
             issues.add(
                 ConfigurationPath.member(path, "type"),
-                unknownType(component.type, among: registry.attributeSourceTypes, kind: "attribute source"))
+                unknownType(component.type, among: plugins.keys.sorted(), kind: kind))
             return nil
         }
-        let built = make(path: path, depth: 0) { context, unread in
-            try plugin.build(.object(component.settings), context, &unread)
-        }
-        guard let built else { return nil }
-        return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
+        return plugin
     }
 
     private func make<T>(
@@ -169,8 +158,7 @@ final class AssemblyRun: @unchecked Sendable {
     }
 
     private func unknownType(_ type: String, among known: [String], kind: String) -> String {
-        let hint =
-            ConfigurationPath.suggestion(for: type, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
+        let hint = ConfigurationPath.didYouMean(type, among: known)
         return "unknown \(kind) type \"\(type)\"\(hint); known: \(known.joined(separator: ", "))"
     }
 

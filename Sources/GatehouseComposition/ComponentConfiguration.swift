@@ -20,33 +20,42 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
     /// Decodes `{"type": "...", ...settings}`.
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(JSONValue.self)
-        guard case .object(var object) = value else {
-            throw DecodingError.typeMismatch(
-                JSONObject.self,
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected an object with a \"type\", found \(value.kindDescription)"))
-        }
-        guard case .string(let type)? = object["type"] else {
-            let found = object["type"].map { "found \($0.kindDescription)" } ?? "it is missing"
+        let issues = IssueCollector()
+        guard let component = Self(value, path: "", issues: issues) else {
+            let issue = issues.issues[0]
+            let key = issue.path.isEmpty ? [] : [AnyCodingKey(issue.path)]
             throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath + [AnyCodingKey("type")],
-                    debugDescription: "expected a type name (a string); \(found)"))
+                .init(codingPath: decoder.codingPath + key, debugDescription: issue.message))
         }
-        object["type"] = nil
-        self.type = type
-        self.settings = object
+        self = component
         self.relativePath = decoder.codingPath.map {
             $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey($0.stringValue)
         }
     }
 
+    /// Reads `{"type": "...", ...settings}` at `path`; `nil` when it cannot (the issue reported).
+    init?(_ value: JSONValue, path: String, issues: IssueCollector) {
+        guard case .object(var object) = value else {
+            issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
+            return nil
+        }
+        guard let typeValue = object["type"] else {
+            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
+            return nil
+        }
+        guard case .string(let type) = typeValue else {
+            issues.add(
+                ConfigurationPath.member(path, "type"),
+                "expected a type name (a string), found \(typeValue.kindDescription)")
+            return nil
+        }
+        object["type"] = nil
+        self.init(type: type, settings: object)
+    }
+
     /// Encodes `{"type": "...", ...settings}`.
     public func encode(to encoder: any Encoder) throws {
-        var object = JSONObject([("type", .string(type))])
-        for member in settings.members { object[member.key] = member.value }
-        try JSONValue.object(object).encode(to: encoder)
+        try json.encode(to: encoder)
     }
 
     /// The component as one JSON object, `type` first.

@@ -3,22 +3,27 @@ enum ConfigurationDuration {
     /// The longest duration a setting may name: ten minutes.
     static let maximum = Duration.seconds(600)
 
-    /// The duration, or a message saying what was expected.
-    static func parse(_ text: String) -> Result<Duration, SettingsProblem> {
+    /// The duration `text` names.
+    ///
+    /// - Throws: ``SettingsError`` at `key`, saying what was expected.
+    static func parse(_ text: String, key: String) throws(SettingsError) -> Duration {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         let unit = text.dropFirst(digits.count)
         guard !digits.isEmpty, let number = Int(digits), unit == "ms" || unit == "s" else {
-            return .failure(
-                SettingsProblem(
+            throw SettingsError(
+                key: key,
+                message:
                     "expected a duration such as \"250ms\" or \"2s\" (a whole number, then ms or s), found \"\(text)\""
-                ))
+            )
         }
         let duration = unit == "ms" ? Duration.milliseconds(number) : Duration.seconds(number)
-        guard number > 0 else { return .failure(SettingsProblem("must be positive, found \"\(text)\"")) }
-        guard duration <= maximum else {
-            return .failure(SettingsProblem("must be at most 600s (ten minutes), found \"\(text)\""))
+        guard number > 0 else {
+            throw SettingsError(key: key, message: "must be positive, found \"\(text)\"")
         }
-        return .success(duration)
+        guard duration <= maximum else {
+            throw SettingsError(key: key, message: "must be at most 600s (ten minutes), found \"\(text)\"")
+        }
+        return duration
     }
 
     /// `250ms`, `2s`: the shortest way to write a duration of whole milliseconds.
@@ -27,10 +32,4 @@ enum ConfigurationDuration {
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
-}
-
-/// What is wrong with one setting's value.
-struct SettingsProblem: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

@@ -44,6 +44,11 @@ public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
         self.issues = issues
     }
 
+    /// An error of one problem with the whole file.
+    init(file: URL?, message: String, line: Int? = nil, column: Int? = nil) {
+        self.init(file: file, issues: [Issue(path: "", message: message, line: line, column: column)])
+    }
+
     /// One line per issue.
     public var errorDescription: String? {
         issues.map(\.description).joined(separator: "\n")
@@ -92,6 +97,21 @@ final class IssueCollector: @unchecked Sendable {
         lock.withLock { stored.append(.init(path: path, message: message)) }
     }
 
+    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` that is not
+    /// one of `known`; returns whether there was one.
+    @discardableResult
+    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String)
+        -> Bool
+    {
+        let unknown = object.keys.filter { !known.contains($0) }
+        for key in unknown {
+            add(
+                ConfigurationPath.member(path, key),
+                "unknown key\(ConfigurationPath.didYouMean(key, among: known)); \(explanation)")
+        }
+        return !unknown.isEmpty
+    }
+
     var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
     var isEmpty: Bool { lock.withLock { stored.isEmpty } }
 }
@@ -132,5 +152,10 @@ package enum ConfigurationPath {
             }
         }
         return best?.0
+    }
+
+    /// ` (did you mean "…"?)` naming the closest candidate to `word`, or `""`.
+    static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
+        suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 }

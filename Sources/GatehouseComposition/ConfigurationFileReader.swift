@@ -46,7 +46,7 @@ enum ConfigurationFileReader {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let got = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, wanted) }
+            let got = read(descriptor, &chunk, wanted)
             if got > 0 {
                 bytes.append(contentsOf: chunk[..<got])
                 guard bytes.count <= limit else {
@@ -85,9 +85,4 @@ enum ConfigurationFileReader {
     private static func cannotRead(_ path: String, _ code: Int32) -> Failure {
         Failure(message: "cannot read \(path): \(String(cString: strerror(code)))")
     }
-}
-
-/// The system's `read`, named apart from the enum's members.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

@@ -42,15 +42,9 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
             return nil
         }
         let before = issues.issues.count
-        for key in object.keys where !Self.keys.contains(key) {
-            let hint =
-                ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" }
-                ?? ""
-            issues.add(
-                ConfigurationPath.member(path, key),
-                "unknown key\(hint); a decision log has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))"
-            )
-        }
+        issues.addUnknownKeys(
+            of: object, at: path, known: Self.keys,
+            "a decision log has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         var file = ""
         switch object["path"] {
         case .string(let text)? where !text.isEmpty:
@@ -60,7 +54,7 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
         case let other?:
             issues.add(
                 ConfigurationPath.member(path, "path"),
-                "expected a non-empty string, found \(CacheConfiguration.show(other))")
+                "expected a non-empty string, found \(other.shown)")
         }
         var mask: [String] = []
         if let maskValue = object["mask"] {
@@ -70,7 +64,7 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
                     guard case .string(let key) = value, !key.isEmpty else {
                         issues.add(
                             ConfigurationPath.element(maskPath, index),
-                            "expected an attribute key (a non-empty string), found \(CacheConfiguration.show(value))"
+                            "expected an attribute key (a non-empty string), found \(value.shown)"
                         )
                         continue
                     }
@@ -88,7 +82,7 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
             } else {
                 issues.add(
                     ConfigurationPath.member(path, "capacity"),
-                    "expected a positive whole number of records, found \(CacheConfiguration.show(capacityValue))"
+                    "expected a positive whole number of records, found \(capacityValue.shown)"
                 )
             }
         }
@@ -99,14 +93,12 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
                 overflow = chosen
             } else {
                 var hint = ""
-                if case .string(let text) = overflowValue,
-                    let close = ConfigurationPath.suggestion(for: text, among: names)
-                {
-                    hint = " (did you mean \"\(close)\"?)"
+                if case .string(let text) = overflowValue {
+                    hint = ConfigurationPath.didYouMean(text, among: names)
                 }
                 issues.add(
                     ConfigurationPath.member(path, "overflow"),
-                    "expected \"drop\" or \"wait\", found \(CacheConfiguration.show(overflowValue))\(hint)")
+                    "expected \"drop\" or \"wait\", found \(overflowValue.shown)\(hint)")
             }
         }
         guard issues.issues.count == before else { return nil }

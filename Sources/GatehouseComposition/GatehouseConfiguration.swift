@@ -75,7 +75,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         do {
             bytes = try ConfigurationFileReader.contents(ofFile: url.path)
         } catch {
-            throw ConfigurationError(file: url, issues: [.init(path: "", message: error.message)])
+            throw ConfigurationError(file: url, message: error.message)
         }
         return try read(json: Data(bytes), file: url)
     }
@@ -90,34 +90,21 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         let bytes = Array(data)
         if let encoding = WideEncoding.name(of: bytes) {
             throw ConfigurationError(
-                file: file,
-                issues: [
-                    .init(path: "", message: "the configuration is \(encoding), not UTF-8; save it as UTF-8")
-                ])
+                file: file, message: "the configuration is \(encoding), not UTF-8; save it as UTF-8")
         }
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         if text.allSatisfy({ [0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
             throw ConfigurationError(
                 file: file,
-                issues: [
-                    .init(
-                        path: "",
-                        message:
-                            "the configuration is \(text.isEmpty ? "empty" : "only white space"); \(Self.expected)"
-                    )
-                ])
+                message:
+                    "the configuration is \(text.isEmpty ? "empty" : "only white space"); \(Self.expected)")
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
         } catch {
             throw ConfigurationError(
-                file: file,
-                issues: [
-                    .init(
-                        path: "", message: "invalid JSON: \(error.message)", line: error.line,
-                        column: error.column)
-                ])
+                file: file, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
         }
         let issues = IssueCollector()
         let (services, decisionLog) = Self.parts(of: value, issues: issues)
@@ -163,16 +150,9 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
             return ([], nil)
         }
         ConfigurationCharacters.check(value, at: "", issues: issues)
-        for key in root.keys where !topLevelKeys.contains(key) && key != "$schema" {
-            let hint =
-                ConfigurationPath.suggestion(for: key, among: topLevelKeys).map {
-                    " (did you mean \"\($0)\"?)"
-                }
-                ?? ""
-            issues.add(
-                ConfigurationPath.member("", key),
-                "unknown key\(hint); the top level has \"services\", \"decisionLog\" (and \"$schema\")")
-        }
+        issues.addUnknownKeys(
+            of: root, at: "", known: topLevelKeys + ["$schema"],
+            #"the top level has "services", "decisionLog" (and "$schema")"#)
         let decisionLog = root["decisionLog"].flatMap {
             $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
         }
@@ -248,16 +228,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
             )
             return nil
         }
-        for key in object.keys where !Self.keys.contains(key) {
-            let hint =
-                ConfigurationPath.suggestion(for: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" }
-                ?? ""
-            issues.add(
-                ConfigurationPath.member(path, key),
-                "unknown key\(hint); a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
-        }
+        issues.addUnknownKeys(
+            of: object, at: path, known: Self.keys,
+            "a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         let loaderPath = ConfigurationPath.member(path, "loader")
-        let loader = object["loader"].flatMap { Self.component($0, path: loaderPath, issues: issues) }
+        let loader = object["loader"].flatMap { ComponentConfiguration($0, path: loaderPath, issues: issues) }
         if object["loader"] == nil { issues.add(loaderPath, "missing; say which loader serves this service") }
 
         var cache: CacheConfiguration?
@@ -293,7 +268,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
         let resourceAttributes = object["resourceAttributes"].flatMap {
             $0 == .null
                 ? nil
-                : Self.component(
+                : ComponentConfiguration(
                     $0, path: ConfigurationPath.member(path, "resourceAttributes"), issues: issues)
         }
 
@@ -332,30 +307,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
             return []
         }
         let components = values.enumerated().compactMap {
-            component($1, path: ConfigurationPath.element(path, $0), issues: issues)
+            ComponentConfiguration($1, path: ConfigurationPath.element(path, $0), issues: issues)
         }
         // Only a whole list keeps each component at its place (`gatekeepers[2]`).
         return components.count == values.count ? components : []
-    }
-
-    static func component(_ value: JSONValue, path: String, issues: IssueCollector) -> ComponentConfiguration?
-    {
-        guard case .object(var object) = value else {
-            issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
-            return nil
-        }
-        guard let typeValue = object["type"] else {
-            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
-            return nil
-        }
-        guard case .string(let type) = typeValue else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                "expected a type name (a string), found \(typeValue.kindDescription)")
-            return nil
-        }
-        object["type"] = nil
-        return ComponentConfiguration(type: type, settings: object)
     }
 
     var json: JSONValue {
@@ -391,21 +346,14 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
             return nil
         }
         let keys = ["countLimit", "byteLimit"]
-        var ok = true
-        for key in object.keys where !keys.contains(key) {
-            let hint =
-                ConfigurationPath.suggestion(for: key, among: keys).map { " (did you mean \"\($0)\"?)" } ?? ""
-            issues.add(
-                ConfigurationPath.member(path, key),
-                "unknown key\(hint); a cache has \"countLimit\" and \"byteLimit\"")
-            ok = false
-        }
+        var ok = !issues.addUnknownKeys(
+            of: object, at: path, known: keys, #"a cache has "countLimit" and "byteLimit""#)
         func limit(_ key: String) -> Int? {
             guard let value = object[key] else { return nil }
             guard case .number(let text) = value, let number = Int(text), number > 0 else {
                 issues.add(
                     ConfigurationPath.member(path, key),
-                    "expected a positive whole number, found \(Self.show(value))")
+                    "expected a positive whole number, found \(value.shown)")
                 ok = false
                 return nil
             }
@@ -418,15 +366,6 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
             ok = false
         }
         if !ok { return nil }
-    }
-
-    static func show(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): "\"\(text)\""
-        case .number(let text): text
-        case .bool(let flag): String(flag)
-        default: value.kindDescription
-        }
     }
 
     var json: JSONValue {

@@ -1,3 +1,5 @@
+import GatehouseRemote
+
 /// A JSON value as written in a configuration file: what plugin settings are decoded from.
 ///
 /// Numbers keep their literal text, so `10000000` stays exact whatever width it is read as.
@@ -79,6 +81,28 @@ public struct JSONObject: Sendable, Hashable {
             combined ^= memberHasher.finalize()
         }
         hasher.combine(combined)
+    }
+}
+
+extension JSONValue {
+    /// The value for messages: a string in quotes, a number or boolean as written, else its kind.
+    var shown: String {
+        switch self {
+        case .string(let text): "\"\(text)\""
+        case .number(let text): text
+        case .bool(let flag): String(flag)
+        default: kindDescription
+        }
+    }
+}
+
+/// The configuration reader: strict JSON, errors by line and column, duplicate keys refused.
+package typealias JSONParser = JSONReader<JSONValue>
+
+extension JSONValue: JSONBuildable {
+    /// Builds an object from its members in order.
+    package static func object(members: [(key: String, value: JSONValue)]) -> JSONValue {
+        .object(JSONObject(members))
     }
 }
 

@@ -23,35 +23,37 @@ import GatehouseCore
 /// }
 /// ```
 public struct PluginRegistry: Sendable {
-    /// Builds a policy from a component's settings: decodes, then calls the factory.
-    struct PolicyPlugin: Sendable {
+    /// Builds a component from its settings (decodes, then calls the factory) and describes it
+    /// for `explain`.
+    struct Plugin<Component>: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
-                any AccessPolicy
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> Component
         let describe: @Sendable (JSONValue) -> String?
+
+        /// `ignoring`: keys of the component's own that the settings type does not read.
+        init<Settings: Decodable & Sendable>(
+            _ settings: Settings.Type, ignoring: Set<String> = [],
+            describe: (@Sendable (Settings) -> String)?,
+            factory: @escaping @Sendable (Settings, PluginContext) throws -> Component
+        ) {
+            build = { value, context, unread in
+                let decoder = SettingsDecoder()
+                defer { unread = decoder.unknownKeys }
+                return try factory(decoder.decode(Settings.self, from: value, ignoring: ignoring), context)
+            }
+            self.describe = { value in
+                guard let describe,
+                    let settings = try? SettingsDecoder().decode(
+                        Settings.self, from: value, ignoring: ignoring)
+                else { return nil }
+                return describe(settings)
+            }
+        }
     }
 
-    /// Builds a loader from a component's settings: decodes, then calls the factory.
-    struct LoaderPlugin: Sendable {
-        let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
-                any ResourceLoading<
-                    String, Data
-                >
-        let describe: @Sendable (JSONValue) -> String?
-    }
-
-    /// Builds an attribute source from a component's settings: decodes, then calls the factory.
-    struct AttributeSourcePlugin: Sendable {
-        let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws ->
-                any AttributeSource
-        let describe: @Sendable (JSONValue) -> String?
-    }
-
-    private(set) var policies: [String: PolicyPlugin] = [:]
-    private(set) var loaders: [String: LoaderPlugin] = [:]
-    private(set) var attributeSources: [String: AttributeSourcePlugin] = [:]
+    private(set) var policies: [String: Plugin<any AccessPolicy>] = [:]
+    private(set) var loaders: [String: Plugin<any ResourceLoading<String, Data>>] = [:]
+    private(set) var attributeSources: [String: Plugin<any AttributeSource>] = [:]
 
     /// A registry with the built-in types registered.
     public init() {
@@ -87,21 +89,8 @@ public struct PluginRegistry: Sendable {
         describe: (@Sendable (Settings) -> String)? = nil,
         factory: @escaping @Sendable (Settings, PluginContext) throws -> any AccessPolicy
     ) throws {
-        try Self.checkName(type, taken: policies[type] != nil, kind: "policy")
-        policies[type] = PolicyPlugin(
-            build: { value, context, unread in
-                let decoder = SettingsDecoder()
-                defer { unread = decoder.unknownKeys }
-                let settings = try decoder.decode(Settings.self, from: value, ignoring: ["name"])
-                return try factory(settings, context)
-            },
-            describe: { value in
-                guard let describe,
-                    let settings = try? SettingsDecoder().decode(
-                        Settings.self, from: value, ignoring: ["name"])
-                else { return nil }
-                return describe(settings)
-            })
+        let plugin = Plugin(settings, ignoring: ["name"], describe: describe, factory: factory)
+        try Self.add(plugin, as: type, kind: "policy", to: &policies)
     }
 
     /// Registers a loader type whose resources are `Data` named by `String` keys.
@@ -113,20 +102,8 @@ public struct PluginRegistry: Sendable {
         describe: (@Sendable (Settings) -> String)? = nil,
         factory: @escaping @Sendable (Settings, PluginContext) throws -> any ResourceLoading<String, Data>
     ) throws {
-        try Self.checkName(type, taken: loaders[type] != nil, kind: "loader")
-        loaders[type] = LoaderPlugin(
-            build: { value, context, unread in
-                let decoder = SettingsDecoder()
-                defer { unread = decoder.unknownKeys }
-                let settings = try decoder.decode(Settings.self, from: value, ignoring: [])
-                return try factory(settings, context)
-            },
-            describe: { value in
-                guard let describe,
-                    let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
-                else { return nil }
-                return describe(settings)
-            })
+        try Self.add(
+            Plugin(settings, describe: describe, factory: factory), as: type, kind: "loader", to: &loaders)
     }
 
     /// Registers an attribute source type, named by a service's `"resourceAttributes"`.
@@ -145,30 +122,22 @@ public struct PluginRegistry: Sendable {
         describe: (@Sendable (Settings) -> String)? = nil,
         factory: @escaping @Sendable (Settings, PluginContext) throws -> any AttributeSource
     ) throws {
-        try Self.checkName(type, taken: attributeSources[type] != nil, kind: "attribute source")
-        attributeSources[type] = AttributeSourcePlugin(
-            build: { value, context, unread in
-                let decoder = SettingsDecoder()
-                defer { unread = decoder.unknownKeys }
-                let settings = try decoder.decode(Settings.self, from: value, ignoring: [])
-                return try factory(settings, context)
-            },
-            describe: { value in
-                guard let describe,
-                    let settings = try? SettingsDecoder().decode(Settings.self, from: value, ignoring: [])
-                else { return nil }
-                return describe(settings)
-            })
+        let plugin = Plugin(settings, describe: describe, factory: factory)
+        try Self.add(plugin, as: type, kind: "attribute source", to: &attributeSources)
     }
 
-    private static func checkName(_ type: String, taken: Bool, kind: String) throws {
+    private static func add<Component>(
+        _ plugin: Plugin<Component>, as type: String, kind: String,
+        to table: inout [String: Plugin<Component>]
+    ) throws {
         guard !type.isEmpty else {
             throw PluginRegistrationError(message: "a \(kind) type name must not be empty")
         }
-        guard !taken else {
+        guard table[type] == nil else {
             throw PluginRegistrationError(
                 message: "the \(kind) type \"\(type)\" is already registered; choose another name")
         }
+        table[type] = plugin
     }
 }
 

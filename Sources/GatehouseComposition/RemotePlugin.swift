@@ -62,20 +62,14 @@ extension BuiltInPlugins {
             bearerToken = value
         }
         let proxy = try remoteProxy(settings.proxy)
-        var timeout = RemotePolicy.defaultTimeout
-        if let text = settings.timeout {
-            switch ConfigurationDuration.parse(text) {
-            case .success(let duration): timeout = duration
-            case .failure(let problem): throw SettingsError(key: "timeout", message: problem.message)
-            }
-        }
+        let timeout = try settings.timeout.map { try ConfigurationDuration.parse($0, key: "timeout") }
         if let limit = settings.maxResponseBytes, limit <= 0 {
             throw SettingsError(
                 key: "maxResponseBytes", message: "expected a positive number of bytes, found \(limit)")
         }
         do {
             return try RemotePolicy(
-                url: url, protocol: decisionProtocol, timeout: timeout,
+                url: url, protocol: decisionProtocol, timeout: timeout ?? RemotePolicy.defaultTimeout,
                 maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
                 bearerToken: bearerToken, proxy: proxy)
         } catch let error as RemotePolicyError {

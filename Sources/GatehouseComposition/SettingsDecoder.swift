@@ -209,12 +209,6 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let owner: SettingsDecoder
     var currentIndex = 0
 
-    init(values: [JSONValue], codingPath: [any CodingKey], owner: SettingsDecoder) {
-        self.values = values
-        self.codingPath = codingPath
-        self.owner = owner
-    }
-
     var count: Int? { values.count }
     var isAtEnd: Bool { currentIndex >= values.count }
 
@@ -269,15 +263,9 @@ private struct SingleValue: SingleValueDecodingContainer {
     func decodeNil() -> Bool { value == .null }
 
     private func mismatch(_ expected: String) -> DecodingError {
-        let found: String
-        switch value {
-        case .string(let text): found = "\"\(text)\""
-        case .number(let text): found = text
-        case .bool(let flag): found = String(flag)
-        default: found = value.kindDescription
-        }
-        return DecodingError.typeMismatch(
-            Any.self, .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(found)"))
+        DecodingError.typeMismatch(
+            Any.self,
+            .init(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.shown)"))
     }
 
     func decode(_ type: Bool.Type) throws -> Bool {

@@ -2,19 +2,36 @@ import Foundation
 
 /// A decision service's answer, parsed as plain JSON values so that its shape can be checked
 /// strictly: a boolean is only `true` or `false` (never the number 1), a string only a string.
-/// ``AnswerReader`` reads it, refusing a key written twice in one object.
-enum AnswerJSON: Sendable, Hashable {
+enum AnswerJSON: Sendable, Hashable, JSONBuildable {
     case null
     case bool(Bool)
-    case number(Double)
+    /// A number, as its literal text.
+    case number(String)
     case string(String)
     case array([AnswerJSON])
     case object([String: AnswerJSON])
 
-    /// Parses a whole body.
+    /// Builds an object; ``JSONReader`` refuses a key written twice, so every key is one member.
+    static func object(members: [(key: String, value: AnswerJSON)]) -> AnswerJSON {
+        .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Parses a whole body, refusing a key written twice in one object: an answer with a
+    /// duplicate key is no decision, and the gate fails.
     static func parse(_ body: Data) throws -> AnswerJSON {
         guard !body.isEmpty else { throw AnswerShapeError("the body is empty; expected a JSON object") }
-        return try AnswerReader.read(Array(body))
+        do {
+            return try JSONReader.parse(Array(body))
+        } catch {
+            guard let (key, path) = error.duplicate else {
+                throw AnswerShapeError(
+                    "the body is not JSON (\(Excerpt.of(body))): \(Excerpt.text(error.message, limit: 200))")
+            }
+            let place = path.isEmpty ? "the answer" : "\"\(Excerpt.text(path, limit: 120))\""
+            throw AnswerShapeError(
+                "the key \"\(Excerpt.text(key, limit: 120))\" appears more than once in \(place); an answer with a duplicate key is ambiguous"
+            )
+        }
     }
 
     /// The members of an object, or `nil` for any other value.
@@ -28,8 +45,7 @@ enum AnswerJSON: Sendable, Hashable {
         switch self {
         case .null: "null"
         case .bool(let flag): String(flag)
-        case .number(let number):
-            "the number \(number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number))"
+        case .number(let text): "the number \(Excerpt.text(text, limit: 40))"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

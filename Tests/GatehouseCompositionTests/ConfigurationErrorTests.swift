@@ -88,6 +88,25 @@ struct ConfigurationErrorTests {
         #expect(issues(service(gatekeepers: gatekeepers)) == [expected])
     }
 
+    /// A component nested in a combinator is read as a gatekeeper is, with the same messages.
+    @Test(arguments: [
+        (
+            #"[{ "type": "not", "policy": { "reason": "x" } }]"#,
+            #"services.s.gatekeepers[0].policy.type: missing; every component names its type"#
+        ),
+        (
+            #"[{ "type": "allOf", "policies": [{ "type": 3 }] }]"#,
+            #"services.s.gatekeepers[0].policies[0].type: expected a type name (a string), found a number"#
+        ),
+        (
+            #"[{ "type": "anyOf", "policies": ["alwaysAllow"] }]"#,
+            #"services.s.gatekeepers[0].policies[0]: expected an object with a "type", found a string"#
+        ),
+    ])
+    func aNestedComponentIsCheckedAsAGatekeeperIs(gatekeepers: String, expected: String) {
+        #expect(issues(service(gatekeepers: gatekeepers)) == [expected])
+    }
+
     @Test(arguments: [
         (
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeeper": [] } } }"#,

@@ -1,31 +1,52 @@
 import GatehouseCore
 
-/// A strict JSON parser (RFC 8259) that reports the line and column of the first syntax error.
+/// A JSON value type that ``JSONReader`` builds: one constructor per kind of value (an enum's
+/// cases can be them). Numbers come as their literal text; an object's members in their order.
+package protocol JSONBuildable {
+    static var null: Self { get }
+    static func bool(_ value: Bool) -> Self
+    static func number(_ text: String) -> Self
+    static func string(_ text: String) -> Self
+    static func array(_ values: [Self]) -> Self
+    static func object(members: [(key: String, value: Self)]) -> Self
+}
+
+/// Why ``JSONReader`` refused a document, and where (1-based line and column, columns counted
+/// in characters).
+package struct JSONSyntaxError: Error {
+    package var message: String
+    package var line: Int
+    package var column: Int
+    /// When a key was written twice: the key, and the path of the object holding it (`""` for the
+    /// top level, else as `metrics.a[0]`).
+    package var duplicate: (key: String, objectPath: String)?
+}
+
+/// A strict JSON reader (RFC 8259), for configurations and for decision services' answers, that
+/// reports the line and column of the first syntax error.
 ///
 /// Foundation's parser reports byte offsets at best; a person editing a configuration wants
-/// "line 7, column 12". Duplicate keys are an error too: in a configuration a repeated key is
-/// always a mistake, and silently keeping one of them could open a gate.
-package struct JSONParser {
-    /// A syntax error at a position (1-based line and column, columns counted in characters).
-    package struct SyntaxError: Error, Equatable {
-        package var message: String
-        package var line: Int
-        package var column: Int
-    }
-
-    static let maximumDepth = 64
+/// "line 7, column 12". A key written twice in one object, at any depth, is an error: readers
+/// disagree about which one counts (OPA's keeps the last `"result"`, Foundation's the first), so
+/// keeping either could open a gate. Keys are compared as Swift compares strings (after escapes
+/// are read, canonically equivalent spellings are one key). Nesting is limited to
+/// ``maximumDepth`` levels.
+package struct JSONReader<Value: JSONBuildable> {
+    static var maximumDepth: Int { 64 }
 
     private let bytes: [UInt8]
     private var position = 0
-    private var depth = 0
+    /// Where the reader is, as `metrics`, `.a`, `[0]`, one entry per enclosing array or object:
+    /// for naming the object of a duplicate key, and for the depth limit.
+    private var path: [String] = []
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Parses a whole document: one value, surrounded only by white space.
-    package static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes)
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> Value {
+        var parser = JSONReader(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.position = 3 }
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -36,7 +57,7 @@ package struct JSONParser {
         return value
     }
 
-    private mutating func parseValue() throws(SyntaxError) -> JSONValue {
+    private mutating func parseValue() throws(JSONSyntaxError) -> Value {
         guard position < bytes.count else { throw error("unexpected end of file, expected a value") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -50,20 +71,19 @@ package struct JSONParser {
         }
     }
 
-    private mutating func enter() throws(SyntaxError) {
-        depth += 1
-        if depth > Self.maximumDepth {
-            throw error("nesting deeper than \(Self.maximumDepth) levels")
+    private func enter() throws(JSONSyntaxError) {
+        guard path.count < Self.maximumDepth else {
+            throw error("nested deeper than \(Self.maximumDepth) levels")
         }
     }
 
-    private mutating func parseObject() throws(SyntaxError) -> JSONValue {
+    private mutating func parseObject() throws(JSONSyntaxError) -> Value {
         try enter()
-        defer { depth -= 1 }
         position += 1
-        var object = JSONObject()
+        var members: [(key: String, value: Value)] = []
+        var keys: Set<String> = []
         skipWhitespace()
-        if consume(UInt8(ascii: "}")) { return .object(object) }
+        if consume(UInt8(ascii: "}")) { return .object(members: members) }
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -71,32 +91,37 @@ package struct JSONParser {
             }
             let keyStart = position
             let key = try parseString()
-            if object[key] != nil {
-                throw error("duplicate key \"\(key)\"", at: keyStart)
+            guard keys.insert(key).inserted else {
+                var failure = error("duplicate key \"\(key)\"", at: keyStart)
+                failure.duplicate = (key, path.joined())
+                throw failure
             }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else {
                 throw error("unexpected \(describeCurrent()), expected ':' after key \"\(key)\"")
             }
             skipWhitespace()
-            object[key] = try parseValue()
+            path.append(path.isEmpty ? key : "." + key)
+            members.append((key, try parseValue()))
+            path.removeLast()
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
-            if consume(UInt8(ascii: "}")) { return .object(object) }
+            if consume(UInt8(ascii: "}")) { return .object(members: members) }
             throw error("unexpected \(describeCurrent()), expected ',' or '}'")
         }
     }
 
-    private mutating func parseArray() throws(SyntaxError) -> JSONValue {
+    private mutating func parseArray() throws(JSONSyntaxError) -> Value {
         try enter()
-        defer { depth -= 1 }
         position += 1
-        var values: [JSONValue] = []
+        var values: [Value] = []
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return .array(values) }
         while true {
             skipWhitespace()
+            path.append("[\(values.count)]")
             values.append(try parseValue())
+            path.removeLast()
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             if consume(UInt8(ascii: "]")) { return .array(values) }
@@ -104,7 +129,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseLiteral(_ word: String, _ value: JSONValue) throws(SyntaxError) -> JSONValue {
+    private mutating func parseLiteral(_ word: String, _ value: Value) throws(JSONSyntaxError) -> Value {
         let utf8 = Array(word.utf8)
         guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8
         else {
@@ -114,7 +139,7 @@ package struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(SyntaxError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Value {
         let start = position
         _ = consume(UInt8(ascii: "-"))
         if consume(UInt8(ascii: "0")) {
@@ -147,12 +172,12 @@ package struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private mutating func parseString() throws(SyntaxError) -> String {
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = position
         position += 1
         var scalars = String.UnicodeScalarView()
         var segmentStart = position
-        func flush(_ end: Int) throws(SyntaxError) {
+        func flush(_ end: Int) throws(JSONSyntaxError) {
             guard segmentStart < end else { return }
             guard let text = String(validating: bytes[segmentStart..<end], as: UTF8.self) else {
                 throw error("the string is not valid UTF-8", at: segmentStart)
@@ -181,7 +206,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseEscape() throws(SyntaxError) -> Unicode.Scalar {
+    private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
         guard position < bytes.count else { throw error("unterminated escape") }
         let byte = bytes[position]
         position += 1
@@ -215,7 +240,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard position < bytes.count, let digit = hexValue(bytes[position]) else {
@@ -269,7 +294,7 @@ package struct JSONParser {
         return "byte 0x" + (hex.count < 2 ? "0" + hex : hex)
     }
 
-    private func error(_ message: String, at offset: Int? = nil) -> SyntaxError {
+    private func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         let offset = min(offset ?? position, bytes.count)
         var line = 1
         var lineStart = 0
@@ -279,6 +304,6 @@ package struct JSONParser {
         }
         // Columns count characters, not bytes: skip UTF-8 continuation bytes.
         let column = bytes[lineStart..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-        return SyntaxError(message: message, line: line, column: column)
+        return JSONSyntaxError(message: message, line: line, column: column)
     }
 }

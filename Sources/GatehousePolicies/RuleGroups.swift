@@ -59,14 +59,10 @@ struct RuleGroups {
         undefinedProblems() + cycleProblems()
     }
 
-    /// Who is named in which group, once every line is read: the groups naming each subject,
-    /// and the groups naming each group with `@` (its holders), as the file says them, so that
-    /// work and memory grow with the file (see ``GroupHierarchy``).
-    ///
-    /// - Throws: ``RulesFileError`` listing every group named but not defined, and every cycle.
-    func hierarchy(fileName: String) throws -> GroupHierarchy {
-        let problems = problems()
-        guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
+    /// Who is named in which group, once every line is read and ``problems()`` found none: the
+    /// groups naming each subject, and the groups naming each group with `@` (its holders), as
+    /// the file says them, so that work and memory grow with the file (see ``GroupHierarchy``).
+    func hierarchy() -> GroupHierarchy {
         var holders: [String: [String]] = [:]
         var naming: [String: [String]] = [:]
         for group in groups {

@@ -83,30 +83,18 @@ package enum TimeWindowZone {
     /// would read it: `GMT`, `UTC` or `UT` (any case), a sign, one or two digits of hours, and
     /// optionally two digits of minutes, with or without a colon. `nil` for anything else.
     private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
-        let text = Array(identifier.uppercased().utf8)
-        var index = 0
-        for prefix in ["GMT", "UTC", "UT"] where text.starts(with: prefix.utf8) {
-            index = prefix.utf8.count
-            break
+        let text = identifier.uppercased()
+        guard let prefix = ["GMT", "UTC", "UT"].first(where: { text.hasPrefix($0) }),
+            let sign = ["+": 1, "-": -1][text.dropFirst(prefix.count).first ?? " "]
+        else { return nil }
+        var digits = text.dropFirst(prefix.count + 1)
+        if digits.count == 5, digits.dropFirst(2).first == ":" {
+            digits = digits.prefix(2) + digits.suffix(2)
         }
-        guard index > 0, index < text.count else { return nil }
-        let sign: Int
-        switch text[index] {
-        case UInt8(ascii: "+"): sign = 1
-        case UInt8(ascii: "-"): sign = -1
-        default: return nil
-        }
-        var digits = Array(text[(index + 1)...])
-        if digits.count == 5, digits[2] == UInt8(ascii: ":") {
-            digits.remove(at: 2)
-        }
-        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return nil
-        }
-        let values = digits.map { Int($0 - 0x30) }
-        let hourDigits = digits.count == 4 ? 2 : digits.count
-        let hours = values[..<hourDigits].reduce(0) { $0 * 10 + $1 }
-        let minutes = values[hourDigits...].reduce(0) { $0 * 10 + $1 }
+        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let number = Int(digits)
+        else { return nil }
+        let (hours, minutes) = digits.count == 4 ? (number / 100, number % 100) : (number, 0)
         guard hours < 24, minutes < 60 else { return nil }
         return sign * (hours * 60 + minutes)
     }

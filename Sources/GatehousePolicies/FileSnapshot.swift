@@ -17,10 +17,9 @@ struct FileSnapshot: Sendable {
     /// Reads the regular file at `path`, at most `limit` bytes, retrying up to `attempts` times
     /// when it changes while being read.
     ///
-    /// - Parameter name: The file's name in error messages.
-    /// - Throws: ``RulesFileError`` when the file cannot be read, is not a regular file (or is
-    ///   one whose size the system does not know, as a /proc file), is larger than `limit`, or
-    ///   kept changing.
+    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be read, is not a regular
+    ///   file (or one whose size the system does not know), is larger than `limit`, or kept
+    ///   changing.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {

@@ -15,10 +15,8 @@ extension RulesFile {
     /// The nearest rules are the allow rules with a matching action whose resource pattern
     /// matches the resource (or would, if its placeholders had values), in line order; then those
     /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
-    /// most ``nearMissLimit``. In a file of at most ``nearMissScanLimit`` rules, reads every rule
-    /// (its resource pattern only when the pattern has placeholders or the rule names the
-    /// subject); in a larger one, only the rules of matching patterns. For explaining a denial,
-    /// never for deciding.
+    /// most ``nearMissLimit``, looked for among the rules of matching patterns only past
+    /// ``nearMissScanLimit`` rules.
     package func nearMisses(for request: AccessRequest) -> [String] {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }

@@ -4,8 +4,7 @@ import GatehouseCore
 /// The parsed and indexed contents of one version of a rules file: an immutable snapshot that
 /// ``FilePolicy`` and ``RulesPolicy`` decide with.
 ///
-/// Format, one line each, fields separated by spaces or tabs (the exact rules are in
-/// docs/policies.md):
+/// Format, one line each, fields separated by spaces or tabs (see docs/policies.md):
 /// ```
 /// # effect  subject   action  resource            [if KEY=VALUE ...]
 /// group     editors   alice bob @admins
@@ -97,11 +96,9 @@ package final class RulesFile: Sendable {
     /// Parses rules from the bytes of a file, which must be UTF-8 (a leading byte-order mark is
     /// dropped); patterns are normalized to Unicode NFC.
     ///
-    /// - Parameter requireEnd: Whether the rules must be followed by an `end` line.
     /// - Throws: ``RulesFileError`` listing every problem of the file, by line;
     ///   ``RulesFileError/Kind/incomplete`` when the text has no rule, group, comment or `end`
-    ///   line (a zero-byte file is what a file being rewritten in place looks like), or lacks a
-    ///   required `end` line.
+    ///   line (what a file being rewritten in place looks like), or lacks a required `end` line.
     package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> RulesFile
     {

@@ -144,7 +144,7 @@ struct RulesParser {
     {
         if text[field.lowerBound] == UInt8(ascii: "@") {
             let name = try Self.groupName(string(field.dropFirst(), in: text), in: string(field, in: text))
-            _ = groups.reference(name, line: line)
+            groups.reference(name, line: line)
             return (name, .group)
         }
         try Self.refuseBraces(field, in: text, field: "subject")
@@ -163,11 +163,11 @@ struct RulesParser {
         let written = string(fields[1], in: text)
         let name = try Self.groupName(written, in: written)
         var subjects: [String] = []
-        var members: [(String, Int)] = []
+        var members: [String] = []
         for field in fields[2...] {
             let member = string(field, in: text)
             if text[field.lowerBound] == UInt8(ascii: "@") {
-                members.append((try Self.groupName(String(member.dropFirst()), in: member), line))
+                members.append(try Self.groupName(String(member.dropFirst()), in: member))
             } else if let bad = member.utf8.first(where: Self.memberForbidden.contains) {
                 throw RuleSyntaxError(
                     "the group member \"\(member)\" holds \"\(Character(Unicode.Scalar(bad)))\"; a member is an "

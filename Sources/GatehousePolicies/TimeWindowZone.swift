@@ -4,13 +4,11 @@ import GatehouseCore
 /// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
 /// does not. Shared with the configuration's `timeWindow` settings.
 ///
-/// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` and `UTC+5` as +05:00 while
-/// the IANA identifier `Etc/GMT+5` is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka)
-/// and `IST`, and knows `Factory`, which is no place's time. So an identifier is accepted when
-/// it is `UTC` or `GMT`, is listed in `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA
-/// area (`Africa/` … `Pacific/`, `Etc/`) and Foundation's zone data holds it under exactly
-/// that name. The last rule is needed because the list on Linux holds one name per place
-/// (`Asia/Calcutta`, not `Asia/Kolkata`) and no `Etc/` zone. `Factory` is never accepted.
+/// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` as +05:00 while `Etc/GMT+5`
+/// is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka), and knows `Factory`. So an
+/// identifier is accepted when it is `UTC` or `GMT`, is listed in
+/// `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA area and Foundation's zone data holds
+/// it under exactly that name (Linux lists one name per place and no `Etc/` zone).
 package enum TimeWindowZone {
     /// The zone named `identifier`, or `nil` when it is not an accepted IANA identifier.
     package static func zone(_ identifier: String) -> TimeZone? {

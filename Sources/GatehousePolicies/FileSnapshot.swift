@@ -44,7 +44,11 @@ struct FileSnapshot: Sendable {
                 file: name, kind: .notRegularFile,
                 message: "is a \(before.typeName), not a regular file; expected a rules file")
         }
-        try checkSize(before.size, name: name, limit: limit)
+        guard before.size <= Int64(limit) else {
+            throw RulesFileError(
+                file: name, kind: .tooLarge,
+                message: "is \(before.size) bytes, larger than the limit of \(limit) bytes")
+        }
         // One byte more than expected: reading it means the file grew.
         guard let bytes = contents(of: descriptor, upTo: Int(before.size) + 1) else {
             throw cannotRead(name, errno)
@@ -74,15 +78,6 @@ struct FileSnapshot: Sendable {
     private static func sameContents(_ a: FileIdentity, _ b: FileIdentity) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
-    }
-
-    /// Throws when `size` is over `limit`.
-    private static func checkSize(_ size: Int64, name: String, limit: Int) throws {
-        guard size <= Int64(limit) else {
-            throw RulesFileError(
-                file: name, kind: .tooLarge,
-                message: "is \(size) bytes, larger than the limit of \(limit) bytes")
-        }
     }
 
     /// The error of a failed system call, with the system's text for `code`, such as "No such

@@ -75,15 +75,14 @@ struct RulesParser {
         }
     }
 
-    /// The keywords a line can start with.
-    private static let keywords = ["allow", "deny", "group", "end"]
-
     /// `; did you mean "allow"?` when `word` is within two edits of a keyword (the closest,
     /// the first of equals), else empty.
-    static func suggestion(for word: String) -> String {
-        let closest = keywords.map { (keyword: $0, distance: editDistance(Array($0), Array(word))) }
-            .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
-            .min { $0.distance < $1.distance }
+    private static func suggestion(for word: String) -> String {
+        let closest = ["allow", "deny", "group", "end"].map {
+            (keyword: $0, distance: editDistance(Array($0), Array(word)))
+        }
+        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
+        .min { $0.distance < $1.distance }
         return closest.map { "; did you mean \"\($0.keyword)\"?" } ?? ""
     }
 

@@ -12,16 +12,14 @@ import GatehouseCore
 package enum TimeWindowZone {
     /// The zone named `identifier`, or `nil` when it is not an accepted IANA identifier.
     package static func zone(_ identifier: String) -> TimeZone? {
-        guard identifier != "Factory" else { return nil }
+        // `listed` leaves `Factory` out, and it is in no area.
         if listed.contains(identifier) {
             return TimeZone(identifier: identifier)
         }
-        guard let slash = identifier.firstIndex(of: "/"), areas.contains(identifier[..<slash]),
-            let zone = TimeZone(identifier: identifier), zone.identifier == identifier
-        else {
+        guard let slash = identifier.firstIndex(of: "/"), areas.contains(identifier[..<slash]) else {
             return nil
         }
-        return zone
+        return TimeZone(identifier: identifier).flatMap { $0.identifier == identifier ? $0 : nil }
     }
 
     /// Why `identifier` is not accepted, such as `unknown time zone "Europe/Berln"; expected an

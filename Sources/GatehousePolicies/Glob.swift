@@ -79,15 +79,9 @@ package enum Glob {
     /// `tenants/{tenant}/*` it cannot reach another tenant's folder or a parent folder.
     static func placeholderValue(_ name: Substring, in request: AccessRequest) -> String? {
         guard let value = name == "subject" ? request.subject : request.attributes[String(name)],
-            !value.isEmpty, value != ".", value != ".."
+            !value.isEmpty, value != ".", value != "..",
+            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
         else { return nil }
-        var isASCII = true
-        for byte in value.utf8 {
-            if byte == slash || byte < 0x20 || byte == 0x7F { return nil }
-            if byte >= 0x80 { isASCII = false }
-        }
-        if isASCII { return value }
-        guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
         return ResourceIdentity.normalized(value)
     }
 

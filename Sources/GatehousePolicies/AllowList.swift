@@ -75,35 +75,29 @@ public struct AllowList: AccessPolicy {
         AccessExplanation(decision(for: request))
     }
 
+    /// Exact: when the subject is listed (or not checked), the resource patterns (or every
+    /// name, when they are not checked); otherwise nothing.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        guard isListed(subject: request.subject) else { return .exact(allowing: .nothing) }
+        guard checksResources else { return .exact(allowing: .everything) }
+        return .exact(allowing: .anyOf(resources.patterns.map(AccessPlan.Residual.matching)))
+    }
+
+    /// Allows, or denies naming what is not listed, one clause each, joined with "; ".
     private func decision(for request: AccessRequest) -> AccessDecision {
-        denial(of: request).map { .deny(reason: $0) } ?? .allow
-    }
-
-    /// The reason `request` is denied, or `nil` when it is allowed.
-    private func denial(of request: AccessRequest) -> String? {
-        let resourceListed = !checksResources || resources.contains(match: request.resource)
-        let subjectListed =
-            !checksSubjects || request.subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
-        if resourceListed && subjectListed {
-            return nil
-        }
-        return reason(request, resourceListed: resourceListed, subjectListed: subjectListed)
-    }
-
-    /// What is not listed, one clause each, joined with "; ".
-    private func reason(_ request: AccessRequest, resourceListed: Bool, subjectListed: Bool) -> String {
         var problems: [String] = []
-        if !resourceListed {
+        if checksResources && !resources.contains(match: request.resource) {
             problems.append("resource \"\(request.resource)\" is not in the allow-list")
         }
-        if !subjectListed {
-            if let subject = request.subject {
-                problems.append("subject \"\(subject)\" is not in the allow-list")
-            } else {
-                problems.append(
-                    "the request has no subject (anonymous), and only the subject pattern \"*\" admits it")
-            }
+        if !isListed(subject: request.subject) {
+            problems.append(
+                request.subject.map { "subject \"\($0)\" is not in the allow-list" }
+                    ?? "the request has no subject (anonymous), and only the subject pattern \"*\" admits it")
         }
-        return problems.joined(separator: "; ")
+        return problems.isEmpty ? .allow : .deny(reason: problems.joined(separator: "; "))
+    }
+
+    private func isListed(subject: String?) -> Bool {
+        !checksSubjects || subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
     }
 }

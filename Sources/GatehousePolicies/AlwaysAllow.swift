@@ -20,4 +20,9 @@ public struct AlwaysAllow: AccessPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(.allow)
     }
+
+    /// Exact: every name.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .exact(allowing: .everything)
+    }
 }

@@ -23,4 +23,9 @@ public struct AlwaysDeny: AccessPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(.deny(reason: reason))
     }
+
+    /// Exact: no name.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .exact(allowing: .nothing)
+    }
 }

@@ -100,10 +100,9 @@ public struct FilePolicy: AccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        let version = try currentVersion()
-        guard let refusal = version.rules.refusal(for: request).map(version.noted) else { return .allow }
-        guard let note = refusal.note, case .deny(let reason) = refusal.decision else {
-            return refusal.decision
+        let explanation = try currentExplanation(request)
+        guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
+            return explanation.decision
         }
         return .deny(reason: "\(reason) (\(note))")
     }
@@ -114,6 +113,19 @@ public struct FilePolicy: AccessPolicy {
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
+        try currentExplanation(request)
+    }
+
+    /// Exact: the rules of the version decisions use now (the last good one under
+    /// ``WhenInvalid/keepLastGood``), planned for the request. A file that cannot be used fails
+    /// the part, as it fails every decision, so the plan permits nothing that depends on it.
+    ///
+    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        try currentRules().plan(request)
+    }
+
+    private func currentExplanation(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
         return version.noted(version.rules.explanation(for: request))
     }
@@ -148,8 +160,8 @@ public struct FilePolicy: AccessPolicy {
     /// The version decisions use now, loading the file if it changed.
     private func currentVersion() throws -> Version {
         var status = stat()
-        guard cPath.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
-            let error = FileSnapshot.cannotRead(fileName, Errno(code: errno))
+        guard stat(cPath, &status) == 0 else {
+            let error = FileSnapshot.cannotRead(fileName, errno)
             // Gone or unreachable: nothing to keep, and whatever comes next is loaded afresh.
             state.withLock { state in
                 state.identity = nil
@@ -172,37 +184,30 @@ public struct FilePolicy: AccessPolicy {
         }
     }
 
-    private func load(expecting identity: FileIdentity) -> Loaded {
+    /// The version at the path: its identity and its rules, or why it cannot be used.
+    private func load(expecting identity: FileIdentity)
+        -> (identity: FileIdentity, rules: Result<RulesFile, RulesFileError>)
+    {
         guard identity.isRegularFile else {
             let error = RulesFileError(
                 file: fileName, kind: .notRegularFile,
                 message: "is a \(identity.typeName), not a regular file; expected a rules file")
-            return Loaded(identity: identity, rules: .failure(error))
+            return (identity, .failure(error))
         }
+        let snapshot: FileSnapshot
         do {
-            try FileSnapshot.checkSize(identity.size, name: fileName, limit: maximumFileSize)
-            let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
-            do {
-                let rules = try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd)
-                return Loaded(identity: snapshot.identity, rules: .success(rules))
-            } catch {
-                return Loaded(identity: snapshot.identity, rules: .failure(rulesFileError(error)))
-            }
+            snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
         } catch {
-            return Loaded(identity: identity, rules: .failure(rulesFileError(error)))
+            return (identity, .failure(rulesFileError(error)))
         }
+        let rules = Result { try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd) }
+        return (snapshot.identity, rules.mapError(rulesFileError))
     }
 
     private func rulesFileError(_ error: any Error) -> RulesFileError {
         (error as? RulesFileError)
             ?? RulesFileError(file: fileName, kind: .cannotRead, message: "cannot read: \(describe(error))")
     }
-}
-
-/// One loaded version of the file: its identity and its rules, or why it cannot be used.
-private struct Loaded {
-    var identity: FileIdentity
-    var rules: Result<RulesFile, RulesFileError>
 }
 
 /// The rules decisions use, and, when they are the last good version kept in charge, the error

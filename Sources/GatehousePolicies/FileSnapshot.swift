@@ -17,10 +17,9 @@ struct FileSnapshot: Sendable {
     /// Reads the regular file at `path`, at most `limit` bytes, retrying up to `attempts` times
     /// when it changes while being read.
     ///
-    /// - Parameter name: The file's name in error messages.
-    /// - Throws: ``RulesFileError`` when the file cannot be read, is not a regular file (or is
-    ///   one whose size the system does not know, as a /proc file), is larger than `limit`, or
-    ///   kept changing.
+    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be read, is not a regular
+    ///   file (or one whose size the system does not know), is larger than `limit`, or kept
+    ///   changing.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {
@@ -37,33 +36,26 @@ struct FileSnapshot: Sendable {
     private static func readOnce(path: String, name: String, limit: Int) throws -> FileSnapshot? {
         // O_NONBLOCK: opening a pipe must not wait for a writer; it is rejected below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw cannotRead(name, Errno(code: errno)) }
+        guard descriptor >= 0 else { throw cannotRead(name, errno) }
         defer { close(descriptor) }
-        let before = try identity(FileIdentity.of(descriptor: descriptor), name)
+        let before = try FileIdentity(descriptor: descriptor, name: name)
         guard before.isRegularFile else {
             throw RulesFileError(
                 file: name, kind: .notRegularFile,
                 message: "is a \(before.typeName), not a regular file; expected a rules file")
         }
-        try checkSize(before.size, name: name, limit: limit)
-        // One byte more than expected: reading it means the file grew.
-        var bytes = [UInt8](repeating: 0, count: Int(before.size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw cannotRead(name, Errno(code: errno))
-            }
-            if got == 0 { break }
-            count += got
+        guard before.size <= Int64(limit) else {
+            throw RulesFileError(
+                file: name, kind: .tooLarge,
+                message: "is \(before.size) bytes, larger than the limit of \(limit) bytes")
         }
-        bytes.removeSubrange(count...)
-        let after = try identity(FileIdentity.of(descriptor: descriptor), name)
-        guard Self.sameContents(before, after) else { return nil }
-        guard Int64(count) == after.size else {
+        // One byte more than expected: reading it means the file grew.
+        guard let bytes = contents(of: descriptor, upTo: Int(before.size) + 1) else {
+            throw cannotRead(name, errno)
+        }
+        let after = try FileIdentity(descriptor: descriptor, name: name)
+        guard sameContents(before, after) else { return nil }
+        guard Int64(bytes.count) == after.size else {
             // Nothing changed, yet the file held more than its size: the system does not know
             // its size, as for a /proc or /sys file (reported as 0 bytes). Reading it again would
             // only find it "changing" every time.
@@ -88,29 +80,80 @@ struct FileSnapshot: Sendable {
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
 
-    /// Throws when `size` is over `limit`.
-    static func checkSize(_ size: Int64, name: String, limit: Int) throws {
-        guard size <= Int64(limit) else {
-            throw RulesFileError(
-                file: name, kind: .tooLarge,
-                message: "is \(size) bytes, larger than the limit of \(limit) bytes")
-        }
-    }
-
-    static func cannotRead(_ name: String, _ error: Errno) -> RulesFileError {
-        RulesFileError(file: name, kind: .cannotRead, message: "cannot read: \(error.text)")
-    }
-
-    private static func identity(_ result: Result<FileIdentity, Errno>, _ name: String) throws -> FileIdentity
-    {
-        switch result {
-        case .success(let identity): identity
-        case .failure(let error): throw cannotRead(name, error)
-        }
+    /// The error of a failed system call, with the system's text for `code`, such as "No such
+    /// file or directory".
+    static func cannotRead(_ name: String, _ code: Int32) -> RulesFileError {
+        RulesFileError(
+            file: name, kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
     }
 }
 
-/// The system's `read`, named apart from `FileSnapshot/read(path:name:limit:attempts:)`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
+/// Up to `limit` bytes of the open file `descriptor` (fewer at its end), or `nil` with `errno`
+/// set when `read` fails; an interrupted read is retried.
+private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(limit)
+    var chunk = [UInt8](repeating: 0, count: min(limit, 1 << 16))
+    while bytes.count < limit {
+        let got = read(descriptor, &chunk, min(chunk.count, limit - bytes.count))
+        if got < 0 && errno == EINTR { continue }
+        guard got >= 0 else { return nil }
+        if got == 0 { break }
+        bytes += chunk[..<got]
+    }
+    return bytes
+}
+
+/// What identifies one version of a file without reading it: device, inode, size, type and
+/// permission bits, and the modification and status-change times in nanoseconds. Any write,
+/// rename over the path, truncation or `chmod` changes at least one of them.
+///
+/// Limit: two writes to the same inode that leave the size unchanged and land within one tick
+/// of the file system's timestamp clock are indistinguishable.
+struct FileIdentity: Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var mode: UInt32
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
+
+    /// Whether the identity is that of a regular file.
+    var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+
+    /// A short name for the file type, for messages.
+    var typeName: String {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): "regular file"
+        case UInt32(S_IFDIR): "directory"
+        case UInt32(S_IFLNK): "symbolic link"
+        case UInt32(S_IFIFO): "pipe"
+        case UInt32(S_IFSOCK): "socket"
+        case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
+        default: "special file"
+        }
+    }
+
+    init(_ status: stat) {
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
+        size = Int64(status.st_size)
+        mode = UInt32(status.st_mode)
+        let times = PoliciesPlatform.times(of: status)
+        modifiedSeconds = Int64(times.modified.tv_sec)
+        modifiedNanoseconds = Int64(times.modified.tv_nsec)
+        changedSeconds = Int64(times.changed.tv_sec)
+        changedNanoseconds = Int64(times.changed.tv_nsec)
+    }
+
+    /// The identity of the open file `descriptor`.
+    ///
+    /// - Throws: ``RulesFileError`` (cannot read, naming `name`) when `fstat` fails.
+    init(descriptor: Int32, name: String) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }
+        self.init(status)
+    }
 }

@@ -8,10 +8,8 @@ import GatehouseCore
 package enum Glob {
     /// Whether `pattern` matches `text`. Braces are placeholders only when `request` is given;
     /// `stars: false` makes `*` literal text (a condition's value). The first `skipping` bytes
-    /// of both are known to be the same, and are not compared again.
-    ///
-    /// The classic walk: pattern and text byte by byte, and at a mismatch back to just after the
-    /// last star, which takes one more byte of text. At most `text × pattern` steps.
+    /// of both are known to be the same. The classic walk: at a mismatch, back to just after the
+    /// last star, which takes one more byte of text; at most `text × pattern` steps.
     package static func matches(
         _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
         skipping: Int = 0
@@ -65,8 +63,7 @@ package enum Glob {
         }
     }
 
-    /// Whether `a` and `b` are the same bytes. (`==` compares strings by canonical equivalence:
-    /// `é` precomposed equals `e` and a combining accent.)
+    /// Whether `a` and `b` are the same bytes (`==` compares by canonical equivalence).
     package static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         var other = b.utf8.makeIterator()
@@ -82,15 +79,9 @@ package enum Glob {
     /// `tenants/{tenant}/*` it cannot reach another tenant's folder or a parent folder.
     static func placeholderValue(_ name: Substring, in request: AccessRequest) -> String? {
         guard let value = name == "subject" ? request.subject : request.attributes[String(name)],
-            !value.isEmpty, value != ".", value != ".."
+            !value.isEmpty, value != ".", value != "..",
+            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
         else { return nil }
-        var isASCII = true
-        for byte in value.utf8 {
-            if byte == slash || byte < 0x20 || byte == 0x7F { return nil }
-            if byte >= 0x80 { isASCII = false }
-        }
-        if isASCII { return value }
-        guard !value.unicodeScalars.contains(where: ResourceIdentity.isControl) else { return nil }
         return ResourceIdentity.normalized(value)
     }
 
@@ -106,8 +97,7 @@ package enum Glob {
         }
     }
 
-    /// Whether `name` is a placeholder or condition key name: ASCII letters, digits, `_`, `-`
-    /// and `.`, at least one.
+    /// Whether `name` is a placeholder or condition key name: ASCII letters, digits, `_`, `-`, `.`.
     static func isName(_ name: some StringProtocol) -> Bool {
         !name.isEmpty
             && name.utf8.allSatisfy { byte in
@@ -131,7 +121,6 @@ enum PatternSyntaxError: Error, Equatable {
     /// `{}` or a name holding other than letters, digits, `_`, `-`, `.`.
     case badPlaceholderName(String)
 
-    /// The problem in words, for a rules-file error.
     var message: String {
         switch self {
         case .unclosedBrace:

@@ -1,13 +1,10 @@
 /// The groups of a rules file as a decision needs them: for each subject, every group it
 /// belongs to, directly or through nested groups.
 ///
-/// A subject's groups are found by a walk up from the groups naming it through the groups
-/// naming those with `@`, each group once. The walk is done when the file is read, and its
-/// result kept as a `Set`, for every subject that belongs to at most ``storedLimit`` groups more
-/// than name it; a subject with more (deep in a long chain) is walked for at each decision that
-/// needs its groups. So reading a file costs in proportion to the file however deep the
-/// nesting (working out every subject's groups of a chain `group gI @gI+1 sI` grows with the
-/// square of the file).
+/// The walk up from the groups naming a subject is done when the file is read, and kept as a
+/// `Set`, for every subject that belongs to at most ``storedLimit`` groups more than name it;
+/// one deeper in a long chain is walked for at each decision that needs it, so that reading a
+/// file costs in proportion to the file however deep the nesting.
 struct GroupHierarchy: Sendable {
     /// How many more groups than the lines naming it a subject may belong to for its groups to
     /// be kept when the file is read.

@@ -29,19 +29,13 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     ///   example, `expected HH:mm, found "9am"`.
     public init(_ text: String) throws {
         let bytes = Array(text.utf8)
-        func digit(_ index: Int) -> Int? {
-            let byte = bytes[index]
-            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                ? Int(byte - UInt8(ascii: "0")) : nil
-        }
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
-            let h1 = digit(0), let h2 = digit(1), let m1 = digit(3), let m2 = digit(4)
+            bytes.indices.allSatisfy({ $0 == 2 || (0x30...0x39).contains(bytes[$0]) }),
+            let hour = Int(text.prefix(2)), let minute = Int(text.suffix(2))
         else {
             throw PolicyConfigurationError(
                 policy: "localTime", message: "expected HH:mm, found \(text.debugDescription)")
         }
-        let hour = h1 * 10 + h2
-        let minute = m1 * 10 + m2
         guard hour < 24, minute < 60 else {
             throw PolicyConfigurationError(
                 policy: "localTime",

@@ -2,26 +2,14 @@ import Foundation
 import GatehouseCore
 
 /// The characters a pattern (and a rules-file line) may not hold, because they would make a rule
-/// read as something other than what it matches, and the Unicode form patterns are kept in.
-///
-/// - Control characters (C0, DEL, C1): invisible, and a NUL silently cut a field short.
-/// - Unicode spaces and invisible separators (no-break space, ideographic space, zero-width
-///   space, U+FEFF…): a field that looks like two words is one, so its rule never matches.
-/// - Bidirectional controls: the line displays in another order than it is matched.
-/// - Look-alikes of `*` (full-width, small, operator, heavy asterisks, stars…): they read as a
-///   wildcard and match only themselves. See ``isStarLookAlike(_:)`` for the exact rule.
-/// - Invisible characters (``isInvisible(_:)``): every default-ignorable code point and every
-///   format character (general category Cf), by the runtime's Unicode data, and the few
-///   characters that are neither but render blank (U+2800 BRAILLE PATTERN BLANK…):
-///   `deny mallory<U+3164> read docs/*` reads as a deny of mallory and denies no one.
-///
-/// Patterns are normalized to Unicode NFC when loaded, so a pattern written in NFD matches its
-/// NFC request (and the proxy refuses requests that are not NFC).
+/// read as something other than what it matches: control characters (a NUL cuts a field
+/// short), Unicode spaces and invisible separators (a field that looks like two words is one),
+/// bidirectional controls (the line displays in another order than it is matched), look-alikes
+/// of `*` (they read as a wildcard and match only themselves), and invisible characters
+/// (`deny mallory<U+3164> read docs/*` reads as a deny of mallory and denies no one).
 package enum PatternCharacters {
-    /// What is wrong with `scalar` in a pattern, as a phrase naming it and its class
-    /// (`"U+00A0 (NO-BREAK SPACE), a Unicode space"`), or `nil` when it may be used.
-    /// ASCII space is allowed (in a rules line it separates fields; the line's reader allows
-    /// tab too).
+    /// What is wrong with `scalar` in a pattern, or `nil` when it may be used (ASCII space
+    /// included: in a rules line it separates fields).
     static func problem(with scalar: Unicode.Scalar) -> Problem? {
         let value = scalar.value
         if value < 0x7F && value >= 0x20 { return nil }
@@ -43,20 +31,17 @@ package enum PatternCharacters {
         return nil
     }
 
-    /// Whether `scalar` renders as nothing, or may: a default-ignorable code point (Unicode's
-    /// `Default_Ignorable_Code_Point`, which holds the Hangul fillers, joiners, variation
-    /// selectors and tags), a format character (general category Cf), or one of
-    /// ``blankSymbols``. Decided by the Swift runtime's Unicode data, so a newer runtime knows
-    /// newer characters.
+    /// Whether `scalar` renders as nothing, or may: a default-ignorable code point (the Hangul
+    /// fillers, joiners, variation selectors, tags), a format character (Cf), or one of
+    /// ``blankSymbols``, by the Swift runtime's Unicode data.
     package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties
         return properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
             || blankSymbols.contains(scalar.value)
     }
 
-    /// Whether `scalar` looks like `*`: it is not a letter and its Unicode name holds one of the
-    /// words ``starWords`` (ASTERISK, ASTERISKS, ASTERISM, STAR, STARS), or it is one of the
-    /// look-alikes named otherwise (``otherStarLookAlikes``). ASCII `*` itself is not.
+    /// Whether `scalar` looks like `*`: it is not a letter and its Unicode name holds one of
+    /// ``starWords``, or it is one of ``otherStarLookAlikes``. ASCII `*` itself is not.
     static func isStarLookAlike(_ scalar: Unicode.Scalar) -> Bool {
         if otherStarLookAlikes.contains(scalar.value) { return true }
         if scalar.isASCII { return false }
@@ -73,17 +58,18 @@ package enum PatternCharacters {
     /// The first invisible character in `text` (``isInvisible(_:)``), with its 1-based column
     /// in Unicode scalars: what a configuration's strings may not hold.
     package static func firstInvisible(in text: String) -> (column: Int, problem: Problem)? {
-        for (offset, scalar) in text.unicodeScalars.enumerated() where !scalar.isASCII && isInvisible(scalar)
-        {
-            return (offset + 1, Problem(scalar: scalar, kind: .invisible))
+        firstProblem(in: text[...]) {
+            $0.isASCII || !isInvisible($0) ? nil : Problem(scalar: $0, kind: .invisible)
         }
-        return nil
     }
 
-    /// The first problem in `text`, with the 1-based column (in Unicode scalars) it is at.
-    static func firstProblem(in text: Substring) -> (column: Int, problem: Problem)? {
+    /// The first problem in `text` (by `check`, ``problem(with:)`` unless given), with the
+    /// 1-based column, in Unicode scalars, it is at.
+    static func firstProblem(
+        in text: Substring, _ check: (Unicode.Scalar) -> Problem? = problem(with:)
+    ) -> (column: Int, problem: Problem)? {
         for (offset, scalar) in text.unicodeScalars.enumerated() {
-            if let problem = problem(with: scalar) {
+            if let problem = check(scalar) {
                 return (offset + 1, problem)
             }
         }
@@ -92,12 +78,9 @@ package enum PatternCharacters {
 
     /// A character a pattern may not hold, and why.
     package struct Problem: Equatable, CustomStringConvertible {
-        /// The offending character.
         var scalar: Unicode.Scalar
-        /// Its class.
         var kind: Kind
 
-        /// The classes of forbidden characters.
         enum Kind: Equatable {
             case control, unicodeSpace, bidirectionalControl, starLookAlike, invisible
         }

@@ -4,26 +4,23 @@ import GatehouseCore
 ///
 /// An exact pattern is found by a dictionary look-up of the text. The others (with `*`, or
 /// with placeholders) are grouped by their folder: the literal text before the first `*` or
-/// `{`, cut back to just after its last `/` (`docs/report-*` and `docs/*.txt` → `docs/`,
-/// `*.png` → nothing). A text looks up the group of no folder and of each folder it starts with
-/// (one look-up per `/`, up to the longest folder a group has), and runs ``Glob`` on the
-/// patterns there. So the cost of a look-up depends on the patterns that share a folder with
-/// the text, not on how many patterns there are.
+/// `{`, cut back to just after its last `/` (`docs/report-*` → `docs/`, `*.png` → nothing). A
+/// text looks up the group of no folder and of each folder it starts with, and runs ``Glob`` on
+/// the patterns there: the cost depends on the patterns that share a folder with the text.
 package struct PatternLookup: Sendable {
     /// The patterns, by id: their place in the array they were given in.
     package let patterns: [String]
     private let exact: [String: Int32]
-    /// The ids of the patterns with wildcards, folder by folder: the folder numbered `n` in
-    /// `folders` has `grouped[parts[n].start..<parts[n].end]`.
+    /// The ids of the patterns with wildcards, folder by folder: folder `n` of `folders` has
+    /// `grouped[parts[n].start..<parts[n].end]`.
     private let grouped: [Int32]
     private let folders: [Substring: Int32]
     private let parts: [Part]
-    /// The part of the patterns that start with a wildcard (under no folder), found once.
+    /// The part of the patterns under no folder, found once.
     private let anywhere: Part?
-    /// The length in UTF-8 bytes of the longest folder: no longer start of a text is looked up.
+    /// The length in UTF-8 bytes of the longest folder.
     private let longestFolder: Int
 
-    /// Where a folder's ids are in `grouped`.
     private struct Part: Sendable {
         var start: Int32 = 0
         var end: Int32 = 0
@@ -35,8 +32,7 @@ package struct PatternLookup: Sendable {
         var exact: [String: Int32] = [:]
         var folders: [Substring: Int32] = [:]
         folders.reserveCapacity(folderLengths.count { $0 >= 0 })
-        // A counting sort: number the folders and count their patterns, give each folder its
-        // part of `grouped`, then place the ids.
+        // A counting sort: number the folders and count their patterns, then place the ids.
         var folderOf = [Int32](repeating: -1, count: patterns.count)
         var parts: [Part] = []
         for (id, length) in folderLengths.enumerated() {
@@ -100,9 +96,8 @@ package struct PatternLookup: Sendable {
             return true
         }
         guard !folders.isEmpty else { return false }
-        // The patterns of `folder`, which is the text's first `length` bytes: when they are
-        // ASCII, the folder found is the same bytes (both are NFC), and the patterns are matched
-        // after it.
+        // The patterns of `folder`, the text's first `length` bytes; when ASCII, they are the
+        // folder's bytes too (both are NFC), and matching starts after them.
         func visit(_ folder: Substring, length: Int, isASCII: Bool) -> Bool {
             guard let part = length == 0 ? anywhere : folders[folder].map({ parts[Int($0)] }) else {
                 return false

@@ -20,32 +20,26 @@ struct RuleGroups {
     private var ids: [String: Int32] = [:]
 
     /// The id of the group `name`, noting that `line` names it with `@`.
+    @discardableResult
     mutating func reference(_ name: String, line: Int) -> Int32 {
         let id = self.id(name)
-        if groups[Int(id)].firstReference == nil {
-            groups[Int(id)].firstReference = line
-        }
+        groups[Int(id)].firstReference = groups[Int(id)].firstReference ?? line
         return id
     }
 
     /// Adds members to the group `name`, defined (or extended) at `line`.
-    mutating func define(_ name: String, line: Int, subjects: [String], groups members: [(String, Int)]) {
+    mutating func define(_ name: String, line: Int, subjects: [String], groups members: [String]) {
         let id = self.id(name)
-        if groups[Int(id)].definedAt == nil {
-            groups[Int(id)].definedAt = line
-        }
+        groups[Int(id)].definedAt = groups[Int(id)].definedAt ?? line
         groups[Int(id)].subjects += subjects
-        for (member, memberLine) in members {
-            let memberID = reference(member, line: memberLine)
-            groups[Int(id)].members.append((memberID, memberLine))
+        for member in members {
+            groups[Int(id)].members.append((reference(member, line: line), line))
         }
     }
 
     private mutating func id(_ name: String) -> Int32 {
-        if let id = ids[name] { return id }
-        let id = Int32(groups.count)
-        ids[name] = id
-        groups.append(Group(name: name))
+        let id = ids.value(for: name, inserting: Int32(groups.count))
+        if id == groups.count { groups.append(Group(name: name)) }
         return id
     }
 
@@ -59,14 +53,10 @@ struct RuleGroups {
         undefinedProblems() + cycleProblems()
     }
 
-    /// Who is named in which group, once every line is read: the groups naming each subject,
-    /// and the groups naming each group with `@` (its holders), as the file says them, so that
-    /// work and memory grow with the file (see ``GroupHierarchy``).
-    ///
-    /// - Throws: ``RulesFileError`` listing every group named but not defined, and every cycle.
-    func hierarchy(fileName: String) throws -> GroupHierarchy {
-        let problems = problems()
-        guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
+    /// Who is named in which group, once every line is read and ``problems()`` found none: the
+    /// groups naming each subject, and the groups naming each group with `@` (its holders), as
+    /// the file says them, so that work and memory grow with the file (see ``GroupHierarchy``).
+    func hierarchy() -> GroupHierarchy {
         var holders: [String: [String]] = [:]
         var naming: [String: [String]] = [:]
         for group in groups {

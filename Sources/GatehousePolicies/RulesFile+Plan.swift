@@ -11,8 +11,8 @@ extension RulesFile {
 /// kept, their resource patterns with placeholders substituted, and the part allows where a
 /// kept `allow` pattern matches and no kept `deny` pattern does, as a decision does.
 struct RulesPlanner {
-    /// The request planned for.
-    let request: AccessPlan.Request
+    /// The request planned for, with no resource: where placeholders take their values.
+    let request: AccessRequest
     /// The groups the request's subject belongs to, directly or not.
     let groups: Set<String>
 
@@ -21,7 +21,8 @@ struct RulesPlanner {
         _ rules: some Sequence<RulesFile.Rule>, for request: AccessPlan.Request,
         groups: (String) -> Set<String>
     ) -> AccessPlan.Part {
-        let planner = RulesPlanner(request: request, groups: request.subject.map(groups) ?? [])
+        let planner = RulesPlanner(
+            request: request.request(for: ""), groups: request.subject.map(groups) ?? [])
         var allows: [AccessPlan.Residual] = []
         var denies: [AccessPlan.Residual] = []
         for rule in rules {
@@ -49,15 +50,14 @@ struct RulesPlanner {
 
     /// Whether the attribute `name`, in NFC, equals `value` with its placeholders substituted.
     private func holds(_ condition: (name: String, value: String)) -> Bool {
-        guard let attribute = request.attributes[condition.name],
-            let value = substituted(condition.value, stars: false)
-        else { return false }
-        return ResourceIdentity.normalized(attribute).utf8.elementsEqual(value.runs[0].utf8)
+        guard let attribute = request.attributes[condition.name] else { return false }
+        return Glob.matches(
+            condition.value, ResourceIdentity.normalized(attribute), values: request, stars: false)
     }
 
-    /// `spelling` with each placeholder replaced by its value, literally; with `stars`, each
-    /// `*` is a wildcard. `nil` when a placeholder has no usable value.
-    private func substituted(_ spelling: String, stars: Bool = true) -> AccessPlan.Pattern? {
+    /// The resource pattern `spelling` with each placeholder replaced by its value (see
+    /// ``Glob/placeholderValue(_:in:)``), literally; `nil` when a placeholder has no usable value.
+    private func substituted(_ spelling: String) -> AccessPlan.Pattern? {
         var runs = [""]
         var name: String?
         // By scalar, as the engine reads bytes: a brace or star followed by a combining mark is
@@ -65,7 +65,7 @@ struct RulesPlanner {
         for scalar in spelling.unicodeScalars {
             if var open = name {
                 if scalar == "}" {
-                    guard let value = value(of: open) else { return nil }
+                    guard let value = Glob.placeholderValue(Substring(open), in: request) else { return nil }
                     runs[runs.count - 1] += value
                     name = nil
                 } else {
@@ -74,22 +74,12 @@ struct RulesPlanner {
                 }
             } else if scalar == "{" {
                 name = ""
-            } else if stars && scalar == "*" {
+            } else if scalar == "*" {
                 runs.append("")
             } else {
                 runs[runs.count - 1].unicodeScalars.append(scalar)
             }
         }
         return AccessPlan.Pattern(runs: runs)
-    }
-
-    /// The value of the placeholder `{name}`, in NFC, as a decision takes it: `nil` when it is
-    /// missing, empty, `.` or `..`, or holds `/` or a control character.
-    private func value(of name: String) -> String? {
-        guard let value = name == "subject" ? request.subject : request.attributes[name],
-            !value.isEmpty, value != ".", value != "..",
-            !value.unicodeScalars.contains(where: { $0 == "/" || ResourceIdentity.isControl($0) })
-        else { return nil }
-        return ResourceIdentity.normalized(value)
     }
 }

@@ -15,21 +15,12 @@ extension RulesFile {
     /// The nearest rules are the allow rules with a matching action whose resource pattern
     /// matches the resource (or would, if its placeholders had values), in line order; then those
     /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
-    /// most ``nearMissLimit``. In a file of at most ``nearMissScanLimit`` rules, reads every rule
-    /// (its resource pattern only when the pattern has placeholders or the rule names the
-    /// subject); in a larger one, only the rules of matching patterns. For explaining a denial,
-    /// never for deciding.
+    /// most ``nearMissLimit``, looked for among the rules of matching patterns only past
+    /// ``nearMissScanLimit`` rules.
     package func nearMisses(for request: AccessRequest) -> [String] {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
-        return contents.nearMisses(request, denyingLine: verdict?.line)
-    }
-}
-
-extension Contents {
-    /// See ``RulesFile/nearMisses(for:)``; `denyingLine` is the deny rule that decided, if any.
-    func nearMisses(_ request: AccessRequest, denyingLine: Int?) -> [String] {
-        let memberOf = request.subject.map { groups.groups(of: $0) } ?? []
+        let memberOf = request.subject.map(groups(of:)) ?? []
         var nearest: [(line: Int32, failures: [String])] = []
         var sameSubject: [(line: Int32, failures: [String])] = []
         let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
@@ -39,14 +30,14 @@ extension Contents {
             return false
         }
         let patterns =
-            rules.count <= RulesFile.nearMissScanLimit ? Array(resources.patterns.indices) : matching.sorted()
+            ruleCount <= Self.nearMissScanLimit ? Array(resources.patterns.indices) : matching.sorted()
         for pattern in patterns {
             // Each read once per pattern, and only when a rule of the pattern needs it.
             let matches = matching.contains(pattern)
             lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(Glob.openBrace)
             lazy var resource = matches ? nil : Self.resourceFailures(resources.patterns[pattern], request)
             for position in starts[pattern]..<starts[pattern + 1] {
-                let rule = rules[Int(position)]
+                let rule = indexedRules[Int(position)]
                 guard rule.effect == .allow, actionMatches[Int(rule.action)],
                     matches || hasPlaceholder || namesSubject(rule, request, memberOf)
                 else { continue }
@@ -54,7 +45,7 @@ extension Contents {
                 guard isNearest || namesSubject(rule, request, memberOf) else { continue }
                 var failures = (resource?.notes ?? []) + subjectFailures(rule, request, memberOf)
                 failures += (conditions[rule.line] ?? []).compactMap { $0.failure(in: request) }
-                if failures.isEmpty, let denyingLine {
+                if failures.isEmpty, let denyingLine = verdict?.line {
                     failures = ["allows, but \(fileName):\(denyingLine) denies"]
                 }
                 if isNearest {
@@ -65,7 +56,7 @@ extension Contents {
             }
         }
         let ordered = nearest.sorted { $0.line < $1.line } + sameSubject.sorted { $0.line < $1.line }
-        return ordered.prefix(RulesFile.nearMissLimit).map {
+        return ordered.prefix(Self.nearMissLimit).map {
             "\(fileName):\($0.line): \($0.failures.joined(separator: "; "))"
         }
     }
@@ -118,12 +109,8 @@ extension Contents {
     /// Whether the rule names the request's subject, or a group the subject belongs to.
     private func namesSubject(_ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>) -> Bool
     {
-        guard let subject = request.subject else { return false }
-        switch rule.subjectKind {
-        case .exact: return Glob.sameBytes(rule.subject, subject)
-        case .group: return memberOf.contains(rule.subject)
-        case .any, .pattern: return false
-        }
+        (rule.subjectKind == .exact || rule.subjectKind == .group)
+            && subjectFailures(rule, request, memberOf).isEmpty
     }
 }
 

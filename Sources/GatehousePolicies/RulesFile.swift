@@ -4,8 +4,7 @@ import GatehouseCore
 /// The parsed and indexed contents of one version of a rules file: an immutable snapshot that
 /// ``FilePolicy`` and ``RulesPolicy`` decide with.
 ///
-/// Format, one line each, fields separated by spaces or tabs (the exact rules are in
-/// docs/policies.md):
+/// Format, one line each, fields separated by spaces or tabs (see docs/policies.md):
 /// ```
 /// # effect  subject   action  resource            [if KEY=VALUE ...]
 /// group     editors   alice bob @admins
@@ -16,9 +15,10 @@ import GatehouseCore
 /// ```
 /// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
 /// A decision finds the resource patterns that match (``PatternLookup``) and reads the rules of
-/// each, which sit side by side; a pattern with many rules has them filed by subject too. Its
-/// cost depends on how many patterns match the request, not on how many rules the file has.
-package struct RulesFile: Sendable {
+/// each, which sit side by side; a pattern with more than ``scanLimit`` rules has them filed by
+/// subject too. Its cost depends on how many patterns match the request, not on how many rules
+/// the file has.
+package final class RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {
         /// The rule allows, unless a matching `deny` rule exists.
@@ -41,21 +41,6 @@ package struct RulesFile: Sendable {
         }
     }
 
-    /// The file's name as used in reasons and errors, such as `avatars.rules`.
-    package var fileName: String { contents.fileName }
-    /// How many rules (lines starting with `allow` or `deny`) the file has.
-    package var ruleCount: Int { contents.ruleCount }
-
-    /// The rules, in file order, as written (patterns in NFC).
-    package var rules: [Rule] {
-        contents.rules.map(contents.asWritten).sorted { $0.line < $1.line }
-    }
-
-    /// Every group `subject` belongs to, directly or through nested groups.
-    package func groups(of subject: String) -> Set<String> {
-        contents.groups.groups(of: subject)
-    }
-
     /// One rule as written, for a reader of the parsed rules.
     package struct Rule: Sendable {
         /// Whether the rule allows or denies.
@@ -72,8 +57,31 @@ package struct RulesFile: Sendable {
         package var line: Int
     }
 
-    /// Everything in one immutable object, so that a copy of a `RulesFile` costs one retain.
-    let contents: Contents
+    /// The most rules a resource pattern may have for a decision to read them all.
+    static let scanLimit = 8
+
+    /// The file's name as used in reasons and errors, such as `avatars.rules`.
+    package let fileName: String
+    /// How many rules (lines starting with `allow` or `deny`) the file has.
+    package let ruleCount: Int
+    let resources: PatternLookup
+    /// The rules, those of each resource pattern side by side: pattern `i`'s are
+    /// `rules[starts[i]..<starts[i + 1]]`.
+    let indexedRules: [IndexedRule]
+    let starts: [Int32]
+    /// The rules of each pattern with more than ``scanLimit``, filed by subject.
+    let filed: [Int32: FiledRules]
+    let actions: [String]
+    let conditions: [Int32: [RuleCondition]]
+    let groups: GroupHierarchy
+
+    /// The positions of one resource pattern's rules, by subject.
+    struct FiledRules: Sendable {
+        var exact: [String: [Int32]] = [:]
+        var groups: [String: [Int32]] = [:]
+        /// `*` and subject patterns.
+        var others: [Int32] = []
+    }
 
     /// Parses rules from text.
     ///
@@ -88,19 +96,16 @@ package struct RulesFile: Sendable {
     /// Parses rules from the bytes of a file, which must be UTF-8 (a leading byte-order mark is
     /// dropped); patterns are normalized to Unicode NFC.
     ///
-    /// - Parameter requireEnd: Whether the rules must be followed by an `end` line.
     /// - Throws: ``RulesFileError`` listing every problem of the file, by line;
     ///   ``RulesFileError/Kind/incomplete`` when the text has no rule, group, comment or `end`
-    ///   line (a zero-byte file is what a file being rewritten in place looks like), or lacks a
-    ///   required `end` line.
+    ///   line (what a file being rewritten in place looks like), or lacks a required `end` line.
     package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> RulesFile
     {
         try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd).file
     }
 
-    /// Parses the bytes of a file as `parse` does, and counts the groups
-    /// the file defines.
+    /// Parses the bytes of a file as `parse` does, and counts the groups the file defines.
     package static func parseCounted(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
         -> (file: RulesFile, groupCount: Int)
     {
@@ -124,108 +129,15 @@ package struct RulesFile: Sendable {
         }
         guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
         let groupCount = parser.groups.count
-        return (RulesFile(contents: try Contents(&parser)), groupCount)
+        return (RulesFile(&parser), groupCount)
     }
 
-    /// The rule that decides `request`: the first matching `deny` if any, else the first
-    /// matching `allow`, else `nil` (no rule matches, which denies).
-    package func decide(_ request: AccessRequest) -> Verdict? {
-        contents.decide(request)
-    }
-
-    /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
-    package func decide(subject: String?, action: String, resource: String) -> Verdict? {
-        decide(AccessRequest(subject: subject, action: action, resource: resource))
-    }
-
-    /// The decision for `request`: allow, or a denial naming the deciding line
-    /// (`"avatars.rules:3 denies"`) or saying that no rule allows.
-    package func decision(for request: AccessRequest) -> AccessDecision {
-        explanation(for: request).decision
-    }
-
-    /// ``decision(for:)`` with the deciding rule's file and line; no rule when none matches.
-    package func explanation(for request: AccessRequest) -> AccessExplanation {
-        explanation(of: decide(request))
-    }
-
-    /// `nil` when the rules allow `request`, otherwise ``explanation(for:)``: for a gate that
-    /// needs no explanation of an allow.
-    package func refusal(for request: AccessRequest) -> AccessExplanation? {
-        let verdict = decide(request)
-        return verdict?.effect == .allow ? nil : explanation(of: verdict)
-    }
-
-    /// The explanation of a verdict of ``decide(_:)``.
-    private func explanation(of verdict: Verdict?) -> AccessExplanation {
-        guard let verdict else {
-            return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
-        }
-        let rule = RuleReference(source: fileName, line: verdict.line)
-        switch verdict.effect {
-        case .allow:
-            return AccessExplanation(.allow, rule: rule)
-        case .deny:
-            return AccessExplanation(.deny(reason: "\(rule) denies"), rule: rule)
-        }
-    }
-}
-
-/// One rule as a decision reads it; the resource pattern is the one it is filed under.
-struct IndexedRule: Sendable {
-    /// What `subject` holds.
-    enum SubjectKind: UInt8, Sendable {
-        /// `*`: any subject, and a request without one.
-        case any
-        /// A subject's name.
-        case exact
-        /// A pattern with `*`.
-        case pattern
-        /// A group's name (written `@NAME`).
-        case group
-    }
-
-    var subject: String
-    /// The resource pattern's id.
-    var resource: Int32
-    /// The action pattern's id.
-    var action: Int32
-    var line: Int32
-    var subjectKind: SubjectKind
-    var effect: RulesFile.Effect
-    var hasConditions: Bool
-}
-
-/// The rules of one file version, indexed; never changed after parsing.
-final class Contents: Sendable {
-    /// The most rules a resource pattern may have for a decision to read them all.
-    static let scanLimit = 8
-
-    let fileName: String
-    let ruleCount: Int
-    let resources: PatternLookup
-    /// The rules, those of each resource pattern side by side: pattern `i`'s are
-    /// `rules[starts[i]..<starts[i + 1]]`.
-    let rules: [IndexedRule]
-    let starts: [Int32]
-    /// The rules of each pattern with more than ``scanLimit``, filed by subject.
-    let filed: [Int32: FiledRules]
-    let actions: [String]
-    let conditions: [Int32: [RuleCondition]]
-    let groups: GroupHierarchy
-
-    /// The positions of one resource pattern's rules, by subject.
-    struct FiledRules: Sendable {
-        var exact: [String: [Int32]] = [:]
-        var groups: [String: [Int32]] = [:]
-        /// `*` and subject patterns.
-        var others: [Int32] = []
-    }
-
-    init(_ parser: inout RulesParser) throws {
+    /// Indexes what `parser` read from a file without problems, taking its rules.
+    private init(_ parser: inout RulesParser) {
         fileName = parser.fileName
         ruleCount = parser.ruleCount
-        groups = try parser.groups.hierarchy(fileName: parser.fileName)
+        groups = parser.groups.hierarchy()
+        // Freed before the index is built: with a million rules, the parser's tables are large.
         parser.resourceIDs = [:]
         var rules: [IndexedRule] = []
         swap(&rules, &parser.rules)
@@ -250,7 +162,7 @@ final class Contents: Sendable {
             }
             filed[Int32(pattern)] = index
         }
-        self.rules = rules
+        indexedRules = rules
         self.starts = starts
         self.filed = filed
         actions = parser.actions
@@ -258,29 +170,87 @@ final class Contents: Sendable {
         resources = PatternLookup(parser.resources, placeholders: true)
     }
 
-    func decide(_ request: AccessRequest) -> RulesFile.Verdict? {
-        var search = Search(contents: self, request: request)
+    /// The rules, in file order, as written (patterns in NFC).
+    package var rules: [Rule] {
+        indexedRules.map { rule in
+            Rule(
+                effect: rule.effect, subject: rule.subjectKind == .group ? "@" + rule.subject : rule.subject,
+                action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
+                conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
+        }.sorted { $0.line < $1.line }
+    }
+
+    /// Every group `subject` belongs to, directly or through nested groups.
+    package func groups(of subject: String) -> Set<String> {
+        groups.groups(of: subject)
+    }
+
+    /// The rule that decides `request`: the first matching `deny` if any, else the first
+    /// matching `allow`, else `nil` (no rule matches, which denies).
+    package func decide(_ request: AccessRequest) -> Verdict? {
+        var search = Search(file: self, request: request)
         resources.forEachMatch(of: request.resource, values: request) { pattern in
             search.visit(pattern: pattern)
             return false
         }
-        if search.deny != .max { return RulesFile.Verdict(effect: .deny, line: Int(search.deny)) }
-        if search.allow != .max { return RulesFile.Verdict(effect: .allow, line: Int(search.allow)) }
+        if search.deny != .max { return Verdict(effect: .deny, line: Int(search.deny)) }
+        if search.allow != .max { return Verdict(effect: .allow, line: Int(search.allow)) }
         return nil
     }
 
-    /// `rule` as written.
-    func asWritten(_ rule: IndexedRule) -> RulesFile.Rule {
-        RulesFile.Rule(
-            effect: rule.effect, subject: rule.subjectKind == .group ? "@" + rule.subject : rule.subject,
-            action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
-            conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
+    /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
+    package func decide(subject: String?, action: String, resource: String) -> Verdict? {
+        decide(AccessRequest(subject: subject, action: action, resource: resource))
     }
+
+    /// The decision for `request`: allow, or a denial naming the deciding line
+    /// (`"avatars.rules:3 denies"`) or saying that no rule allows.
+    package func decision(for request: AccessRequest) -> AccessDecision {
+        explanation(for: request).decision
+    }
+
+    /// ``decision(for:)`` with the deciding rule's file and line; no rule when none matches.
+    package func explanation(for request: AccessRequest) -> AccessExplanation {
+        guard let verdict = decide(request) else {
+            return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
+        }
+        let rule = RuleReference(source: fileName, line: verdict.line)
+        switch verdict.effect {
+        case .allow:
+            return AccessExplanation(.allow, rule: rule)
+        case .deny:
+            return AccessExplanation(.deny(reason: "\(rule) denies"), rule: rule)
+        }
+    }
+}
+
+/// One rule as a decision reads it; the resource pattern is the one it is filed under.
+struct IndexedRule: Sendable {
+    /// What `subject` holds.
+    enum SubjectKind: Sendable {
+        /// `*`: any subject, and a request without one.
+        case any
+        /// A subject's name.
+        case exact
+        /// A pattern with `*`.
+        case pattern
+        /// A group's name (written `@NAME`).
+        case group
+    }
+
+    var subject: String
+    /// The ids of the resource and action patterns.
+    var resource: Int32
+    var action: Int32
+    var line: Int32
+    var subjectKind: SubjectKind
+    var effect: RulesFile.Effect
+    var hasConditions: Bool
 }
 
 /// A decision under way: the first matching line of each effect so far.
 private struct Search {
-    let contents: Contents
+    let file: RulesFile
     let request: AccessRequest
     var deny = Int32.max
     var allow = Int32.max
@@ -289,8 +259,8 @@ private struct Search {
 
     /// Takes the matching rules of resource pattern `pattern`, which matches.
     mutating func visit(pattern: Int) {
-        let positions = contents.starts[pattern]..<contents.starts[pattern + 1]
-        guard positions.count > Contents.scanLimit, let filed = contents.filed[Int32(pattern)] else {
+        let positions = file.starts[pattern]..<file.starts[pattern + 1]
+        guard positions.count > RulesFile.scanLimit, let filed = file.filed[Int32(pattern)] else {
             for position in positions { consider(position) }
             return
         }
@@ -316,11 +286,11 @@ private struct Search {
 
     /// Takes the rule at `position` if its subject, action and conditions match.
     private mutating func consider(_ position: Int32) {
-        let rule = contents.rules[Int(position)]
+        let rule = file.indexedRules[Int(position)]
         guard rule.line < (rule.effect == .deny ? deny : allow), subjectMatches(rule),
-            Glob.matches(contents.actions[Int(rule.action)], request.action.rawValue),
+            Glob.matches(file.actions[Int(rule.action)], request.action.rawValue),
             !rule.hasConditions
-                || (contents.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
+                || (file.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
         else { return }
         switch rule.effect {
         case .deny: deny = rule.line
@@ -340,7 +310,7 @@ private struct Search {
 
     private mutating func groups(of subject: String) -> Set<String> {
         if let memberOf { return memberOf }
-        let groups = contents.groups.groups(of: subject)
+        let groups = file.groups.groups(of: subject)
         memberOf = groups
         return groups
     }

@@ -115,9 +115,6 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
     }
 
     private static func describe(_ problem: Problem, in file: String) -> String {
-        if let line = problem.line {
-            return "\(file):\(line): \(problem.message)"
-        }
-        return "\(file): \(problem.message)"
+        "\(file)\(problem.line.map { ":\($0)" } ?? ""): \(problem.message)"
     }
 }

@@ -28,7 +28,34 @@ struct RulesLexer {
     /// - Throws: ``RulesFileError`` when the whole file is in a wide encoding (UTF-16 or
     ///   UTF-32), where no line can be read.
     init(_ bytes: [UInt8], fileName: String) throws {
-        (text, lineCount, problems) = try Self.prepare(bytes, fileName: fileName)
+        if let encoding = WideEncoding.name(of: bytes) {
+            throw RulesFileError(
+                file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
+        }
+        let text = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+        var problems: [RulesFileError.Problem] = []
+        var isASCII = true
+        var lineCount = 0
+        var start = 0
+        while start <= text.count {
+            lineCount += 1
+            let end = text[start...].firstIndex(of: Self.newline) ?? text.count
+            let line = text[start..<end]
+            start = end + 1
+            // Printable ASCII and tabs, most of any rules file, need no closer look; nor does a
+            // carriage return that ends the line (CRLF files).
+            let body = line.last == 0x0D ? line.dropLast() : line
+            guard body.contains(where: { $0 &- 0x20 >= 0x5F && $0 != 0x09 }) else { continue }
+            isASCII = isASCII && !body.contains { $0 >= 0x80 }
+            if let problem = Self.checkLine(body, number: lineCount) {
+                problems.append(problem)
+            }
+        }
+        // NFC leaves newlines alone, so the line count holds for the normalized text.
+        self.text =
+            isASCII ? text : Array(ResourceIdentity.normalized(String(decoding: text, as: UTF8.self)).utf8)
+        self.lineCount = lineCount
+        self.problems = problems
     }
 
     /// Calls `body` with each line that holds at least one field, in order, and the text its
@@ -72,77 +99,19 @@ struct RulesLexer {
     /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// `bytes` without a leading byte-order mark, in NFC, how many lines it has, and the
-    /// problem of each bad line.
-    private static func prepare(_ bytes: [UInt8], fileName: String) throws
-        -> (text: [UInt8], lineCount: Int, problems: [RulesFileError.Problem])
-    {
-        if let encoding = WideEncoding.name(of: bytes) {
-            throw RulesFileError(
-                file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
-        }
-        let text = bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
-        var problems: [RulesFileError.Problem] = []
-        var isASCII = true
-        var lineNumber = 1
-        var lineStart = 0
-        var lineIsASCII = true
-        for index in text.indices {
-            let byte = text[index]
-            // Printable ASCII, most of any rules file, needs nothing more.
-            if byte &- 0x20 < 0x5F { continue }
-            if byte == 0x0A {
-                if !lineIsASCII && problems.last?.line != lineNumber,
-                    let problem = checkLine(text[lineStart..<index], number: lineNumber)
-                {
-                    problems.append(problem)
-                }
-                lineNumber += 1
-                lineStart = index + 1
-                lineIsASCII = true
-            } else if byte >= 0x80 {
-                lineIsASCII = false
-                isASCII = false
-            } else if byte < 0x20 || byte == 0x7F {
-                // Tab separates fields; a carriage return may only end a line (CRLF files).
-                let endsLine = index + 1 == text.count || text[index + 1] == 0x0A
-                if byte != 0x09 && !(byte == 0x0D && endsLine) && problems.last?.line != lineNumber,
-                    let problem = checkLine(text[lineStart...], number: lineNumber)
-                {
-                    // Located and named by the scalar-level check.
-                    problems.append(problem)
-                }
-            }
-        }
-        if !lineIsASCII && problems.last?.line != lineNumber,
-            let problem = checkLine(text[lineStart...], number: lineNumber)
-        {
-            problems.append(problem)
-        }
-        if isASCII { return (text, lineNumber, problems) }
-        // NFC leaves newlines alone, so the line count holds for the normalized text.
-        return (
-            Array(ResourceIdentity.normalized(String(decoding: text, as: UTF8.self)).utf8),
-            lineNumber, problems
-        )
-    }
-
-    /// The first problem of one line (up to its newline, or to the end of the text), if any.
-    private static func checkLine(_ bytes: ArraySlice<UInt8>, number: Int) -> RulesFileError.Problem? {
-        let line = bytes.prefix { $0 != 0x0A }
+    /// The first problem of one line, without its newline or a carriage return ending it.
+    private static func checkLine(_ line: ArraySlice<UInt8>, number: Int) -> RulesFileError.Problem? {
         let text = String(decoding: line, as: UTF8.self)
         guard text.utf8.elementsEqual(line) else {
             return RulesFileError.Problem(
                 line: number, kind: .notUTF8, message: "not valid UTF-8; save the file as UTF-8")
         }
-        let last = text.unicodeScalars.count - 1
-        for (offset, scalar) in text.unicodeScalars.enumerated() {
-            if scalar == "\t" || (scalar == "\r" && offset == last) { continue }
-            if let problem = PatternCharacters.problem(with: scalar) {
-                return RulesFileError.Problem(
-                    line: number, kind: .malformed, message: "column \(offset + 1) holds \(problem)")
-            }
-        }
-        return nil
+        // A tab separates fields.
+        guard
+            let (column, problem) = PatternCharacters.firstProblem(
+                in: text[...], { $0 == "\t" ? nil : PatternCharacters.problem(with: $0) })
+        else { return nil }
+        return RulesFileError.Problem(
+            line: number, kind: .malformed, message: "column \(column) holds \(problem)")
     }
 }

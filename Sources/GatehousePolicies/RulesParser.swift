@@ -75,15 +75,14 @@ struct RulesParser {
         }
     }
 
-    /// The keywords a line can start with.
-    private static let keywords = ["allow", "deny", "group", "end"]
-
     /// `; did you mean "allow"?` when `word` is within two edits of a keyword (the closest,
     /// the first of equals), else empty.
-    static func suggestion(for word: String) -> String {
-        let closest = keywords.map { (keyword: $0, distance: editDistance(Array($0), Array(word))) }
-            .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
-            .min { $0.distance < $1.distance }
+    private static func suggestion(for word: String) -> String {
+        let closest = ["allow", "deny", "group", "end"].map {
+            (keyword: $0, distance: editDistance(Array($0), Array(word)))
+        }
+        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
+        .min { $0.distance < $1.distance }
         return closest.map { "; did you mean \"\($0.keyword)\"?" } ?? ""
     }
 
@@ -144,7 +143,7 @@ struct RulesParser {
     {
         if text[field.lowerBound] == UInt8(ascii: "@") {
             let name = try Self.groupName(string(field.dropFirst(), in: text), in: string(field, in: text))
-            _ = groups.reference(name, line: line)
+            groups.reference(name, line: line)
             return (name, .group)
         }
         try Self.refuseBraces(field, in: text, field: "subject")
@@ -163,11 +162,11 @@ struct RulesParser {
         let written = string(fields[1], in: text)
         let name = try Self.groupName(written, in: written)
         var subjects: [String] = []
-        var members: [(String, Int)] = []
+        var members: [String] = []
         for field in fields[2...] {
             let member = string(field, in: text)
             if text[field.lowerBound] == UInt8(ascii: "@") {
-                members.append((try Self.groupName(String(member.dropFirst()), in: member), line))
+                members.append(try Self.groupName(String(member.dropFirst()), in: member))
             } else if let bad = member.utf8.first(where: Self.memberForbidden.contains) {
                 throw RuleSyntaxError(
                     "the group member \"\(member)\" holds \"\(Character(Unicode.Scalar(bad)))\"; a member is an "

@@ -38,13 +38,24 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// current rule, and 2200 bounds how far that guess is trusted. A clock outside this range,
     /// or one that is not finite, makes every decision throw ``TimeWindowError``.
     public static let supportedInstants =
-        Date(timeIntervalSince1970: Window.earliestSecond)..<Date(timeIntervalSince1970: Window.endSecond)
+        Date(timeIntervalSince1970: earliestSecond)..<Date(timeIntervalSince1970: endSecond)
+    /// 1900-01-01T00:00:00Z and 2200-01-01T00:00:00Z in seconds since 1970.
+    private static let earliestSecond: Double = -2_208_988_800
+    private static let endSecond: Double = 7_258_118_400
+    /// 1899-12-25T00:00:00Z, a Monday a week before the earliest instant: local seconds counted
+    /// from it are never negative, so days and weekdays are plain divisions.
+    private static let firstMonday = -2_209_593_600
 
-    /// `Mon–Fri 09:00–17:00 Europe/Berlin`.
+    /// `Mon–Fri 09:00–17:00 Europe/Berlin`, with the identifier as given (Foundation reports
+    /// "UTC" as "GMT").
     private let summary: String
-    /// What a decision reads, in one object: the policy's witness then passes one reference
-    /// instead of copying the whole struct around the call to the clock.
-    private let window: Window
+    private let now: @Sendable () -> Date
+    /// Whether the window opens on each day, by index from Monday (0) to Sunday (6).
+    private let isOpen: [Bool]
+    /// The instants, in seconds since 1970, at which the zone's offset changes, ascending from
+    /// the earliest supported instant, and the offset in seconds from each.
+    private let offsetStarts: [Double]
+    private let offsets: [Int]
 
     /// Creates the window.
     ///
@@ -89,15 +100,23 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         self.from = from
         self.to = to
         self.timeZone = zone
-        // The identifier as given: Foundation reports "UTC" as "GMT".
-        let summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
-        self.summary = summary
-        window = Window(
-            now: now,
-            converter: LocalTimeConverter(timeZone: zone, from: Window.earliestSecond, to: Window.endSecond),
-            dayMask: days.reduce(0) { $0 | (1 << UInt8($1.isoIndex)) },
-            fromMinute: from.minutesSinceMidnight, toMinute: to.minutesSinceMidnight,
-            reasonPrefix: "outside \(summary); it is ")
+        self.now = now
+        summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
+        isOpen = Weekday.allCases.map(days.contains)
+        // Every offset change from 1900 to 2200: a few hundred for a zone with daylight saving
+        // time, read in about a quarter of a millisecond.
+        var instant = Date(timeIntervalSince1970: Self.earliestSecond)
+        var offsetStarts = [Self.earliestSecond]
+        var offsets = [zone.secondsFromGMT(for: instant)]
+        while let next = zone.nextDaylightSavingTimeTransition(after: instant), next > instant,
+            next.timeIntervalSince1970 < Self.endSecond
+        {
+            offsetStarts.append(next.timeIntervalSince1970)
+            offsets.append(zone.secondsFromGMT(for: next))
+            instant = next
+        }
+        self.offsetStarts = offsetStarts
+        self.offsets = offsets
     }
 
     /// The window, such as `Mon–Fri 09:00–17:00 Europe/Berlin`.
@@ -108,66 +127,62 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// - Throws: ``TimeWindowError`` when the clock reads an instant that is not finite or lies
     ///   outside ``supportedInstants``.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        try window.decisionNow()
+        try decision(at: now())
     }
 
     /// ``evaluate(_:)``'s decision, with no rule.
     ///
     /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        AccessExplanation(try window.decisionNow())
+        AccessExplanation(try decision(at: now()))
+    }
+
+    /// Exact: the window folded at the request's instant (or at the window's own clock when the
+    /// request has none): everything inside it, nothing outside, failed when the clock reads an
+    /// instant the window cannot place (as a decision throws).
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .exact(allowing: try decision(at: request.instant ?? now()) == .allow ? .everything : .nothing)
     }
 
     /// The decision at `instant`.
-    func decision(at instant: Date) throws -> AccessDecision {
-        try window.decision(at: instant)
-    }
-}
-
-/// The part of a ``TimeWindow`` a decision reads; never changed after `init`.
-private final class Window: Sendable {
-    /// 1900-01-01T00:00:00Z in seconds since 1970.
-    static let earliestSecond: Double = -2_208_988_800
-    /// 2200-01-01T00:00:00Z in seconds since 1970.
-    static let endSecond: Double = 7_258_118_400
-
-    let now: @Sendable () -> Date
-    let converter: LocalTimeConverter
-    /// Bit `i` set when the day with ISO index `i` (0 = Monday) is in the window's days.
-    let dayMask: UInt8
-    let fromMinute: Int
-    let toMinute: Int
-    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is `, as UTF-8, to build a reason in one
-    /// allocation.
-    let reasonPrefix: String
-
-    init(
-        now: @escaping @Sendable () -> Date, converter: LocalTimeConverter, dayMask: UInt8,
-        fromMinute: Int, toMinute: Int, reasonPrefix: String
-    ) {
-        self.now = now
-        self.converter = converter
-        self.dayMask = dayMask
-        self.fromMinute = fromMinute
-        self.toMinute = toMinute
-        self.reasonPrefix = reasonPrefix
-    }
-
-    func decisionNow() throws -> AccessDecision {
-        try decision(at: now())
-    }
-
     func decision(at instant: Date) throws -> AccessDecision {
         let seconds = instant.timeIntervalSince1970
         // NaN fails both comparisons.
         guard seconds >= Self.earliestSecond && seconds < Self.endSecond else {
             throw Self.fault(seconds)
         }
-        let reading = converter.reading(atSecondsSince1970: seconds)
-        if contains(reading) {
+        let local = Int(seconds.rounded(.down)) + offset(at: seconds) - Self.firstMonday
+        let weekday = local / 86_400 % 7
+        let minute = local % 86_400 / 60
+        if contains(weekday: weekday, minute: minute) {
             return .allow
         }
-        return .deny(reason: reason(for: reading))
+        let day = Weekday.allCases[weekday].shortName
+        let time = LocalTime.twoDigits(minute / 60) + ":" + LocalTime.twoDigits(minute % 60)
+        return .deny(reason: "outside \(summary); it is \(day) \(time) there")
+    }
+
+    /// The offset in force at `seconds`: that of the last change at or before it.
+    private func offset(at seconds: Double) -> Int {
+        var low = 0
+        var high = offsetStarts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if offsetStarts[middle] <= seconds { low = middle } else { high = middle }
+        }
+        return offsets[low]
+    }
+
+    private func contains(weekday: Int, minute: Int) -> Bool {
+        let (opens, closes) = (from.minutesSinceMidnight, to.minutesSinceMidnight)
+        if opens < closes {
+            return isOpen[weekday] && minute >= opens && minute < closes
+        }
+        // Past midnight: the evening belongs to today, the early morning to yesterday.
+        if minute >= opens {
+            return isOpen[weekday]
+        }
+        return minute < closes && isOpen[(weekday + 6) % 7]
     }
 
     /// Why the clock's reading cannot be decided at.
@@ -181,31 +196,5 @@ private final class Window: Sendable {
             message: "the clock reads \(seconds) s since 1970, outside the range TimeWindow trusts the zone "
                 + "data for (1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z); expected an instant in that range"
         )
-    }
-
-    /// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`.
-    private func reason(for reading: LocalTimeConverter.Reading) -> String {
-        let day = Weekday(isoIndex: reading.weekdayIndex).shortName
-        let hour = reading.minuteOfDay / 60
-        let minute = reading.minuteOfDay % 60
-        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(reasonPrefix)\(day) \(twoDigits(hour)):\(twoDigits(minute)) there"
-    }
-
-    private func contains(_ reading: LocalTimeConverter.Reading) -> Bool {
-        let minute = reading.minuteOfDay
-        let today = isListed(reading.weekdayIndex)
-        if fromMinute < toMinute {
-            return today && minute >= fromMinute && minute < toMinute
-        }
-        // Past midnight: the evening belongs to today, the early morning to yesterday.
-        if minute >= fromMinute {
-            return today
-        }
-        return minute < toMinute && isListed((reading.weekdayIndex + 6) % 7)
-    }
-
-    private func isListed(_ weekdayIndex: Int) -> Bool {
-        dayMask & (1 << UInt8(weekdayIndex)) != 0
     }
 }

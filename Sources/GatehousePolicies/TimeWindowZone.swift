@@ -4,26 +4,22 @@ import GatehouseCore
 /// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
 /// does not. Shared with the configuration's `timeWindow` settings.
 ///
-/// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` and `UTC+5` as +05:00 while
-/// the IANA identifier `Etc/GMT+5` is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka)
-/// and `IST`, and knows `Factory`, which is no place's time. So an identifier is accepted when
-/// it is `UTC` or `GMT`, is listed in `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA
-/// area (`Africa/` … `Pacific/`, `Etc/`) and Foundation's zone data holds it under exactly
-/// that name. The last rule is needed because the list on Linux holds one name per place
-/// (`Asia/Calcutta`, not `Asia/Kolkata`) and no `Etc/` zone. `Factory` is never accepted.
+/// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` as +05:00 while `Etc/GMT+5`
+/// is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka), and knows `Factory`. So an
+/// identifier is accepted when it is `UTC` or `GMT`, is listed in
+/// `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA area and Foundation's zone data holds
+/// it under exactly that name (Linux lists one name per place and no `Etc/` zone).
 package enum TimeWindowZone {
     /// The zone named `identifier`, or `nil` when it is not an accepted IANA identifier.
     package static func zone(_ identifier: String) -> TimeZone? {
-        guard identifier != "Factory" else { return nil }
+        // `listed` leaves `Factory` out, and it is in no area.
         if listed.contains(identifier) {
             return TimeZone(identifier: identifier)
         }
-        guard let slash = identifier.firstIndex(of: "/"), areas.contains(identifier[..<slash]),
-            let zone = TimeZone(identifier: identifier), zone.identifier == identifier
-        else {
+        guard let slash = identifier.firstIndex(of: "/"), areas.contains(identifier[..<slash]) else {
             return nil
         }
-        return zone
+        return TimeZone(identifier: identifier).flatMap { $0.identifier == identifier ? $0 : nil }
     }
 
     /// Why `identifier` is not accepted, such as `unknown time zone "Europe/Berln"; expected an
@@ -83,30 +79,18 @@ package enum TimeWindowZone {
     /// would read it: `GMT`, `UTC` or `UT` (any case), a sign, one or two digits of hours, and
     /// optionally two digits of minutes, with or without a colon. `nil` for anything else.
     private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
-        let text = Array(identifier.uppercased().utf8)
-        var index = 0
-        for prefix in ["GMT", "UTC", "UT"] where text.starts(with: prefix.utf8) {
-            index = prefix.utf8.count
-            break
+        let text = identifier.uppercased()
+        guard let prefix = ["GMT", "UTC", "UT"].first(where: { text.hasPrefix($0) }),
+            let sign = ["+": 1, "-": -1][text.dropFirst(prefix.count).first ?? " "]
+        else { return nil }
+        var digits = text.dropFirst(prefix.count + 1)
+        if digits.count == 5, digits.dropFirst(2).first == ":" {
+            digits = digits.prefix(2) + digits.suffix(2)
         }
-        guard index > 0, index < text.count else { return nil }
-        let sign: Int
-        switch text[index] {
-        case UInt8(ascii: "+"): sign = 1
-        case UInt8(ascii: "-"): sign = -1
-        default: return nil
-        }
-        var digits = Array(text[(index + 1)...])
-        if digits.count == 5, digits[2] == UInt8(ascii: ":") {
-            digits.remove(at: 2)
-        }
-        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return nil
-        }
-        let values = digits.map { Int($0 - 0x30) }
-        let hourDigits = digits.count == 4 ? 2 : digits.count
-        let hours = values[..<hourDigits].reduce(0) { $0 * 10 + $1 }
-        let minutes = values[hourDigits...].reduce(0) { $0 * 10 + $1 }
+        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let number = Int(digits)
+        else { return nil }
+        let (hours, minutes) = digits.count == 4 ? (number / 100, number % 100) : (number, 0)
         guard hours < 24, minutes < 60 else { return nil }
         return sign * (hours * 60 + minutes)
     }

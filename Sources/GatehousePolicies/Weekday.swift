@@ -17,21 +17,11 @@ public enum Weekday: String, Sendable, Hashable, Comparable, CaseIterable, Codab
     case sun
 
     /// The day for display: `"Mon"` through `"Sun"`.
-    public var shortName: String {
-        switch self {
-        case .mon: "Mon"
-        case .tue: "Tue"
-        case .wed: "Wed"
-        case .thu: "Thu"
-        case .fri: "Fri"
-        case .sat: "Sat"
-        case .sun: "Sun"
-        }
-    }
+    public var shortName: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
     /// Whether `lhs` comes before `rhs` in a Monday-first week.
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool {
-        lhs.isoIndex < rhs.isoIndex
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 
     /// A set of days for display: runs of three or more consecutive days as a range, other days
@@ -40,32 +30,21 @@ public enum Weekday: String, Sendable, Hashable, Comparable, CaseIterable, Codab
     /// A run may wrap past Sunday and is then placed where it starts: `Fri–Mon`,
     /// `Wed, Sat–Mon`. The empty set prints as `no day`.
     public static func summary(of days: Set<Weekday>) -> String {
-        let present = (0..<7).map { days.contains(Weekday(isoIndex: $0)) }
+        let present = allCases.map(days.contains)
+        guard let gap = present.firstIndex(of: false) else { return "Mon–Sun" }
         guard present.contains(true) else { return "no day" }
-        guard present.contains(false) else { return "Mon–Sun" }
-        // Start scanning just after a missing day, so that no run is cut in two.
-        let gap = present.firstIndex(of: false) ?? 0
-        var runs: [(start: Int, length: Int)] = []
-        for step in 1...7 {
-            let index = (gap + step) % 7
-            guard present[index] else { continue }
-            if let last = runs.last, (last.start + last.length) % 7 == index {
-                runs[runs.count - 1].length += 1
-            } else {
-                runs.append((index, 1))
-            }
-        }
+        func name(_ index: Int) -> String { allCases[index].shortName }
         var parts: [(start: Int, text: String)] = []
-        for run in runs {
-            if run.length >= 3 {
-                let first = Weekday(isoIndex: run.start).shortName
-                let last = Weekday(isoIndex: (run.start + run.length - 1) % 7).shortName
-                parts.append((run.start, first + "–" + last))
-            } else {
-                for offset in 0..<run.length {
-                    let index = (run.start + offset) % 7
-                    parts.append((index, Weekday(isoIndex: index).shortName))
-                }
+        var run: [Int] = []
+        // From just after a missing day round to it, so that no run is cut in two and the last
+        // one ends at the gap.
+        for index in ((gap + 1)...(gap + 7)).map({ $0 % 7 }) {
+            if present[index] {
+                run.append(index)
+            } else if let first = run.first, let last = run.last {
+                parts +=
+                    run.count >= 3 ? [(first, name(first) + "–" + name(last))] : run.map { ($0, name($0)) }
+                run = []
             }
         }
         return parts.sorted { $0.start < $1.start }.map(\.text).joined(separator: ", ")
@@ -82,37 +61,5 @@ public enum Weekday: String, Sendable, Hashable, Comparable, CaseIterable, Codab
                 in: container, debugDescription: "expected one of \(names), found \(text.debugDescription)")
         }
         self = day
-    }
-
-    /// Encodes the raw value, `"mon"` through `"sun"`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// 0 for Monday through 6 for Sunday.
-    var isoIndex: Int {
-        switch self {
-        case .mon: 0
-        case .tue: 1
-        case .wed: 2
-        case .thu: 3
-        case .fri: 4
-        case .sat: 5
-        case .sun: 6
-        }
-    }
-
-    /// The day for an index 0 (Monday) through 6 (Sunday); other values wrap around the week.
-    init(isoIndex: Int) {
-        switch ((isoIndex % 7) + 7) % 7 {
-        case 0: self = .mon
-        case 1: self = .tue
-        case 2: self = .wed
-        case 3: self = .thu
-        case 4: self = .fri
-        case 5: self = .sat
-        default: self = .sun
-        }
     }
 }

@@ -192,6 +192,47 @@ struct FilePolicyTests {
         }
     }
 
+    @Test func aRulesFileInAFolderWithANonASCIINameIsRead() async throws {
+        try await withTemporaryDirectory { directory in
+            let folder = directory.appendingPathComponent("règles-ünï-日本")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            let url = folder.appendingPathComponent("zugriff-é.rules")
+            try replaceAtomically(url, with: "allow * read x\n")
+            let policy = FilePolicy(url: url)
+            #expect(try await policy.evaluate(AccessRequest(resource: "x")) == .allow)
+            #expect(
+                try await policy.evaluate(AccessRequest(resource: "y"))
+                    == .deny(reason: "no rule in zugriff-é.rules allows"))
+        }
+    }
+
+    @Test func aPathHoldingANULIsNeverReadAsThePathBeforeIt() async throws {
+        try await withTemporaryDirectory { directory in
+            try replaceAtomically(directory.appendingPathComponent("open"), with: "allow * * *\n")
+            let policy = FilePolicy(url: directory.appendingPathComponent("open\u{0}.rules"))
+            await #expect(throws: RulesFileError.self) {
+                try await policy.evaluate(AccessRequest(resource: "x"))
+            }
+        }
+    }
+
+    @Test func eachAppendToTheFileIsReadWhole() async throws {
+        try await withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("growing.rules")
+            try Data("allow * read x\n".utf8).write(to: url)
+            let policy = FilePolicy(url: url)
+            #expect(try await policy.evaluate(AccessRequest(resource: "x")) == .allow)
+            let handle = try FileHandle(forWritingTo: url)
+            defer { try? handle.close() }
+            for index in 0..<200 {
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data("allow * read y\(index)\n".utf8))
+                let rules = try policy.currentRules()
+                #expect(rules.ruleCount == index + 2)
+            }
+        }
+    }
+
     /// A procfs file is "regular" to `stat` but reports size 0 and holds more: it was said to
     /// have "changed 3 times while being read" (finding 10 of the third security round).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))

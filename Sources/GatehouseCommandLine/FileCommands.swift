@@ -15,6 +15,8 @@ enum Validate: Subcommand {
         with every rules file it names (gatekeepers, shadow gatekeepers, inside allOf, anyOf and
         not); a problem in one is reported at its gatekeeper's place with the file and line:
         gatehouse.json: services.avatars.gatekeepers[2]: avatars.rules:3: ...
+        A valid rules file is counted in rules and groups, with the attributes it reads when its
+        service declares none: docs.rules: 12 rules, 2 groups; reads attributes device, tenant
 
         Exit status: 0 valid, 1 invalid, 2 usage error.
         """

@@ -19,8 +19,9 @@ extension FilePolicy: ValidatingPolicy {
     package func validationCounts() throws -> (rules: Int, groups: Int, attributes: [String]) {
         let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
         let parsed = try RulesFile.parseCounted(
-            snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
-        return (parsed.file.ruleCount, parsed.groupCount, attributes == nil ? parsed.attributes : [])
+            snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes,
+            namingAttributes: attributes == nil)
+        return (parsed.file.ruleCount, parsed.groupCount, parsed.attributes)
     }
 
     /// Every problem ``validate()`` finds, one issue each, whose message names the file and,

@@ -27,21 +27,21 @@ extension RulesFile {
     /// does not parse is read too.
     static func attributeUses(in line: RulesLine, of text: [UInt8]) -> [RulesAttributeUse] {
         let (open, close, equals) = (UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "="))
+        let fields = line.fields
         // Most rules read no attribute: no field after the fourth, no brace.
-        guard line.fields.count > 4 || line.fields.contains(where: { text[$0].contains(open) }) else {
-            return []
-        }
-        let fields = line.fields.map { String(decoding: text[$0], as: UTF8.self) }
-        guard fields[0] == "allow" || fields[0] == "deny" else { return [] }
+        guard fields.count > 4 || fields.contains(where: { text[$0].contains(open) }),
+            text[fields[0]].elementsEqual("allow".utf8) || text[fields[0]].elementsEqual("deny".utf8)
+        else { return [] }
         var uses: [RulesAttributeUse] = []
-        let keyword = fields.firstIndex(of: "if") ?? fields.endIndex
-        for (position, range) in line.fields.enumerated().dropFirst() where position != keyword {
+        let keyword = fields.firstIndex { text[$0].elementsEqual("if".utf8) } ?? fields.endIndex
+        for (position, range) in fields.enumerated().dropFirst() where position != keyword {
             // Bytes, not characters: a combining mark after `=` or `{` makes one `Character` with it.
             if position > keyword, let split = text[range].firstIndex(of: equals), split > range.lowerBound {
-                let name = String(decoding: text[range.lowerBound..<split], as: UTF8.self)
                 uses.append(
-                    RulesAttributeUse(name: name, kind: .condition, line: line.number, text: fields[position])
-                )
+                    RulesAttributeUse(
+                        name: String(decoding: text[range.lowerBound..<split], as: UTF8.self),
+                        kind: .condition,
+                        line: line.number, text: String(decoding: text[range], as: UTF8.self)))
             }
             var rest = range
             while let start = text[rest].firstIndex(of: open),

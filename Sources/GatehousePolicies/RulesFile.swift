@@ -107,16 +107,18 @@ package struct RulesFile: Sendable {
     }
 
     /// Parses the bytes of a file as `parse` does, and counts the groups
-    /// the file defines and names the attributes it reads (sorted).
+    /// the file defines; with `namingAttributes`, names the attributes it reads (sorted).
     package static func parseCounted(
-        _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil
+        _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil,
+        namingAttributes: Bool = false
     ) throws -> (file: RulesFile, groupCount: Int, attributes: [String]) {
         let lexer = try RulesLexer(bytes, fileName: fileName)
         var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
         var uses: [RulesAttributeUse] = []
+        let readingUses = declared != nil || namingAttributes
         lexer.forEachLine { line, text in
             parser.read(line, in: text)
-            uses += attributeUses(in: line, of: text)
+            if readingUses { uses += attributeUses(in: line, of: text) }
         }
         if parser.isEmpty && lexer.problems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
@@ -138,7 +140,8 @@ package struct RulesFile: Sendable {
         }
         guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
         let groupCount = parser.groups.count
-        return (RulesFile(contents: try Contents(&parser)), groupCount, Set(uses.map(\.name)).sorted())
+        let names = namingAttributes ? Set(uses.map(\.name)).sorted() : []
+        return (RulesFile(contents: try Contents(&parser)), groupCount, names)
     }
 
     /// The rule that decides `request`: the first matching `deny` if any, else the first

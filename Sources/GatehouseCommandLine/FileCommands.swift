@@ -15,6 +15,8 @@ enum Validate: Subcommand {
         with every rules file it names (gatekeepers, shadow gatekeepers, inside allOf, anyOf and
         not); a problem in one is reported at its gatekeeper's place with the file and line:
         gatehouse.json: services.avatars.gatekeepers[2]: avatars.rules:3: ...
+        A valid rules file is counted in rules and groups, with the attributes it reads when its
+        service declares none: docs.rules: 12 rules, 2 groups; reads attributes device, tenant
 
         Exit status: 0 valid, 1 invalid, 2 usage error.
         """
@@ -24,9 +26,9 @@ enum Validate: Subcommand {
         if path.hasSuffix(".rules") { return rulesFile(path, json: json, commands) }
         guard let services = commands.assemble(path, json: json) else { return .error }
         let progress = commands.console.progress("validating \(printable(path))")
-        let counts: (rules: Int, groups: Int)
+        let files: [AssembledServices.CheckedRulesFile]
         do {
-            counts = try await services.validate { done, total in
+            files = try await services.validate { done, total in
                 progress.update("validating \(printable(path)): gatekeeper \(done + 1) of \(total)")
             }
             progress.finish()
@@ -35,18 +37,32 @@ enum Validate: Subcommand {
             return commands.configurationFailed(error, file: path, json: json)
         }
         let names = services.services.map(\.name)
+        let (rules, groups) = files.reduce((0, 0)) { ($0.0 + $1.rules, $0.1 + $1.groups) }
+        let reading = files.filter { !$0.attributes.isEmpty }
         if json {
+            let reads = reading.map {
+                JSONText.object([
+                    ("place", .string($0.place)), ("file", .string($0.file)),
+                    ("attributes", .array($0.attributes.map { .string($0) })),
+                ])
+            }
             commands.console.out(
-                JSONText.render([
-                    ("file", .string(path)), ("valid", .bool(true)),
-                    ("services", .array(names.map { .string($0) })), ("rules", .number(counts.rules)),
-                    ("groups", .number(counts.groups)),
-                ]))
+                JSONText.render(
+                    [
+                        ("file", .string(path)), ("valid", .bool(true)),
+                        ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
+                        ("groups", .number(groups)),
+                    ] + (reads.isEmpty ? [] : [("reads", .array(reads))])))
         } else {
             commands.console.out(
-                "\(printable(path)): valid; \(count(names.count, "service")), \(count(counts.rules, "rule")), "
-                    + "\(count(counts.groups, "group")): "
+                "\(printable(path)): valid; \(count(names.count, "service")), \(count(rules, "rule")), "
+                    + "\(count(groups, "group")): "
                     + names.map(printable).joined(separator: ", "))
+            for file in reading {
+                commands.console.out(
+                    "\(printable(file.place)): \(printable(file.file)): "
+                        + summary(rules: file.rules, groups: file.groups, attributes: file.attributes))
+            }
         }
         return .ok
     }
@@ -54,7 +70,7 @@ enum Validate: Subcommand {
     /// Checks the rules file at `path` on its own: every problem, one per line, or the counts
     /// of its rules and groups.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
-        let counts: (rules: Int, groups: Int)
+        let counts: (rules: Int, groups: Int, attributes: [String])
         let progress = commands.console.progress("validating \(printable(path))")
         do {
             counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationCounts()
@@ -66,15 +82,27 @@ enum Validate: Subcommand {
         }
         if json {
             commands.console.out(
-                JSONText.render([
-                    ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
-                    ("groups", .number(counts.groups)),
-                ]))
+                JSONText.render(
+                    [
+                        ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
+                        ("groups", .number(counts.groups)),
+                    ]
+                        + (counts.attributes.isEmpty
+                            ? [] : [("attributes", .array(counts.attributes.map { .string($0) }))])))
         } else {
             commands.console.out(
-                "\(printable(path)): valid; \(count(counts.rules, "rule")), \(count(counts.groups, "group"))")
+                "\(printable(path)): valid; "
+                    + summary(rules: counts.rules, groups: counts.groups, attributes: counts.attributes))
         }
         return .ok
+    }
+
+    /// `12 rules, 2 groups; reads attributes device, tenant` (nothing about attributes when
+    /// the file reads none).
+    static func summary(rules: Int, groups: Int, attributes: [String]) -> String {
+        "\(count(rules, "rule")), \(count(groups, "group"))"
+            + (attributes.isEmpty
+                ? "" : "; reads attributes " + attributes.map(printable).joined(separator: ", "))
     }
 
     /// `1 rule`, `200,000 rules`.

@@ -10,6 +10,12 @@ extension AssembledServices {
         var policy: any ValidatingPolicy
     }
 
+    /// A rules file that validated, at its gatekeeper's place: its counts, and the attributes
+    /// it reads when its service declares none.
+    package typealias CheckedRulesFile = (
+        place: String, file: String, rules: Int, groups: Int, attributes: [String]
+    )
+
     /// Checks now, ahead of any decision, every gatekeeper and shadow gatekeeper of every
     /// service that can be checked ahead (each `ValidatingPolicy`, such as a `file` policy's
     /// rules file, also inside `allOf`, `anyOf` and `not`), as `gatehouse validate` does.
@@ -26,18 +32,22 @@ extension AssembledServices {
     }
 
     /// Checks as ``validate()`` does, calling `progress` with the number of policies checked
-    /// and the total before each, and returns the numbers of rules and groups in the rules files.
+    /// and the total before each, and returns the rules files checked.
     package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws
-        -> (rules: Int, groups: Int)
+        -> [CheckedRulesFile]
     {
         var issues: [ConfigurationError.Issue] = []
-        var (rules, groups) = (0, 0)
+        var files: [CheckedRulesFile] = []
         for (index, check) in checks.enumerated() {
             progress(index, checks.count)
             if let file = check.policy as? FilePolicy {
                 do {
                     let counts = try file.validationCounts()
-                    (rules, groups) = (rules + counts.rules, groups + counts.groups)
+                    files.append(
+                        (
+                            check.path, file.url.lastPathComponent, counts.rules, counts.groups,
+                            counts.attributes
+                        ))
                 } catch {
                     let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
                     issues += problems.map { .init(path: check.path, message: $0) }
@@ -48,26 +58,8 @@ extension AssembledServices {
                 }
             }
         }
-        for service in services { issues += service.undeclaredAttributeIssues() }
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
-        return (rules, groups)
-    }
-}
-
-extension ConfiguredService {
-    /// With declared attributes, each placeholder and condition of the rules files of this
-    /// service's gatekeepers and shadow gatekeepers that names another attribute, at its place.
-    func undeclaredAttributeIssues() -> [ConfigurationError.Issue] {
-        guard let declaredAttributes else { return [] }
-        let path = ConfigurationPath.member("services", name)
-        var issues: [ConfigurationError.Issue] = []
-        for (key, gates) in [("gatekeepers", proxy.gate.gatekeepers), ("shadow", shadow)] {
-            for (index, gate) in gates.enumerated() {
-                let place = ConfigurationPath.element(ConfigurationPath.member(path, key), index)
-                issues += Self.undeclaredAttributes(in: gate, at: place, declared: declaredAttributes)
-            }
-        }
-        return issues
+        return files
     }
 }
 

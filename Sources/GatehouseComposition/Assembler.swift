@@ -138,6 +138,7 @@ public struct Assembler: Sendable {
         -> ConfiguredService?
     {
         let path = ConfigurationPath.member("services", service.name)
+        run.declaredAttributes = service.attributes
         if service.gatekeepers.isEmpty && !shapeChecked {
             run.issues.add(
                 ConfigurationPath.member(path, "gatekeepers"),
@@ -201,8 +202,7 @@ public struct Assembler: Sendable {
             observer: run.observer, clock: clock, service: service.name, mask: mask)
         return ConfiguredService(
             name: service.name, proxy: AccessProxy(chain, gate: gate, attributes: attributes),
-            explanation: lines,
-            declaredAttributes: service.attributes)
+            explanation: lines)
     }
 }
 

@@ -17,6 +17,8 @@ final class AssemblyRun: @unchecked Sendable {
     /// The policies `validate` checks ahead, each at its place: every `ValidatingPolicy` built
     /// that nests no other component (a combinator's members are listed themselves).
     private(set) var checks: [AssembledServices.Check] = []
+    /// The attribute names the service being built declares, handed to its rules files.
+    var declaredAttributes: [String]?
     private var children: [[ExplanationLine]] = []
 
     init(

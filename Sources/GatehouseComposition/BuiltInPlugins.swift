@@ -111,7 +111,7 @@ enum BuiltInPlugins {
         guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
         return FilePolicy(
             url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
-            whenInvalid: settings.whenInvalid?.value ?? .deny)
+            whenInvalid: settings.whenInvalid?.value ?? .deny, attributes: context.build.declaredAttributes)
     }
 
     /// `file: rules in avatars.rules`, with what is asked of the file beyond that.

@@ -143,15 +143,7 @@ package enum ConfigurationPath {
 
     /// The closest candidate to `word` within a small edit distance, for "did you mean" hints.
     package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-        let lowered = word.lowercased()
-        var best: (String, Int)?
-        for candidate in candidates {
-            let distance = editDistance(Array(lowered), Array(candidate.lowercased()))
-            if distance <= max(1, candidate.count / 3), distance < (best?.1 ?? .max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.0
+        closestName(to: word, among: candidates)
     }
 
     /// ` (did you mean "…"?)` naming the closest candidate to `word`, or `""`.

@@ -20,19 +20,6 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The service as described for people, one line per part, nested combinators indented.
     public let explanation: [String]
 
-    /// The attribute names the configuration declares for this service's requests, if any.
-    let declaredAttributes: [String]?
-
-    init(
-        name: String, proxy: AccessProxy<AnyLoader>, explanation: [String],
-        declaredAttributes: [String]? = nil
-    ) {
-        self.name = name
-        self.proxy = proxy
-        self.explanation = explanation
-        self.declaredAttributes = declaredAttributes
-    }
-
     /// The gate every operation is decided by.
     public var gate: AccessGate { proxy.gate }
 

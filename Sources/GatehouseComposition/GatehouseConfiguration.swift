@@ -192,8 +192,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
     /// Dry-run gatekeepers: evaluated on every call and reported to the observer, never enforced.
     public var shadow: [ComponentConfiguration]
     /// The attribute names this service's requests carry (`"attributes": ["tenant", "owner"]`),
-    /// or `nil` when not declared. When declared, validation flags every placeholder and
-    /// condition of the service's rules files that names another attribute.
+    /// or `nil` when not declared. When declared, a placeholder or condition of the service's
+    /// rules files that names another attribute makes the file invalid: validation flags it.
     public var attributes: [String]?
     /// Where the resources' own attributes come from (`"resourceAttributes": {"type": "json",
     /// "path": "owners.json"}`), or `nil`. They are merged into each request before any

@@ -16,3 +16,17 @@ package func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) ->
     }
     return previous[b.count]
 }
+
+/// The candidate closest to `word`, ignoring case, within one edit per three characters of the
+/// candidate (at least one): for did-you-mean hints. `nil` when none is that close.
+package func closestName(to word: String, among candidates: some Sequence<String>) -> String? {
+    let lowered = Array(word.lowercased())
+    var best: (name: String, distance: Int)?
+    for candidate in candidates {
+        let distance = editDistance(lowered, Array(candidate.lowercased()))
+        if distance <= max(1, candidate.count / 3), distance < (best?.distance ?? .max) {
+            best = (candidate, distance)
+        }
+    }
+    return best?.name
+}

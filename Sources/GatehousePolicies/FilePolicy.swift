@@ -65,6 +65,11 @@ public struct FilePolicy: AccessPolicy {
     public let requireEnd: Bool
     /// What decisions do while the current version cannot be used; `.deny` unless given.
     public let whenInvalid: WhenInvalid
+    /// The attribute names requests carry, or `nil` when none are declared. When declared, a
+    /// version whose placeholders or conditions name another attribute is invalid, as a
+    /// malformed one is: ``validate()`` lists each with a did-you-mean, and decisions follow
+    /// ``whenInvalid``, so a misspelt name never makes a rule silently never match.
+    public let attributes: [String]?
 
     let path: String
     /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
@@ -81,15 +86,17 @@ public struct FilePolicy: AccessPolicy {
     ///   - maximumFileSize: The largest file, in bytes, the policy reads.
     ///   - requireEnd: Whether the file must end with an `end` line (see ``requireEnd``).
     ///   - whenInvalid: What decisions do while the current version cannot be used.
+    ///   - attributes: The attribute names requests carry (see ``attributes``); `nil` checks none.
     public init(
         url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
-        whenInvalid: WhenInvalid = .deny
+        whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil
     ) {
         self.url = url
         self.name = name
         self.maximumFileSize = maximumFileSize
         self.requireEnd = requireEnd
         self.whenInvalid = whenInvalid
+        self.attributes = attributes
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
         self.cPath = Array(path.utf8CString)
@@ -200,7 +207,9 @@ public struct FilePolicy: AccessPolicy {
         } catch {
             return (identity, .failure(rulesFileError(error)))
         }
-        let rules = Result { try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd) }
+        let rules = Result {
+            try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
+        }
         return (snapshot.identity, rules.mapError(rulesFileError))
     }
 

@@ -1,8 +1,10 @@
+import GatehouseCore
+
 /// Where a rules text reads a request attribute: a placeholder (`{tenant}`) or a condition
 /// (`if device=managed`), on a 1-based line.
-package struct RulesAttributeUse: Sendable, Hashable {
+struct RulesAttributeUse: Sendable, Hashable {
     /// How the attribute is read.
-    package enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// A placeholder, `{name}`, in a rule's fields or a condition's value.
         case placeholder
         /// A condition, `name=value`, after `if`.
@@ -10,48 +12,64 @@ package struct RulesAttributeUse: Sendable, Hashable {
     }
 
     /// The attribute's name.
-    package var name: String
+    var name: String
     /// How the rule reads it.
-    package var kind: Kind
+    var kind: Kind
     /// The rule's line, from 1.
-    package var line: Int
+    var line: Int
     /// The text as written: `{tennant}` or `devce=managed`.
-    package var text: String
+    var text: String
 }
 
 extension RulesFile {
-    /// Every place `text` reads a request attribute, in line order: each `{name}` placeholder
-    /// other than `{subject}`, and each condition after `if`. Read from the text alone (fields
-    /// split on blanks, comment lines skipped), so it answers for a file that does not parse.
-    package static func attributeUses(in text: String) -> [RulesAttributeUse] {
+    /// Where the rule on `line` reads request attributes: each `{name}` placeholder other than
+    /// `{subject}`, and each condition after `if`. Read from the fields alone, so a line that
+    /// does not parse is read too.
+    static func attributeUses(in line: RulesLine, of text: [UInt8]) -> [RulesAttributeUse] {
+        let (open, close, equals) = (UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "="))
+        let fields = line.fields
+        // Most rules read no attribute: no field after the fourth, no brace.
+        guard fields.count > 4 || fields.contains(where: { text[$0].contains(open) }),
+            text[fields[0]].elementsEqual("allow".utf8) || text[fields[0]].elementsEqual("deny".utf8)
+        else { return [] }
         var uses: [RulesAttributeUse] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(
-                String.init)
-            guard let effect = fields.first, effect == "allow" || effect == "deny" else { continue }
-            let keyword = fields.firstIndex(of: "if") ?? fields.endIndex
-            for (position, field) in fields.enumerated().dropFirst() where position != keyword {
-                if position > keyword, let equals = field.firstIndex(of: "="), equals > field.startIndex {
-                    let name = String(field[..<equals])
-                    uses.append(RulesAttributeUse(name: name, kind: .condition, line: index + 1, text: field))
-                }
-                for name in placeholders(in: field) where name != "subject" {
+        let keyword = fields.firstIndex { text[$0].elementsEqual("if".utf8) } ?? fields.endIndex
+        for (position, range) in fields.enumerated().dropFirst() where position != keyword {
+            // Bytes, not characters: a combining mark after `=` or `{` makes one `Character` with it.
+            if position > keyword, let split = text[range].firstIndex(of: equals), split > range.lowerBound {
+                uses.append(
+                    RulesAttributeUse(
+                        name: String(decoding: text[range.lowerBound..<split], as: UTF8.self),
+                        kind: .condition,
+                        line: line.number, text: String(decoding: text[range], as: UTF8.self)))
+            }
+            var rest = range
+            while let start = text[rest].firstIndex(of: open),
+                let end = text[start..<rest.upperBound].firstIndex(of: close)
+            {
+                let name = String(decoding: text[(start + 1)..<end], as: UTF8.self)
+                if name != "subject" {
                     uses.append(
-                        RulesAttributeUse(name: name, kind: .placeholder, line: index + 1, text: "{\(name)}"))
+                        RulesAttributeUse(
+                            name: name, kind: .placeholder, line: line.number, text: "{\(name)}"))
                 }
+                rest = (end + 1)..<range.upperBound
             }
         }
         return uses
     }
 
-    /// The names between `{` and `}` in `field`.
-    private static func placeholders(in field: String) -> [String] {
-        var names: [String] = []
-        var rest = field[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
+    /// The problem of a rule reading an attribute that is not among `declared`, with a
+    /// did-you-mean or the declared names.
+    static func undeclared(_ use: RulesAttributeUse, declared: [String]) -> RulesFileError.Problem {
+        let what = use.kind == .placeholder ? "the placeholder \(use.text)" : "the condition \(use.text)"
+        let hint =
+            closestName(to: use.name, among: declared).map { " (did you mean \"\($0)\"?)" }
+            ?? (declared.isEmpty
+                ? "; no attribute is declared"
+                : "; the declared ones are \(declared.joined(separator: ", "))")
+        return RulesFileError.Problem(
+            line: use.line, kind: .malformed,
+            message: "\(what) names the attribute \"\(use.name)\", which is not declared\(hint)")
     }
 }

@@ -85,33 +85,49 @@ package final class RulesFile: Sendable {
 
     /// Parses rules from text.
     ///
-    /// - Parameter requireEnd: Whether the rules must be followed by an `end` line; see
-    ///   ``FilePolicy/requireEnd``.
+    /// - Parameters:
+    ///   - requireEnd: Whether the rules must be followed by an `end` line; see
+    ///     ``FilePolicy/requireEnd``.
+    ///   - attributes: The attribute names requests carry; when given, a placeholder or
+    ///     condition naming another is a problem.
     /// - Throws: ``RulesFileError`` listing every problem of the text, by line.
-    package static func parse(_ text: String, fileName: String, requireEnd: Bool = false) throws -> RulesFile
-    {
-        try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd)
+    package static func parse(
+        _ text: String, fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
+    ) throws -> RulesFile {
+        try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd, attributes: attributes)
     }
 
     /// Parses rules from the bytes of a file, which must be UTF-8 (a leading byte-order mark is
     /// dropped); patterns are normalized to Unicode NFC.
     ///
+    /// - Parameters:
+    ///   - requireEnd: Whether the rules must be followed by an `end` line.
+    ///   - attributes: The attribute names requests carry; when given, a placeholder or
+    ///     condition naming another is a problem.
     /// - Throws: ``RulesFileError`` listing every problem of the file, by line;
     ///   ``RulesFileError/Kind/incomplete`` when the text has no rule, group, comment or `end`
-    ///   line (what a file being rewritten in place looks like), or lacks a required `end` line.
-    package static func parse(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
-        -> RulesFile
-    {
-        try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd).file
+    ///   line (a zero-byte file is what a file being rewritten in place looks like), or lacks a
+    ///   required `end` line.
+    package static func parse(
+        _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
+    ) throws -> RulesFile {
+        try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes).file
     }
 
-    /// Parses the bytes of a file as `parse` does, and counts the groups the file defines.
-    package static func parseCounted(_ bytes: [UInt8], fileName: String, requireEnd: Bool = false) throws
-        -> (file: RulesFile, groupCount: Int)
-    {
+    /// Parses the bytes of a file as `parse` does, and counts the groups
+    /// the file defines; with `namingAttributes`, names the attributes it reads (sorted).
+    package static func parseCounted(
+        _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil,
+        namingAttributes: Bool = false
+    ) throws -> (file: RulesFile, groupCount: Int, attributes: [String]) {
         let lexer = try RulesLexer(bytes, fileName: fileName)
         var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
-        lexer.forEachLine { parser.read($0, in: $1) }
+        var uses: [RulesAttributeUse] = []
+        let readingUses = declared != nil || namingAttributes
+        lexer.forEachLine { line, text in
+            parser.read(line, in: text)
+            if readingUses { uses += attributeUses(in: line, of: text) }
+        }
         if parser.isEmpty && lexer.problems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(
@@ -120,6 +136,9 @@ package final class RulesFile: Sendable {
                     + "meant to hold no rules says so with a comment line")
         }
         var problems = lexer.problems + parser.problems + parser.groups.problems()
+        if let declared {
+            problems += uses.filter { !declared.contains($0.name) }.map { undeclared($0, declared: declared) }
+        }
         if requireEnd && parser.endLine == nil {
             problems.append(
                 RulesFileError.Problem(
@@ -129,7 +148,8 @@ package final class RulesFile: Sendable {
         }
         guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
         let groupCount = parser.groups.count
-        return (RulesFile(&parser), groupCount)
+        let names = namingAttributes ? Set(uses.map(\.name)).sorted() : []
+        return (RulesFile(&parser), groupCount, names)
     }
 
     /// Indexes what `parser` read from a file without problems, taking its rules.

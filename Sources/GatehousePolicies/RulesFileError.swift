@@ -20,8 +20,8 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         case changedWhileReading
         /// A line is not valid UTF-8.
         case notUTF8
-        /// A line does not have the form `effect subject action resource`, or holds a character
-        /// a rule may not hold.
+        /// A line does not have the form `effect subject action resource`, holds a character
+        /// a rule may not hold, or reads an attribute the policy does not declare.
         case malformed
         /// The file looks like a version still being written: it is empty (no rule, comment or
         /// `end` line), or it lacks the `end` line its policy requires.

@@ -118,4 +118,54 @@ struct ValidateCommandTests {
         #expect(run.err.count == 9, "\(run.err.joined(separator: "\n"))")
         #expect(run.err.allSatisfy { $0.hasPrefix("\(folder.configuration): ") })
     }
+
+    static let readingRules = """
+        allow  *  read   tenants/{tenant}/*
+        deny   *  *      exports/* if device=unmanaged
+        allow  *  write  docs/* if owner={subject}
+        """
+
+    @Test func aRulesFileOnItsOwnNamesTheAttributesItReads() async throws {
+        let folder = try Folder(configuration: "{}")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("docs.rules")
+        try Data(Self.readingRules.utf8).write(to: file)
+        let run = await Captured.run(["validate", file.path])
+        #expect(run.out == ["\(file.path): valid; 3 rules, 0 groups; reads attributes device, owner, tenant"])
+        let json = await Captured.run(["validate", "--json", file.path])
+        #expect(
+            json.out.first?.hasSuffix(#""groups":0,"attributes":["device","owner","tenant"]}"#) == true,
+            "\(json.out)")
+    }
+
+    @Test func aConfigurationNamesTheAttributesEachRulesFileReadsUnlessItsServiceDeclaresThem()
+        async throws
+    {
+        let folder = try Folder(
+            configuration: #"""
+                { "services": {
+                  "docs": { "loader": { "type": "memory", "resources": {} },
+                    "gatekeepers": [ { "type": "file", "path": "docs.rules" } ] },
+                  "declared": { "loader": { "type": "memory", "resources": {} },
+                    "attributes": ["tenant", "device", "owner"],
+                    "gatekeepers": [ { "type": "file", "path": "docs.rules" } ] },
+                  "plain": { "loader": { "type": "memory", "resources": {} },
+                    "gatekeepers": [ { "type": "file", "path": "plain.rules" } ] } } }
+                """#)
+        defer { folder.remove() }
+        try Data(Self.readingRules.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
+        try Data(Self.rules.utf8).write(to: folder.url.appendingPathComponent("plain.rules"))
+        let run = await Captured.run(["validate", folder.configuration])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.out == [
+                "\(folder.configuration): valid; 3 services, 9 rules, 1 group: docs, declared, plain",
+                "services.docs.gatekeepers[0]: docs.rules: 3 rules, 0 groups; reads attributes device, owner, tenant",
+            ])
+        let json = await Captured.run(["validate", "--json", folder.configuration])
+        #expect(
+            json.out.first?.hasSuffix(
+                #""reads":[{"place":"services.docs.gatekeepers[0]","file":"docs.rules","#
+                    + #""attributes":["device","owner","tenant"]}]}"#) == true, "\(json.out)")
+    }
 }

@@ -37,12 +37,27 @@ struct DeclaredAttributesTests {
         #expect(
             issues == [
                 "\(place): docs.rules:2: the placeholder {tennant} names the attribute \"tennant\", "
-                    + "which the service does not declare (did you mean \"tenant\"?)",
+                    + "which is not declared (did you mean \"tenant\"?)",
                 "\(place): docs.rules:4: the condition devce=managed names the attribute \"devce\", "
-                    + "which the service does not declare (did you mean \"device\"?)",
+                    + "which is not declared (did you mean \"device\"?)",
                 "\(place): docs.rules:6: the condition region=eu names the attribute \"region\", "
-                    + "which the service does not declare; it declares tenant, device, owner",
+                    + "which is not declared; the declared ones are tenant, device, owner",
             ])
+    }
+
+    /// The declaration is handed to the service's rules files: one that names another attribute
+    /// is invalid, so the gate denies rather than letting the rule silently never match.
+    @Test func aRulesFileNamingAnUndeclaredAttributeFailsTheServicesDecisions() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        try folder.write("allow * read tenants/{tennant}/*\n", to: "docs.rules")
+        let docs = try Assembler().assemble(
+            contentsOf: try folder.write(Self.configuration(attributes: #"["tenant"]"#), to: "g.json")
+        ).service(named: "docs")
+        let verdict = try await docs.decide(
+            AccessRequest(subject: "alice", resource: "tenants/acme/a", attributes: ["tenant": "acme"]))
+        #expect(verdict.outcome == .failed)
+        #expect(verdict.reason?.contains("docs.rules:1: the placeholder {tennant}") == true, "\(verdict)")
     }
 
     @Test func withoutADeclarationNothingIsFlagged() async throws {

@@ -66,14 +66,9 @@ struct CommandLineArguments {
                 onlyPositionals = true
                 continue
             }
-            var name = String(argument.dropFirst(2))
-            var inlineValue: String?
-            // Split on the `=` scalar: a value that starts with a combining mark makes one
-            // `Character` with the `=`.
-            if let equals = name.unicodeScalars.firstIndex(of: "=") {
-                inlineValue = String(name[name.unicodeScalars.index(after: equals)...])
-                name = String(name[..<equals])
-            }
+            let split = Self.splitAtEquals(String(argument.dropFirst(2)))
+            let name = split?.name ?? String(argument.dropFirst(2))
+            let inlineValue = split?.value
             guard let option = known[name] else {
                 throw UsageError(
                     message:
@@ -129,6 +124,13 @@ struct CommandLineArguments {
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// `text` split at its first `=`, or `nil` without one. It splits on the scalar: a value
+    /// that starts with a combining mark makes one `Character` with the `=`.
+    static func splitAtEquals(_ text: String) -> (name: String, value: String)? {
+        guard let equals = text.unicodeScalars.firstIndex(of: "=") else { return nil }
+        return (String(text[..<equals]), String(text[text.unicodeScalars.index(after: equals)...]))
+    }
 
     /// ` (did you mean 'NAME'?)` for the candidate closest to `name`, or empty.
     static func hint(_ name: String, among names: [String], prefix: String = "") -> String {

@@ -23,7 +23,7 @@ enum Instant {
     ///
     /// - Throws: ``Invalid`` saying which part is malformed or out of range.
     static func parse(_ text: String) throws(Invalid) -> Date {
-        var scanner = Scanner(Array(text.utf8))
+        var scanner = Scanner(bytes: Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take("-"),
             let month = scanner.digits(2), scanner.take("-"),
             let day = scanner.digits(2), scanner.take("T"),
@@ -94,8 +94,6 @@ enum Instant {
     private struct Scanner {
         let bytes: [UInt8]
         var position = 0
-
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         var atEnd: Bool { position == bytes.count }
 

@@ -141,22 +141,23 @@ struct Report {
     }
 }
 
-extension Commands {
+extension PreparedRequest {
     /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
     /// after the gate allowed, and exits 1.
-    func finish(_ report: Report, after error: any Error, json: Bool) -> ExitStatus {
+    func finish(_ report: Report, after error: any Error) -> ExitStatus {
         var report = report
         if let denied = error as? AccessDenied {
             report.record(denied)
-            return finish(report, json: json, status: .denied)
+            return finish(report, status: .denied)
         }
         report.allowed = true
         report.error = "the loader failed: \(describe(error))"
-        return finish(report, json: json, status: .error)
+        return finish(report, status: .error)
     }
 
     /// Prints the report, as JSON or as the line of its outcome, and returns `status`.
-    func finish(_ report: Report, json: Bool, status: ExitStatus) -> ExitStatus {
+    func finish(_ report: Report, status: ExitStatus) -> ExitStatus {
+        let console = commands.console
         if json {
             console.out(report.json)
             return status

@@ -32,9 +32,9 @@ enum RequestOptions {
         return [config, service, subject, attr, at, decisionLog] + extra + [json, refused]
     }
 
-    /// The `--attr KEY=VALUE` pairs.
-    static func attributes(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError)
-        -> [String: String]
+    /// The `--attr KEY=VALUE` pairs and the `--at` instant, if given.
+    static func attributesAndInstant(_ arguments: CommandLineArguments)
+        throws(CommandLineArguments.UsageError) -> (attributes: [String: String], instant: Date?)
     {
         var attributes: [String: String] = [:]
         for pair in arguments.all("attr") {
@@ -43,14 +43,9 @@ enum RequestOptions {
             }
             attributes[key] = value
         }
-        return attributes
-    }
-
-    /// The `--at` instant, if given.
-    static func instant(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) -> Date? {
-        guard let text = arguments.value("at") else { return nil }
+        guard let text = arguments.value("at") else { return (attributes, nil) }
         do {
-            return try Instant.parse(text)
+            return (attributes, try Instant.parse(text))
         } catch {
             throw .init(message: "--at expects \(Instant.description), found '\(text)'; \(error.reason)")
         }
@@ -70,14 +65,13 @@ extension RequestCommand {
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let json = arguments.flag("json")
-        let attributes: [String: String]
-        let instant: Date?
+        let parsed: (attributes: [String: String], instant: Date?)
         do throws(CommandLineArguments.UsageError) {
-            attributes = try RequestOptions.attributes(arguments)
-            instant = try RequestOptions.instant(arguments)
+            parsed = try RequestOptions.attributesAndInstant(arguments)
         } catch {
             return commands.usage(error.message, json: json)
         }
+        let instant = parsed.instant
         guard
             let services = commands.assemble(
                 arguments.value("config") ?? "", clock: { instant ?? Date() },
@@ -89,11 +83,11 @@ extension RequestCommand {
         } catch {
             return commands.usage(describe(error), json: json)
         }
+        let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
         let request = PreparedRequest(
             commands: commands, arguments: arguments, services: services, service: service,
-            context: AccessContext(subject: arguments.value("subject"), attributes: attributes),
-            key: arguments.positionals[0], json: json)
-        let status = await AccessContext.$current.withValue(request.context) { await run(request) }
+            key: arguments.positionals[0])
+        let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
     }
@@ -106,10 +100,10 @@ struct PreparedRequest {
     /// Every service of the configuration (and its decision log, if any).
     var services: AssembledServices
     var service: ConfiguredService
-    var context: AccessContext
     /// The positional argument: a key, or for `list` a folder.
     var key: String
-    var json: Bool
+
+    var json: Bool { arguments.flag("json") }
 
     /// The `--action`, `read` when not given.
     var action: String { arguments.value("action") ?? "read" }

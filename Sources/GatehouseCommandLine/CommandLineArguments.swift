@@ -13,17 +13,17 @@ struct CommandLineArguments {
         /// Why the command refuses this option; it is then not listed in the help.
         var refusal: String?
 
-        var takesValue: Bool { valueName != nil }
+        /// `--config FILE`, or `--json` for a flag.
+        var form: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 
         /// `--config FILE`, `[--attr KEY=VALUE]...` or `[--json]`, for a usage line.
         var synopsis: String {
-            let text = "--\(name)" + (valueName.map { " \($0)" } ?? "")
-            return required ? text : "[\(text)]" + (repeatable ? "..." : "")
+            required ? form : "[\(form)]" + (repeatable ? "..." : "")
         }
 
         /// `  --config FILE      the configuration file`, for a command's help.
         var helpLine: String {
-            let head = "  --\(name)" + (valueName.map { " \($0)" } ?? "")
+            let head = "  " + form
             let padding = String(repeating: " ", count: max(1, 23 - head.count))
             return head.count > 22
                 ? "\(head)\n\(String(repeating: " ", count: 23))\(help)" : head + padding + help
@@ -78,15 +78,13 @@ struct CommandLineArguments {
             if let refusal = option.refusal {
                 throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
             }
-            if option.takesValue {
+            if option.valueName != nil {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
                 } else {
                     guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                        throw UsageError(
-                            message:
-                                "option '--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")")
+                        throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
                     }
                     value = arguments[index]
                     index += 1

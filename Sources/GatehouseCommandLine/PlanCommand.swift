@@ -53,10 +53,9 @@ enum Plan: Subcommand {
         } catch {
             return commands.usage(error.message, usage: "Usage: " + synopsis)
         }
+        guard let services = commands.assemble(config, json: json) else { return .error }
         let service: ConfiguredService
         do {
-            let services = try Assembler(registry: commands.registry).assemble(
-                contentsOf: URL(fileURLWithPath: config))
             service = try services.service(named: parsed.value("service"))
         } catch {
             return commands.configurationFailed(error, file: config, json: json)

@@ -73,6 +73,11 @@ struct Report {
         return printable(text)
     }
 
+    /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.
+    var requestInService: String {
+        "\(requestText) (service \(printable(service)))"
+    }
+
     /// `text` with every masked attribute value in it replaced.
     func hiding(_ text: String) -> String {
         let values = request.attributes.filter { mask.contains($0.key) && !$0.value.isEmpty }.map(\.value)
@@ -155,29 +160,21 @@ extension PreparedRequest {
         return finish(report, status: .error)
     }
 
-    /// Prints the report, as JSON or as the line of its outcome, and returns `status`.
-    func finish(_ report: Report, status: ExitStatus) -> ExitStatus {
+    /// Prints the report, as JSON or as the line of its outcome, and returns `status`; `done` is
+    /// the line of a success, `allowed: ...` when not given.
+    func finish(_ report: Report, status: ExitStatus, done: String? = nil) -> ExitStatus {
         let console = commands.console
         if json {
             console.out(report.json)
             return status
         }
-        let request = report.requestText
-        let service = printable(report.service)
+        let request = report.requestInService
         let shown = { (text: String?) in printable(report.hiding(text ?? "")) }
         switch status {
         case .ok:
             let rule =
                 report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
-            if let output = report.output {
-                console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
-            } else if report.command == Store.name {
-                console.out("stored \(report.bytes ?? 0) bytes: \(request) (service \(service))")
-            } else if report.command == Remove.name {
-                console.out("removed: \(request) (service \(service))")
-            } else {
-                console.out("allowed\(rule): \(request) (service \(service))")
-            }
+            console.out(done ?? "allowed\(rule): \(request)")
         case .denied:
             // A rules file's reason names its line already ("avatars.rules:5 denies").
             let gatekeeper = printable(report.gatekeeper ?? "?")
@@ -185,13 +182,13 @@ extension PreparedRequest {
                 report.failed == true
                 ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
-            console.err("  request: \(request) (service \(service))")
+            console.err("  request: \(request)")
             let nearMisses = report.verdict?.nearMisses ?? []
             if !nearMisses.isEmpty { console.err("  nearest rules:") }
             for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         default:
             console.err("error: \(shown(report.error ?? "unknown"))")
-            console.err("  request: \(request) (service \(service))")
+            console.err("  request: \(request)")
         }
         return status
     }

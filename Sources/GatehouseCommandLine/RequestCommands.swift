@@ -183,18 +183,20 @@ enum Load: RequestCommand {
         if let output = request.arguments.value("output") {
             do {
                 try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-                report.output = output
             } catch {
                 report.error = "cannot write \(output): \(describe(error))"
                 return request.finish(report, status: .error)
             }
-        } else if request.json {
-            report.content = String(data: data, encoding: .utf8)
-            if report.content == nil { report.contentBase64 = data.base64EncodedString() }
-        } else {
+            report.output = output
+            let done = "loaded \(data.count) bytes to \(printable(output)): \(report.requestText)"
+            return request.finish(report, status: .ok, done: done)
+        }
+        guard request.json else {
             request.commands.console.outData(data)
             return .ok
         }
+        report.content = String(data: data, encoding: .utf8)
+        if report.content == nil { report.contentBase64 = data.base64EncodedString() }
         return request.finish(report, status: .ok)
     }
 }
@@ -239,7 +241,8 @@ enum Store: RequestCommand {
         }
         report.allowed = true
         report.bytes = data.count
-        return request.finish(report, status: .ok)
+        return request.finish(
+            report, status: .ok, done: "stored \(data.count) bytes: \(report.requestInService)")
     }
 }
 
@@ -260,7 +263,7 @@ enum Remove: RequestCommand {
             return request.finish(report, after: error)
         }
         report.allowed = true
-        return request.finish(report, status: .ok)
+        return request.finish(report, status: .ok, done: "removed: \(report.requestInService)")
     }
 }
 

@@ -2,11 +2,8 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What a request command found, as text or as one JSON object.
-///
-/// The values of masked attributes (the configuration's `decisionLog.mask`) appear in neither:
-/// the request shows `token=(masked)`, and a reason, rule or error that repeats such a value
-/// shows `(masked)` in its place.
+/// What a request command found, as text or as one JSON object. The values of masked
+/// attributes (`decisionLog.mask`) appear in neither: each shows as `(masked)`, also inside a reason.
 struct Report {
     var command: String
     var service: String

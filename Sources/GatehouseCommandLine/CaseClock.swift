@@ -1,9 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// The clock of `gatehouse test`: it reads the instant the case being decided pins with `at`,
-/// or the real time for a case that pins none. One configuration is assembled with it for the
-/// whole table, and cases are decided one at a time, each after pinning its own instant.
+/// The clock of `gatehouse test`'s one configuration: it reads the instant the case being
+/// decided pins with `at`, or the real time for a case that pins none.
 final class CaseClock: Sendable {
     private let pinned = LockedState<Date?>(nil)
 

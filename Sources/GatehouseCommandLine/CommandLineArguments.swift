@@ -13,17 +13,17 @@ struct CommandLineArguments {
         /// Why the command refuses this option; it is then not listed in the help.
         var refusal: String?
 
-        var takesValue: Bool { valueName != nil }
+        /// `--config FILE`, or `--json` for a flag.
+        var form: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 
         /// `--config FILE`, `[--attr KEY=VALUE]...` or `[--json]`, for a usage line.
         var synopsis: String {
-            let text = "--\(name)" + (valueName.map { " \($0)" } ?? "")
-            return required ? text : "[\(text)]" + (repeatable ? "..." : "")
+            required ? form : "[\(form)]" + (repeatable ? "..." : "")
         }
 
         /// `  --config FILE      the configuration file`, for a command's help.
         var helpLine: String {
-            let head = "  --\(name)" + (valueName.map { " \($0)" } ?? "")
+            let head = "  " + form
             let padding = String(repeating: " ", count: max(1, 23 - head.count))
             return head.count > 22
                 ? "\(head)\n\(String(repeating: " ", count: 23))\(help)" : head + padding + help
@@ -66,14 +66,9 @@ struct CommandLineArguments {
                 onlyPositionals = true
                 continue
             }
-            var name = String(argument.dropFirst(2))
-            var inlineValue: String?
-            // Split on the `=` scalar: a value that starts with a combining mark makes one
-            // `Character` with the `=`.
-            if let equals = name.unicodeScalars.firstIndex(of: "=") {
-                inlineValue = String(name[name.unicodeScalars.index(after: equals)...])
-                name = String(name[..<equals])
-            }
+            let split = Self.splitAtEquals(String(argument.dropFirst(2)))
+            let name = split?.name ?? String(argument.dropFirst(2))
+            let inlineValue = split?.value
             guard let option = known[name] else {
                 throw UsageError(
                     message:
@@ -83,15 +78,13 @@ struct CommandLineArguments {
             if let refusal = option.refusal {
                 throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
             }
-            if option.takesValue {
+            if option.valueName != nil {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
                 } else {
                     guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                        throw UsageError(
-                            message:
-                                "option '--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")")
+                        throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
                     }
                     value = arguments[index]
                     index += 1
@@ -129,6 +122,13 @@ struct CommandLineArguments {
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// `text` split at its first `=`, or `nil` without one. It splits on the scalar: a value
+    /// that starts with a combining mark makes one `Character` with the `=`.
+    static func splitAtEquals(_ text: String) -> (name: String, value: String)? {
+        guard let equals = text.unicodeScalars.firstIndex(of: "=") else { return nil }
+        return (String(text[..<equals]), String(text[text.unicodeScalars.index(after: equals)...]))
+    }
 
     /// ` (did you mean 'NAME'?)` for the candidate closest to `name`, or empty.
     static func hint(_ name: String, among names: [String], prefix: String = "") -> String {

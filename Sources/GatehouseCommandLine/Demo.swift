@@ -136,22 +136,25 @@ struct Demo: Subcommand {
     /// `indent`, the lines it wraps onto after `continuation`.
     private func say(_ text: String, indent: String = "", continuation: String? = nil) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            for wrapped in Self.wrap(String(line), indent: indent, continuation: continuation ?? indent) {
+            // Empty words keep runs of spaces, such as an indented line of `explain`.
+            let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            for wrapped in Self.wrap(words, indent: indent, continuation: continuation ?? indent) {
                 console.out(wrapped)
             }
         }
     }
 
-    /// `text` broken at spaces into lines of at most ``width`` characters (a word longer than
-    /// that stays whole on its own line).
-    static func wrap(_ text: String, indent: String, continuation: String) -> [String] {
+    /// `words` joined by spaces into lines of at most ``width`` characters, each broken line
+    /// ending in `lineEnd` (a word longer than that stays whole on its own line).
+    static func wrap(_ words: [String], indent: String, continuation: String, lineEnd: String = "")
+        -> [String]
+    {
         var lines: [String] = []
         var line = indent
         var holdsAWord = false
-        // Empty words keep runs of spaces, such as an indented line of `explain`.
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if holdsAWord, line.count + 1 + word.count > width {
-                lines.append(line)
+        for word in words {
+            if holdsAWord, line.count + 1 + word.count + lineEnd.count > width {
+                lines.append(line + lineEnd)
                 line = continuation + word
             } else {
                 line += (holdsAWord ? " " : "") + word
@@ -166,7 +169,7 @@ struct Demo: Subcommand {
     /// arguments (an option stays with its value) with a trailing `\`, so that it can be
     /// pasted as is.
     static func command(_ arguments: [String]) -> [String] {
-        var units: [String] = []
+        var units = ["$ gatehouse"]
         for argument in arguments {
             if let last = units.last, last.hasPrefix("--"), !last.contains(" "), !argument.hasPrefix("--") {
                 units[units.count - 1] += " " + argument
@@ -174,18 +177,7 @@ struct Demo: Subcommand {
                 units.append(argument)
             }
         }
-        var lines: [String] = []
-        var line = "  $ gatehouse"
-        for unit in units {
-            if line.count + 1 + unit.count + 2 > width {
-                lines.append(line + " \\")
-                line = "      " + unit
-            } else {
-                line += " " + unit
-            }
-        }
-        lines.append(line)
-        return lines
+        return wrap(units, indent: "  ", continuation: "      ", lineEnd: " \\")
     }
 
     /// Runs a command with both its streams sent, line by line, to `sink`.

@@ -1,11 +1,8 @@
 import Foundation
 
-/// Parses the `--at` instant strictly: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of a second
-/// (`.5`, `.123456`), then `Z` or an offset (`+02:00`, `-0530`, `+01`).
-///
-/// Every field must be in range for the date it names: `2026-02-30`, `2025-02-29`, hour 24,
-/// minute 60 and second 60 or 61 are refused, never rolled over into the next day or minute
-/// as a lenient parser would (`2026-02-30` silently becoming March 2).
+/// Parses the `--at` instant strictly: `YYYY-MM-DDTHH:MM:SS`, an optional fraction (`.5`), then
+/// `Z` or an offset (`+02:00`, `-0530`, `+01`). A field out of range for its date (`2026-02-30`,
+/// hour 24, second 60) is refused, never rolled over as a lenient parser would.
 enum Instant {
     /// Why a text is not an instant: a sentence for the usage message.
     struct Invalid: Error, Equatable {
@@ -23,7 +20,7 @@ enum Instant {
     ///
     /// - Throws: ``Invalid`` saying which part is malformed or out of range.
     static func parse(_ text: String) throws(Invalid) -> Date {
-        var scanner = Scanner(Array(text.utf8))
+        var scanner = Scanner(bytes: Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take("-"),
             let month = scanner.digits(2), scanner.take("-"),
             let day = scanner.digits(2), scanner.take("T"),
@@ -94,8 +91,6 @@ enum Instant {
     private struct Scanner {
         let bytes: [UInt8]
         var position = 0
-
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
 
         var atEnd: Bool { position == bytes.count }
 

@@ -43,22 +43,19 @@ enum Plan: Subcommand {
         let console = commands.console
         let (json, sql) = (parsed.flag("json"), parsed.flag("sql"))
         let config = parsed.value("config") ?? ""
-        let attributes: [String: String]
-        let instant: Date?
+        let request: (attributes: [String: String], instant: Date?)
         do throws(CommandLineArguments.UsageError) {
             if json && sql { throw .init(message: "give --json or --sql, not both") }
             if parsed.value("column") != nil && !sql {
                 throw .init(message: "--column names the column of --sql; add --sql")
             }
-            attributes = try RequestOptions.attributes(parsed)
-            instant = try RequestOptions.instant(parsed)
+            request = try RequestOptions.attributesAndInstant(parsed)
         } catch {
             return commands.usage(error.message, usage: "Usage: " + synopsis)
         }
+        guard let services = commands.assemble(config, json: json) else { return .error }
         let service: ConfiguredService
         do {
-            let services = try Assembler(registry: commands.registry).assemble(
-                contentsOf: URL(fileURLWithPath: config))
             service = try services.service(named: parsed.value("service"))
         } catch {
             return commands.configurationFailed(error, file: config, json: json)
@@ -67,7 +64,8 @@ enum Plan: Subcommand {
         let plan: AccessPlan
         do {
             plan = try await service.gate.plan(
-                subject: subject, action: AccessAction(rawValue: action), attributes: attributes, at: instant)
+                subject: subject, action: AccessAction(rawValue: action), attributes: request.attributes,
+                at: request.instant)
         } catch {
             console.err("error: cancelled")
             return .error

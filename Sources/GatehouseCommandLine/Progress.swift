@@ -1,9 +1,8 @@
 import Foundation
 
-/// One line of progress on a terminal's standard error, for work that lasts: it shows once the
-/// work has run for the console's delay (a second), is rewritten in place as the work moves on
-/// (at most ten times a second), and is erased when the work ends. Without a terminal it does
-/// nothing at all.
+/// One line of progress on a terminal's standard error: shown after the console's delay,
+/// rewritten in place at most ten times a second, erased when the work ends; without a terminal,
+/// nothing.
 final class Progress: @unchecked Sendable {
     private let write: (@Sendable (String) -> Void)?
     private let lock = NSLock()

@@ -2,11 +2,8 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What a request command found, as text or as one JSON object.
-///
-/// The values of masked attributes (the configuration's `decisionLog.mask`) appear in neither:
-/// the request shows `token=(masked)`, and a reason, rule or error that repeats such a value
-/// shows `(masked)` in its place.
+/// What a request command found, as text or as one JSON object. The values of masked
+/// attributes (`decisionLog.mask`) appear in neither: each shows as `(masked)`, also inside a reason.
 struct Report {
     var command: String
     var service: String
@@ -71,6 +68,11 @@ struct Report {
             text += " [\(attributes.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))]"
         }
         return printable(text)
+    }
+
+    /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.
+    var requestInService: String {
+        "\(requestText) (service \(printable(service)))"
     }
 
     /// `text` with every masked attribute value in it replaced.
@@ -141,42 +143,35 @@ struct Report {
     }
 }
 
-extension Commands {
+extension PreparedRequest {
     /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
     /// after the gate allowed, and exits 1.
-    func finish(_ report: Report, after error: any Error, json: Bool) -> ExitStatus {
+    func finish(_ report: Report, after error: any Error) -> ExitStatus {
         var report = report
         if let denied = error as? AccessDenied {
             report.record(denied)
-            return finish(report, json: json, status: .denied)
+            return finish(report, status: .denied)
         }
         report.allowed = true
         report.error = "the loader failed: \(describe(error))"
-        return finish(report, json: json, status: .error)
+        return finish(report, status: .error)
     }
 
-    /// Prints the report, as JSON or as the line of its outcome, and returns `status`.
-    func finish(_ report: Report, json: Bool, status: ExitStatus) -> ExitStatus {
+    /// Prints the report, as JSON or as the line of its outcome, and returns `status`; `done` is
+    /// the line of a success, `allowed: ...` when not given.
+    func finish(_ report: Report, status: ExitStatus, done: String? = nil) -> ExitStatus {
+        let console = commands.console
         if json {
             console.out(report.json)
             return status
         }
-        let request = report.requestText
-        let service = printable(report.service)
+        let request = report.requestInService
         let shown = { (text: String?) in printable(report.hiding(text ?? "")) }
         switch status {
         case .ok:
             let rule =
                 report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
-            if let output = report.output {
-                console.out("loaded \(report.bytes ?? 0) bytes to \(printable(output)): \(request)")
-            } else if report.command == Store.name {
-                console.out("stored \(report.bytes ?? 0) bytes: \(request) (service \(service))")
-            } else if report.command == Remove.name {
-                console.out("removed: \(request) (service \(service))")
-            } else {
-                console.out("allowed\(rule): \(request) (service \(service))")
-            }
+            console.out(done ?? "allowed\(rule): \(request)")
         case .denied:
             // A rules file's reason names its line already ("avatars.rules:5 denies").
             let gatekeeper = printable(report.gatekeeper ?? "?")
@@ -184,13 +179,13 @@ extension Commands {
                 report.failed == true
                 ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
-            console.err("  request: \(request) (service \(service))")
+            console.err("  request: \(request)")
             let nearMisses = report.verdict?.nearMisses ?? []
             if !nearMisses.isEmpty { console.err("  nearest rules:") }
             for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         default:
             console.err("error: \(shown(report.error ?? "unknown"))")
-            console.err("  request: \(request) (service \(service))")
+            console.err("  request: \(request)")
         }
         return status
     }

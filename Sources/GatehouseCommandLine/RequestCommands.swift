@@ -32,97 +32,99 @@ enum RequestOptions {
         return [config, service, subject, attr, at, decisionLog] + extra + [json, refused]
     }
 
-    /// A request's arguments, parsed and assembled: the service, who asks, what about.
-    struct Prepared {
-        var arguments: CommandLineArguments
-        /// Every service of the configuration (and its decision log, if any).
-        var services: AssembledServices
-        var service: ConfiguredService
-        var context: AccessContext
-        /// The positional argument: a key, or for `list` a folder.
-        var key: String
-        var json: Bool
-
-        /// A report on `action` on `key`, its masked attribute values hidden.
-        func report(_ command: String, action: String, key: String? = nil) -> Report {
-            Report(
-                command: command, service: service.name,
-                request: service.request(for: key ?? self.key, action: action),
-                mask: services.decisionLog?.mask ?? [])
-        }
-    }
-
-    /// The `--attr KEY=VALUE` pairs.
-    static func attributes(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError)
-        -> [String: String]
+    /// The `--attr KEY=VALUE` pairs and the `--at` instant, if given.
+    static func attributesAndInstant(_ arguments: CommandLineArguments)
+        throws(CommandLineArguments.UsageError) -> (attributes: [String: String], instant: Date?)
     {
         var attributes: [String: String] = [:]
         for pair in arguments.all("attr") {
-            // The `=` scalar: a value starting with a combining mark makes one `Character` with it.
-            guard let equals = pair.unicodeScalars.firstIndex(of: "="), equals != pair.startIndex else {
+            guard case (let key, let value)? = CommandLineArguments.splitAtEquals(pair), !key.isEmpty else {
                 throw .init(message: "--attr expects KEY=VALUE, found '\(pair)'")
             }
-            attributes[String(pair[..<equals])] = String(pair[pair.unicodeScalars.index(after: equals)...])
+            attributes[key] = value
         }
-        return attributes
-    }
-
-    /// The `--at` instant, if given.
-    static func instant(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) -> Date? {
-        guard let text = arguments.value("at") else { return nil }
+        guard let text = arguments.value("at") else { return (attributes, nil) }
         do {
-            return try Instant.parse(text)
+            return (attributes, try Instant.parse(text))
         } catch {
             throw .init(message: "--at expects \(Instant.description), found '\(text)'; \(error.reason)")
         }
     }
+}
 
-    /// Reads the attributes and the instant, assembles the configuration and picks the
-    /// service, then runs `body` and closes the decision log; a mistake ends it with its status.
-    static func run(
-        _ arguments: CommandLineArguments, _ commands: Commands, _ body: (Prepared) async -> ExitStatus
-    ) async -> ExitStatus {
+/// A subcommand that asks a service's gate about one request. Its `run` reads the attributes
+/// and the instant, assembles the configuration, picks the service, runs ``run(_:)`` and closes
+/// the decision log; a mistake on the way ends it with its status.
+protocol RequestCommand: Subcommand {
+    /// Runs the command on its request, prepared.
+    static func run(_ request: PreparedRequest) async -> ExitStatus
+}
+
+extension RequestCommand {
+    static var positionals: [String] { ["KEY"] }
+
+    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let json = arguments.flag("json")
-        let usage = { (message: String) in commands.usage(message, json: json) }
-        let attributes: [String: String]
-        let instant: Date?
+        let parsed: (attributes: [String: String], instant: Date?)
         do throws(CommandLineArguments.UsageError) {
-            attributes = try Self.attributes(arguments)
-            instant = try Self.instant(arguments)
+            parsed = try RequestOptions.attributesAndInstant(arguments)
         } catch {
-            return usage(error.message)
+            return commands.usage(error.message, json: json)
         }
-        let clock: @Sendable () -> Date = { instant ?? Date() }
-        let config = arguments.value("config") ?? ""
+        let instant = parsed.instant
         guard
             let services = commands.assemble(
-                config, clock: clock, decisionLog: arguments.value("decision-log"), json: json)
+                arguments.value("config") ?? "", clock: { instant ?? Date() },
+                decisionLog: arguments.value("decision-log"), json: json)
         else { return .error }
         let service: ConfiguredService
         do {
             service = try services.service(named: arguments.value("service"))
         } catch {
-            return usage(describe(error))
+            return commands.usage(describe(error), json: json)
         }
-        let prepared = Prepared(
-            arguments: arguments, services: services, service: service,
-            context: AccessContext(subject: arguments.value("subject"), attributes: attributes),
-            key: arguments.positionals[0], json: json)
-        let status = await AccessContext.$current.withValue(prepared.context) { await body(prepared) }
+        let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
+        let request = PreparedRequest(
+            commands: commands, arguments: arguments, services: services, service: service,
+            key: arguments.positionals[0])
+        let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
     }
 }
 
+/// A request's arguments, parsed and assembled: the service, who asks, what about.
+struct PreparedRequest {
+    var commands: Commands
+    var arguments: CommandLineArguments
+    /// Every service of the configuration (and its decision log, if any).
+    var services: AssembledServices
+    var service: ConfiguredService
+    /// The positional argument: a key, or for `list` a folder.
+    var key: String
+
+    var json: Bool { arguments.flag("json") }
+
+    /// The `--action`, `read` when not given.
+    var action: String { arguments.value("action") ?? "read" }
+
+    /// A report on `action` on `key`, its masked attribute values hidden.
+    func report(_ command: String, action: String, key: String? = nil) -> Report {
+        Report(
+            command: command, service: service.name,
+            request: service.request(for: key ?? self.key, action: action),
+            mask: services.decisionLog?.mask ?? [])
+    }
+}
+
 /// `gatehouse check`: decides a request without loading anything.
-enum Check: Subcommand {
+enum Check: RequestCommand {
     static let name = "check"
     static let abstract = "decide whether a request would be allowed, without loading anything"
     static let options = [
         RequestOptions.config, RequestOptions.service, RequestOptions.subject, RequestOptions.action,
         RequestOptions.attr, RequestOptions.at, RequestOptions.decisionLog, RequestOptions.json,
     ]
-    static let positionals = ["KEY"]
     static let discussion = """
         Prints whether the request is allowed: the deciding gatekeeper, and its rule (file:line)
         when a rules file decided; for a rules denial, the nearest rules and what failed for each.
@@ -132,12 +134,9 @@ enum Check: Subcommand {
         Example: gatehouse check --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
         """
 
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await RequestOptions.run(arguments, commands) { prepared in
-            let report = await decide(
-                prepared.report(name, action: arguments.value("action") ?? "read"), on: prepared.service)
-            return commands.finish(report, json: prepared.json, status: report.status)
-        }
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        let report = await decide(request.report(name, action: request.action), on: request.service)
+        return request.finish(report, status: report.status)
     }
 
     /// Decides the report's request on `service` without loading anything, as `check` does:
@@ -154,7 +153,7 @@ enum Check: Subcommand {
 }
 
 /// `gatehouse load`: loads through the gate.
-enum Load: Subcommand {
+enum Load: RequestCommand {
     static let name = "load"
     static let abstract =
         "load a resource through the gate: the loader is reached only if every gatekeeper allows"
@@ -166,47 +165,44 @@ enum Load: Subcommand {
                 help: "write the resource to FILE instead of standard output"),
             RequestOptions.json,
         ]
-    static let positionals = ["KEY"]
     static let discussion = """
         Exit status: 0 loaded, 3 denied, 1 error (configuration, loader, output), 2 usage error.
         Example: gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
         """
 
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await RequestOptions.run(arguments, commands) { prepared in
-            let (json, output) = (prepared.json, arguments.value("output"))
-            let action = arguments.value("action") ?? "read"
-            var report = prepared.report(name, action: action)
-            let data: Data
-            do {
-                data = try await prepared.service.load(prepared.key, action: action)
-            } catch {
-                return commands.finish(report, after: error, json: json)
-            }
-            report.allowed = true
-            report.bytes = data.count
-            if let output {
-                do {
-                    try data.write(to: URL(fileURLWithPath: output), options: .atomic)
-                    report.output = output
-                } catch {
-                    report.error = "cannot write \(output): \(describe(error))"
-                    return commands.finish(report, json: json, status: .error)
-                }
-            } else if json {
-                report.content = String(data: data, encoding: .utf8)
-                if report.content == nil { report.contentBase64 = data.base64EncodedString() }
-            } else {
-                commands.console.outData(data)
-                return .ok
-            }
-            return commands.finish(report, json: json, status: .ok)
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        var report = request.report(name, action: request.action)
+        let data: Data
+        do {
+            data = try await request.service.load(request.key, action: request.action)
+        } catch {
+            return request.finish(report, after: error)
         }
+        report.allowed = true
+        report.bytes = data.count
+        if let output = request.arguments.value("output") {
+            do {
+                try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                report.error = "cannot write \(output): \(describe(error))"
+                return request.finish(report, status: .error)
+            }
+            report.output = output
+            let done = "loaded \(data.count) bytes to \(printable(output)): \(report.requestText)"
+            return request.finish(report, status: .ok, done: done)
+        }
+        guard request.json else {
+            request.commands.console.outData(data)
+            return .ok
+        }
+        report.content = String(data: data, encoding: .utf8)
+        if report.content == nil { report.contentBase64 = data.base64EncodedString() }
+        return request.finish(report, status: .ok)
     }
 }
 
 /// `gatehouse store`: writes standard input (or `--input`) through the gate, action `write`.
-enum Store: Subcommand {
+enum Store: RequestCommand {
     static let name = "store"
     static let abstract =
         "write a resource through the gate (action write): the loader is reached only if allowed"
@@ -217,7 +213,6 @@ enum Store: Subcommand {
                 name: "input", valueName: "FILE",
                 help: "read the resource from FILE instead of standard input")
         ])
-    static let positionals = ["KEY"]
     static let discussion = """
         Reads the resource from standard input, or --input FILE: at most 64 MiB (67108864 bytes);
         a larger or endless input (/dev/zero) stops there and nothing is stored (exit status 1).
@@ -226,58 +221,54 @@ enum Store: Subcommand {
         2 usage error (also an input that cannot be read or is a folder).
         """
 
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await RequestOptions.run(arguments, commands) { prepared in
-            var report = prepared.report(name, action: "write")
-            let data: Data
-            // Read up to the limit only: an endless input is refused, never held whole.
-            do throws(StoreInput.Failure) {
-                data = try StoreInput.contents(of: arguments.value("input"))
-            } catch {
-                guard error.status == .error else {
-                    return commands.usage(error.message, json: prepared.json)
-                }
-                report.error = error.message
-                return commands.finish(report, json: prepared.json, status: .error)
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        var report = request.report(name, action: "write")
+        let data: Data
+        // Read up to the limit only: an endless input is refused, never held whole.
+        do throws(StoreInput.Failure) {
+            data = try StoreInput.contents(of: request.arguments.value("input"))
+        } catch {
+            guard error.status == .error else {
+                return request.commands.usage(error.message, json: request.json)
             }
-            do {
-                try await prepared.service.store(data, for: prepared.key)
-            } catch {
-                return commands.finish(report, after: error, json: prepared.json)
-            }
-            report.allowed = true
-            report.bytes = data.count
-            return commands.finish(report, json: prepared.json, status: .ok)
+            report.error = error.message
+            return request.finish(report, status: .error)
         }
+        do {
+            try await request.service.store(data, for: request.key)
+        } catch {
+            return request.finish(report, after: error)
+        }
+        report.allowed = true
+        report.bytes = data.count
+        return request.finish(
+            report, status: .ok, done: "stored \(data.count) bytes: \(report.requestInService)")
     }
 }
 
 /// `gatehouse remove`: deletes through the gate, action `delete`.
-enum Remove: Subcommand {
+enum Remove: RequestCommand {
     static let name = "remove"
     static let abstract =
         "delete a resource through the gate (action delete): the loader is reached only if allowed"
     static let options = RequestOptions.fixedAction("remove always asks the action delete")
-    static let positionals = ["KEY"]
     static let discussion =
         "Exit status: 0 removed, 3 denied, 1 error (configuration, loader), 2 usage error."
 
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await RequestOptions.run(arguments, commands) { prepared in
-            var report = prepared.report(name, action: "delete")
-            do {
-                try await prepared.service.remove(prepared.key)
-            } catch {
-                return commands.finish(report, after: error, json: prepared.json)
-            }
-            report.allowed = true
-            return commands.finish(report, json: prepared.json, status: .ok)
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        var report = request.report(name, action: "delete")
+        do {
+            try await request.service.remove(request.key)
+        } catch {
+            return request.finish(report, after: error)
         }
+        report.allowed = true
+        return request.finish(report, status: .ok, done: "removed: \(report.requestInService)")
     }
 }
 
 /// `gatehouse list`: the keys under a folder that the subject may read.
-enum List: Subcommand {
+enum List: RequestCommand {
     static let name = "list"
     static let abstract = "list the keys under a folder that the subject may read, one a line"
     static let options = RequestOptions.fixedAction(
@@ -290,25 +281,23 @@ enum List: Subcommand {
         Exit status: 0 listed (even when nothing may be read), 3 listing denied, 1 error, 2 usage error.
         """
 
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await RequestOptions.run(arguments, commands) { prepared in
-            // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
-            let folder = prepared.key.hasSuffix("/") ? String(prepared.key.dropLast()) : prepared.key
-            var report = prepared.report(name, action: "list", key: folder)
-            let progress = commands.console.progress("listing \(printable(prepared.key))")
-            do {
-                report.keys = try await prepared.service.keys(under: folder)
-            } catch {
-                progress.finish()
-                return commands.finish(report, after: error, json: prepared.json)
-            }
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        // A folder may be written with a trailing slash ("docs/"); "/" alone is the root.
+        let folder = request.key.hasSuffix("/") ? String(request.key.dropLast()) : request.key
+        var report = request.report(name, action: "list", key: folder)
+        let progress = request.commands.console.progress("listing \(printable(request.key))")
+        do {
+            report.keys = try await request.service.keys(under: folder)
+        } catch {
             progress.finish()
-            report.allowed = true
-            guard prepared.json else {
-                for key in report.keys ?? [] { commands.console.out(printable(key)) }
-                return .ok
-            }
-            return commands.finish(report, json: prepared.json, status: .ok)
+            return request.finish(report, after: error)
         }
+        progress.finish()
+        report.allowed = true
+        guard request.json else {
+            for key in report.keys ?? [] { request.commands.console.out(printable(key)) }
+            return .ok
+        }
+        return request.finish(report, status: .ok)
     }
 }

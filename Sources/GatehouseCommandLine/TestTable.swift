@@ -112,7 +112,6 @@ struct TestTable {
             testCase.subject = string(object["subject"], place: "\(place).subject")
             testCase.action = string(object["action"], place: "\(place).action", nonEmpty: true) ?? "read"
             testCase.resource = string(object["resource"], place: "\(place).resource", required: true) ?? ""
-            // "gate" is the first edition's spelling of "gatekeeper", still read.
             testCase.gatekeeper =
                 string(object["gatekeeper"], place: "\(place).gatekeeper", nonEmpty: true)
                 ?? string(object["gate"], place: "\(place).gate", nonEmpty: true)

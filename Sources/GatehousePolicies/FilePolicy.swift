@@ -208,7 +208,8 @@ public struct FilePolicy: AccessPolicy {
             return (identity, .failure(rulesFileError(error)))
         }
         let rules = Result {
-            try RulesFile.parse(snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
+            try RulesFile.parse(
+                snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
         }
         return (snapshot.identity, rules.mapError(rulesFileError))
     }

@@ -55,6 +55,7 @@ for module in "${modules[@]}"; do
     library="$build/lib$module.a"
     if (( rebuilt )) || [[ ! -f "$library" ]] || [[ -n "$(find "$package/Sources/$module" "$0" -newer "$library" -print -quit)" ]]; then
         echo "==> building $module" >&2
+        rm -f "$library"  # swiftc adds to an existing archive: a file moved away would stay in it
         (cd "$build" && swiftc "${flags[@]}" -emit-library -static -emit-module -module-name "$module" \
             -emit-module-path "$build/$module.swiftmodule" -o "$library" "$package/Sources/$module"/*.swift)
         rebuilt=1

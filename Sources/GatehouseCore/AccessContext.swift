@@ -25,14 +25,6 @@ public struct AccessContext: Sendable, Hashable {
     ///
     /// `attributes` are merged into the enclosing context's (a name given here wins); a `nil`
     /// `subject` keeps the enclosing one. Tasks that `operation` starts inherit the change.
-    ///
-    /// ```swift
-    /// await AccessContext.with(subject: "alice") {
-    ///     await AccessContext.with(attributes: ["device": "managed"]) {
-    ///         AccessContext.current   // alice, device=managed
-    ///     }
-    /// }
-    /// ```
     public static func with<Result>(
         subject: String? = nil,
         attributes: [String: String] = [:],

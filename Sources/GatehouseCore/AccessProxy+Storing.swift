@@ -1,12 +1,5 @@
 /// Writes and deletes through the gate, when the base also stores: asked as `load` is, with the
 /// action ``AccessAction/write`` or ``AccessAction/delete``; a denied call never reaches the base.
-///
-/// ```swift
-/// let documents = DiskLoader(root: folder).guarded(by: rules)
-/// try await AccessContext.with(subject: "alice") {
-///     try await documents.store(Data("draft".utf8), for: "docs/plan.txt")  // asks "write"
-/// }
-/// ```
 extension AccessProxy: ResourceStoring where Base: ResourceStoring {
     /// Stores `resource` for `key` in the base if the gate allows `"write"`.
     ///

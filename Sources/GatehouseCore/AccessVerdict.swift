@@ -5,10 +5,6 @@
 /// let verdict = try await gate.decide(request)
 /// print(verdict)   // allowed by rules (documents.rules:4)
 /// ```
-///
-/// In JSON (what `gatehouse check --json` prints):
-/// `{"outcome": "denied", "gatekeeper": "rules", "reason": "documents.rules:9 denies",
-///   "rule": "documents.rules:9", "steps": [...]}`.
 public struct AccessVerdict: Sendable, Hashable, Codable {
     /// How a request, or one gatekeeper's step, ended.
     public enum Outcome: String, Sendable, Hashable, Codable {

@@ -1,6 +1,6 @@
 /// A policy that can check, ahead of its decisions, what they will depend on (a rules file, a
 /// downloaded document), so that `gatehouse validate` finds a broken one before a call does.
-/// The combinators forward the check to their members:
+/// The combinators forward the check to their members; a policy of your own adopts it:
 ///
 /// ```swift
 /// extension TenantDirectoryPolicy: ValidatingPolicy {

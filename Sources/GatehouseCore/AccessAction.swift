@@ -1,13 +1,11 @@
-/// What a request asks to do: a value, so that `.read` is checked by the compiler where
-/// `"raed"` was not, while a string literal still names any action (`"share"`).
+/// What a request asks to do: `.read` is checked by the compiler, and a string literal names any
+/// other action (`"share"`).
 ///
 /// ```swift
 /// let request = AccessRequest(subject: "alice", action: .write, resource: "docs/plan.txt")
 /// let shared = AccessRequest(subject: "alice", action: "share", resource: "docs/plan.txt")
 /// let typed = AccessAction(rawValue: commandLineAction)   // from a `String` variable
 /// ```
-///
-/// In JSON and in rules files an action is its text: `"read"`.
 public struct AccessAction: Sendable, Hashable, Codable, RawRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {

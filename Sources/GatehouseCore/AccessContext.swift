@@ -23,17 +23,8 @@ public struct AccessContext: Sendable, Hashable {
 
     /// Runs `operation` in the current context changed by the arguments, and returns its result.
     ///
-    /// `attributes` are merged into the enclosing context's (a name given here wins); `subject`
-    /// replaces the enclosing subject when given, and `nil` (the default) keeps it. The change
-    /// ends when `operation` returns or throws; tasks that `operation` starts inherit it.
-    ///
-    /// ```swift
-    /// await AccessContext.with(subject: "alice") {
-    ///     await AccessContext.with(attributes: ["device": "managed"]) {
-    ///         AccessContext.current   // alice, device=managed
-    ///     }
-    /// }
-    /// ```
+    /// `attributes` are merged into the enclosing context's (a name given here wins); a `nil`
+    /// `subject` keeps the enclosing one. Tasks that `operation` starts inherit the change.
     public static func with<Result>(
         subject: String? = nil,
         attributes: [String: String] = [:],

@@ -1,8 +1,7 @@
 import Foundation
 
 /// The error a denied call throws: which request, which gatekeeper said no, why, and by which
-/// rule when one is known; `kind` tells an ordinary denial from a failure (a gatekeeper threw,
-/// and the call was denied to fail closed, keeping the error in `underlyingError`).
+/// rule when known; `kind` tells a denial from a failure (a gatekeeper threw; fail closed).
 public struct AccessDenied: Error, Sendable {
     /// Why the call was denied.
     public enum Kind: Sendable, Hashable {
@@ -14,8 +13,7 @@ public struct AccessDenied: Error, Sendable {
 
     /// The request that was denied.
     public var request: AccessRequest
-    /// The name of the gatekeeper that did not allow; `(identity)` when the request broke the
-    /// gate's ``ResourceIdentity`` rule, `(none)` when the gate has no gatekeepers.
+    /// The gatekeeper that did not allow, as in ``AccessVerdict/gatekeeper``.
     public var gatekeeper: String
     /// The rule that decided, when the gatekeeper knows it (a rules file's line).
     public var rule: RuleReference?
@@ -56,11 +54,9 @@ public struct AccessDenied: Error, Sendable {
 }
 
 extension AccessDenied: CustomStringConvertible, LocalizedError {
-    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`,
-    /// with the rule after the gatekeeper when known (`access denied by rules (docs.rules:9): …`).
-    ///
-    /// Text a caller may show: it names the request's attributes but carries none of their
-    /// values (`[attributes: owner, token]`), and a value the reason quotes reads `…`.
+    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`.
+    /// A caller may show it: it names the request's attributes but carries none of their values,
+    /// and a value the reason quotes reads `…`.
     public var description: String {
         let who = gatekeeper + (rule.map { " (\($0))" } ?? "")
         let what = isFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"
@@ -72,7 +68,6 @@ extension AccessDenied: CustomStringConvertible, LocalizedError {
         return "\(what): \(said) (\(asked))"
     }
 
-    /// The same sentence as ``description``, so that `localizedDescription` says what happened
-    /// instead of a generic "could not be completed".
+    /// ``description``, so that `localizedDescription` says what happened.
     public var errorDescription: String? { description }
 }

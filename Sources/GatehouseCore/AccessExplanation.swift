@@ -4,8 +4,8 @@ public struct AccessExplanation: Sendable, Hashable {
     public var decision: AccessDecision
     /// The rule that decided, when the gatekeeper has numbered rules (a rules file's line).
     public var rule: RuleReference?
-    /// Anything a reader of the decision must know besides the rule and the reason, such as
-    /// "made by the last good version; the current one is invalid: ...".
+    /// What a reader must know besides the rule and the reason, such as "made by the last good
+    /// version".
     public var note: String?
 
     /// Creates an explanation.

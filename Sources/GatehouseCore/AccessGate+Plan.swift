@@ -1,20 +1,12 @@
 import Foundation
 
 extension AccessGate {
-    /// What the gate allows for one caller: an ``AccessPlan`` over every resource name.
+    /// What the gate allows for one caller: an ``AccessPlan`` over every resource name, the
+    /// gatekeepers' parts joined as their decisions are. Fails closed: a subject or action that
+    /// breaks the text rule, an empty gate, or a gatekeeper whose planning throws permits nothing
+    /// there. Shadow gatekeepers are not asked and nothing is recorded. `instant` folds time
+    /// windows (`nil`: each one's own clock). See docs/plans.md.
     ///
-    /// The plan is the gatekeepers' parts joined as the gate joins their decisions (each must
-    /// allow; a failure denies), checked against the gate's resource identity rule. A subject or
-    /// action that is not NFC text free of control characters, or a gate with no gatekeepers,
-    /// gives a plan that permits nothing. Shadow gatekeepers are not asked and nothing is
-    /// recorded: a plan is not a decision. A gatekeeper whose planning throws fails closed: its
-    /// part allows and denies nothing, and ``Not`` cannot turn that into an allow.
-    ///
-    /// - Parameters:
-    ///   - subject: The caller, or `nil` for an anonymous one.
-    ///   - action: The action, such as `.read`.
-    ///   - attributes: The request attributes (conditions and placeholders are folded with them).
-    ///   - instant: The instant time windows are folded at; `nil` for each one's own clock.
     /// - Throws: `CancellationError` when the task is cancelled.
     public func plan(
         subject: String?, action: AccessAction, attributes: [String: String] = [:], at instant: Date? = nil
@@ -32,8 +24,7 @@ extension AccessGate {
 }
 
 extension AccessPlan {
-    /// `policy`'s part, or ``Part/failed`` when its planning throws; `CancellationError` when
-    /// the task is cancelled.
+    /// `policy`'s part, or ``Part/failed`` when its planning throws (fail closed).
     static func part(of policy: any AccessPolicy, for request: Request) async throws(CancellationError)
         -> Part
     {
@@ -45,7 +36,6 @@ extension AccessPlan {
         }
     }
 
-    /// The parts of `policies`, in order; see ``part(of:for:)``.
     static func parts(of policies: [any AccessPolicy], for request: Request) async throws(CancellationError)
         -> [Part]
     {
@@ -65,16 +55,14 @@ extension AccessPolicy {
 }
 
 extension AllOf {
-    /// The members' parts joined as ``evaluate(_:)`` joins their decisions: the first member
-    /// that does not allow decides. Empty: failed, as a decision throws.
+    /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         .allOf(try await AccessPlan.parts(of: gatekeepers, for: request))
     }
 }
 
 extension AnyOf {
-    /// The members' parts joined as ``evaluate(_:)`` joins their decisions: the first member
-    /// that does not deny decides. Empty: failed, as a decision throws.
+    /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         .anyOf(try await AccessPlan.parts(of: gatekeepers, for: request))
     }
@@ -88,23 +76,16 @@ extension Not {
 }
 
 /// A listing that can filter by a plan, so that a listing through ``AccessProxy`` asks the gate
-/// only about names the plan may permit (a database query, a folder walk that skips folders).
-///
-/// The proxy hands ``keys(under:permittedBy:)`` the plan's ``AccessPlan/candidates`` and still
-/// checks every name that comes back, so a base that filters wrongly cannot show a name the
-/// gate denies; it can only leave out names it should have listed.
+/// only about names the plan may permit. The proxy still checks every name that comes back, so
+/// a base that filters wrongly can only leave names out, never show one the gate denies.
 public protocol FilteredListing<Key>: ResourceListing {
-    /// The keys under the folder `prefix` that `plan` may permit, recursively, sorted as
-    /// ``ResourceListing/keys(under:)`` sorts: at least every key there that
-    /// ``AccessPlan/permits(_:)`` accepts (more is allowed).
-    ///
-    /// - Throws: The service's own error, as ``ResourceListing/keys(under:)`` does.
+    /// ``ResourceListing/keys(under:)`` narrowed to at least every key that `plan` permits
+    /// (more is allowed).
     func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [Key]
 }
 
 extension AccessProxy where Base: ResourceListing {
-    /// The base's keys under `prefix`: those a plan for the current caller may permit when the
-    /// base can filter (``FilteredListing``), otherwise all of them. The caller checks each.
+    /// The base's keys under `prefix`, narrowed by the caller's plan when the base can filter.
     func listedKeys(under prefix: String) async throws -> [Base.Key] {
         guard let filtering = base as? any FilteredListing<Base.Key> else {
             return try await base.keys(under: prefix)

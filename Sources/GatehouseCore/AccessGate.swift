@@ -1,19 +1,17 @@
 import Foundation
 
-/// The gatekeepers on their own, without a service behind them: asks them in order about a
-/// request and gives an explained verdict, a thrown ``AccessDenied``, or a filtered batch.
-/// ``AccessProxy`` is a gate plus a service; use a gate directly to guard any operation of a
-/// protocol of your own.
+/// The gatekeepers on their own, without a service behind them: asks them in order and gives an
+/// explained verdict, a thrown ``AccessDenied``, or a filtered batch. ``AccessProxy`` is a gate
+/// plus a service; use a gate directly to guard an operation of your own.
 ///
-/// - Before any gatekeeper, the resource is checked against the ``ResourceIdentity`` rule, and
-///   the subject and action as text; a request that breaks it is denied by `(identity)`.
-/// - Gatekeepers are asked in order on every call; the first that does not allow decides.
-///   A grant is never cached. A gatekeeper that throws fails the verdict (fail closed).
-/// - A gate with no gatekeepers denies everything: an empty chain is not an open door.
+/// - The resource is checked against ``ResourceIdentity``, the subject and action as text,
+///   before any gatekeeper; a request that breaks it is denied by `(identity)`.
+/// - The first gatekeeper that does not allow decides; a grant is never cached; a gatekeeper
+///   that throws fails the verdict, and a gate with no gatekeepers denies (fail closed).
 /// - A task cancelled before the gate is asked, or while its gatekeepers allowed, gets
 ///   `CancellationError`, so a guarded operation does not start. A denial stays a denial.
-/// - The observer receives one ``AccessRecord`` per verdict, and one per shadow gatekeeper.
-/// - Values of ``mask``ed attributes appear in no record, verdict or denial.
+/// - The observer gets one ``AccessRecord`` per verdict and one per shadow gatekeeper; values of
+///   ``mask``ed attributes appear in no record, verdict or denial.
 ///
 /// ```swift
 /// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
@@ -23,39 +21,25 @@ import Foundation
 /// }
 /// ```
 public struct AccessGate: Sendable {
-    /// The gatekeepers, asked in order.
     package let gatekeepers: [any AccessPolicy]
-    /// Gatekeepers asked only to be reported, never enforced; see the initializer.
     package let shadow: [any AccessPolicy]
-    /// Receives one record per verdict, and one per shadow gatekeeper.
     package let observer: (any AccessObserver)?
-    /// The rule every request's resource is checked against before any gatekeeper.
     package let identity: ResourceIdentity
-    /// The name of the service this gate guards, carried by every record; `nil` when not set.
     package let service: String?
-    /// The attribute names whose values appear in no output: in records, verdicts and denials
-    /// such a value reads `(masked)`, in reasons too. Gatekeepers still see the real value.
+    /// Attribute names whose values read `(masked)` in every record, verdict, denial and reason;
+    /// gatekeepers still see the real value.
     public let mask: Set<String>
-    /// Stamps records.
     let clock: @Sendable () -> Date
-    /// The shadow asks in flight, shared by the gate's copies.
     let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
 
-    /// Creates a gate.
+    /// Creates a gate that asks `gatekeepers` in order; `clock` stamps records and `service`
+    /// names the service in each.
     ///
-    /// - Parameters:
-    ///   - gatekeepers: The gatekeepers to ask, in order.
-    ///   - shadow: Gatekeepers to ask and report (``AccessRecord/isShadow``), never enforced: a
-    ///     way to try a new policy on real traffic. With an observer, each is asked off the
-    ///     caller's path, in a task of its own that keeps the caller's ``AccessContext`` but not
-    ///     its cancellation; at most 64 asks of one gate are in flight, and one beyond is
-    ///     recorded as dropped (``AccessRecord/isDropped``).
-    ///   - observer: Receives one record per verdict.
-    ///   - clock: Stamps records.
-    ///   - identity: The rule each resource text must keep before any gatekeeper is asked; see
-    ///     ``ResourceIdentity``. Use ``ResourceIdentity/text`` for resources that are not paths.
-    ///   - service: The service's name, carried by every record.
-    ///   - mask: Attribute names whose values must appear in no output (a token, a password).
+    /// `shadow` gatekeepers are asked and reported (``AccessRecord/isShadow``), never enforced:
+    /// with an observer, each is asked off the caller's path in a task that keeps the caller's
+    /// ``AccessContext`` but not its cancellation; beyond 64 asks in flight per gate, an ask is
+    /// recorded as dropped (``AccessRecord/isDropped``). Use ``ResourceIdentity/text`` as
+    /// `identity` for resources that are not paths; `mask` names attributes such as a token.
     public init(
         gatekeepers: [any AccessPolicy],
         shadow: [any AccessPolicy] = [],
@@ -74,26 +58,23 @@ public struct AccessGate: Sendable {
         self.mask = mask
     }
 
-    /// Asks the gatekeepers about `request` and explains the answer, with every gatekeeper's
-    /// step and, for a denial by a rules gatekeeper, its near misses
-    /// (``AccessVerdict/nearMisses``). Records the verdict with the observer.
+    /// Asks the gatekeepers about `request` and records an explained verdict: every step and,
+    /// for a denial by a rules gatekeeper, its ``AccessVerdict/nearMisses``.
     ///
-    /// - Throws: `CancellationError` only (see the type's cancellation rule); a denial or a
-    ///   failure is a verdict, not an error.
+    /// - Throws: `CancellationError` only; a denial or a failure is a verdict, not an error.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
         try await decide(request, identity: identity, explained: true, whyNot: true)
     }
 
     /// Asks the gatekeepers about `request`; returns when they all allow.
     ///
-    /// - Throws: ``AccessDenied`` (naming the deciding gatekeeper, the reason and the rule) when
-    ///   the verdict is not an allow; `CancellationError` as the type's cancellation rule says.
+    /// - Throws: ``AccessDenied`` when the verdict is not an allow; `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
         try await authorize(request, identity: identity)
     }
 
-    /// The requests the gatekeepers allow, in the order given. Each is decided and recorded as
-    /// ``authorize(_:)`` would; a denied or failed one is left out.
+    /// The requests the gatekeepers allow, in order, each decided and recorded as
+    /// ``authorize(_:)`` would.
     ///
     /// - Throws: `CancellationError` when the task is cancelled; no partial result.
     public func permitted(_ requests: [AccessRequest]) async throws(CancellationError) -> [AccessRequest] {
@@ -105,12 +86,10 @@ public struct AccessGate: Sendable {
         return allowed
     }
 
-    /// The attributes of the resource a request names, merged into the request before any
-    /// gatekeeper is asked; a throw fails the gate.
+    /// A resource's own attributes, merged into its request before any gatekeeper; a throw fails.
     package typealias ResourceAttributes = @Sendable () async throws -> [String: String]
 
-    /// ``authorize(_:)`` with the resource checked against `identity` and the resource's
-    /// attributes merged in.
+    /// ``authorize(_:)`` under `identity`, with the resource's attributes merged in.
     package func authorize(
         _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: ResourceAttributes? = nil
     ) async throws {
@@ -122,9 +101,7 @@ public struct AccessGate: Sendable {
         }
     }
 
-    /// ``decide(_:)`` with the resource checked against `identity` and the resource's
-    /// attributes merged in; `explained` and `whyNot` as in
-    /// `decided(_:identity:explained:whyNot:resourceAttributes:)`.
+    /// ``decide(_:)`` under `identity`, with the resource's attributes merged in.
     package func decide(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes? = nil
@@ -135,18 +112,15 @@ public struct AccessGate: Sendable {
         ).verdict
     }
 
-    /// A verdict, the request as it may be shown (masked), and, when a gatekeeper failed, the
-    /// error it threw.
+    /// A verdict, the masked request, and the error a failed gatekeeper threw.
     private struct Decided {
         var verdict: AccessVerdict
         var failure: (any Error)?
         var request: AccessRequest
     }
 
-    /// The one decision path: the cancellation check, identity, the resource's attributes, each
-    /// gatekeeper in order (through ``AccessPolicy/explain(_:)``), the cancellation check again,
-    /// the mask, the records. `explained` says whether the verdict lists every step; `whyNot`,
-    /// whether a denial asks its gatekeeper for near misses (never on a load).
+    /// The one decision path. `explained`: the verdict lists every step; `whyNot`: a denial
+    /// asks its gatekeeper for near misses (never on a load).
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes?
@@ -181,9 +155,7 @@ public struct AccessGate: Sendable {
         return decided
     }
 
-    /// The verdict for a request refused before any gatekeeper is asked: its resource breaks
-    /// `identity`, its subject or action is not NFC text free of control characters, or the gate
-    /// has no gatekeepers.
+    /// The denial of a request that breaks `identity` or the text rule, or of an empty gate.
     private func refusedBeforeAsking(_ request: AccessRequest, identity: ResourceIdentity) -> AccessVerdict? {
         let problem =
             identity.violation(in: request.resource).map { "the resource \($0)" }
@@ -200,8 +172,7 @@ public struct AccessGate: Sendable {
         return nil
     }
 
-    /// Asks each gatekeeper in order until one does not allow; with `whyNot`, asks a gatekeeper
-    /// that denied for its near misses.
+    /// Asks each gatekeeper in order until one does not allow.
     private func ask(
         _ request: AccessRequest, explained: Bool, whyNot: Bool
     ) async throws(CancellationError) -> (verdict: AccessVerdict, failure: (any Error)?) {
@@ -227,15 +198,13 @@ public struct AccessGate: Sendable {
         return (verdict, failure)
     }
 
-    /// The step of a gatekeeper that threw: the error's text is the reason, within
-    /// ``ReasonLimit``.
+    /// The step of a gatekeeper that threw, the error's text its reason.
     private static func failed(_ gatekeeper: String, _ error: any Error) -> AccessVerdict.Step {
         AccessVerdict.Step(
             gatekeeper: gatekeeper, outcome: .failed, reason: ReasonLimit.bounded(describe(error)))
     }
 
-    /// The step of a gatekeeper that answered: a note on an allow is its reason, and is added to
-    /// a denial's reason; either within ``ReasonLimit``.
+    /// The step of a gatekeeper that answered; a note is an allow's reason, or added to a denial's.
     private static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
         switch answer.decision {
         case .allow:
@@ -250,9 +219,8 @@ public struct AccessGate: Sendable {
         }
     }
 
-    /// Records the verdict, then starts asking each shadow gatekeeper off the caller's path (see
-    /// ``shadow``) about `request`; every record of the call carries one request id and shows
-    /// the masked request.
+    /// Records the verdict, then asks each shadow gatekeeper off the caller's path; all records of
+    /// the call share one request id.
     private func report(_ request: AccessRequest, _ decided: Decided, to observer: any AccessObserver) {
         let id = UUID()
         let shown = Redaction(mask: mask, request: request)
@@ -289,14 +257,11 @@ public struct AccessGate: Sendable {
         }
     }
 
-    /// The most shadow asks one gate (with its copies) has in flight at once: 64. An ask beyond
-    /// it is dropped and recorded as such (``AccessRecord/isDropped``), so a shadow that is slow
-    /// or never answers holds at most this many tasks, whatever the traffic.
+    /// Bounds the tasks a slow or silent shadow can hold, whatever the traffic.
     package static let maximumShadowAsksInFlight = 64
 
-    /// Returns when every shadow gatekeeper asked before the call has answered (or failed) and
-    /// its record has been given to the observer: call it before closing a decision log. A
-    /// shadow that never answers keeps it waiting, so give a shadow a deadline.
+    /// Returns when every shadow ask begun before the call is recorded: call it before closing a
+    /// decision log. A shadow that never answers keeps it waiting, so give a shadow a deadline.
     public func waitForShadowAnswers() async {
         await shadowAsks.waitForThoseInFlight()
     }
@@ -307,16 +272,15 @@ public struct AccessGate: Sendable {
             ?? ResourceIdentity.text.violation(in: action.rawValue).map { "the action \($0)" }
     }
 
-    /// The name that stands for the gate's identity check in verdicts and denials.
+    /// The names that stand in verdicts for the identity check, an empty gate, and a failed read
+    /// of a resource's attributes.
     package static let identityGatekeeper = "(identity)"
-    /// The name that stands for a gate with no gatekeepers in verdicts and denials.
     package static let noGatekeeper = "(none)"
-    /// The name that stands for a proxy's resource attributes when reading them failed.
     package static let attributesGatekeeper = "(attributes)"
 }
 
 extension AccessVerdict {
-    /// The verdict a step decides: its outcome, gatekeeper, reason and rule.
+    /// The verdict a step decides.
     fileprivate init(_ step: Step, steps: [Step]) {
         self.init(
             outcome: step.outcome, gatekeeper: step.gatekeeper, reason: step.reason, rule: step.rule,

@@ -1,16 +1,9 @@
 // A plan's renderings: SQL, the literal prefixes to walk, and JSON.
 
 extension AccessPlan {
-    /// A SQL boolean expression over a text column that holds where ``permits(_:)`` holds, for
-    /// `SELECT … WHERE <expression>`; a part that must check each name is rendered as false.
-    ///
-    /// An exact name is compared with `=`; a pattern with `*` becomes `LIKE` with `*` as `%`,
-    /// and `%`, `_` and `\` written `\%`, `\_` and `\\` under `ESCAPE '\'`. Every literal is
-    /// single-quoted with its quotes doubled; `column` is quoted as an identifier (each
-    /// `.`-separated part in double quotes). `LIKE` must compare case-sensitively, as in
-    /// PostgreSQL and in SQLite after `PRAGMA case_sensitive_like = ON`. The expression does not
-    /// check ``identity``: names that break it must not be stored, or a proxy must check each
-    /// row (as a listing through it does).
+    /// A SQL boolean expression over the text column `column` that holds where ``permits(_:)``
+    /// holds; a part that must check each name renders as false. `LIKE` must compare
+    /// case-sensitively, and ``identity`` is not checked. See docs/plans.md.
     public func sql(column: String) -> String {
         let quoted = column.split(separator: ".", omittingEmptySubsequences: false)
             .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -30,7 +23,6 @@ extension AccessPlan {
         }
     }
 
-    /// The `LIKE` pattern of `pattern`, escaped with `\`.
     private static func like(_ pattern: Pattern) -> String {
         pattern.runs.map { run in
             var escaped = ""
@@ -42,14 +34,12 @@ extension AccessPlan {
         }.joined(separator: "%")
     }
 
-    /// `text` as a SQL string literal.
     private static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// The literal prefixes to walk: every name the gate may allow starts with one of them
-    /// (``candidates``), sorted, none starting with another; `[""]` when the plan bounds no
-    /// prefix, `[]` when it allows nothing.
+    /// The literal prefixes every name of ``candidates`` starts with, sorted, none starting with
+    /// another: `[""]` when the plan bounds no prefix, `[]` when it allows nothing.
     public var prefixes: [String] {
         guard let found = Self.prefixes(residual.bound(unplanned: true)) else { return [""] }
         var kept: [String] = []
@@ -60,8 +50,8 @@ extension AccessPlan {
         return kept
     }
 
-    /// Whether a name under the folder `folder` (`""` for the root) may be allowed: whether a
-    /// listing must walk it. `false` only when ``prefixes`` rule the whole folder out.
+    /// Whether a listing must walk `folder` (`""` for the root): `false` only when ``prefixes``
+    /// rule it out.
     public func mayPermitNames(under folder: String) -> Bool {
         let start = folder.isEmpty ? "" : folder + "/"
         return prefixes.contains { start.utf8.starts(with: $0.utf8) || $0.utf8.starts(with: start.utf8) }
@@ -91,8 +81,7 @@ extension AccessPlan: Encodable {
         case exact, unplanned, prefixes, residual
     }
 
-    /// `{"exact": …, "unplanned": […], "prefixes": […], "residual": …}`; see ``Residual``'s
-    /// encoding.
+    /// `{"exact": …, "unplanned": […], "prefixes": […], "residual": …}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(isExact, forKey: .exact)

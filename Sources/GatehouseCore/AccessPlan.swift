@@ -1,14 +1,10 @@
 import Foundation
 
-/// What a caller may reach: the set of resources a gate allows for one subject, action and
-/// attributes, as a residual over the resource name (the patterns allowed, minus those denied,
-/// combined with `and`, `or` and `not`).
-///
-/// Make one with ``AccessGate/plan(subject:action:attributes:at:)``. A plan is exact for the
-/// built-in gatekeepers: ``permits(_:)`` then agrees with ``AccessGate/decide(_:)`` for every
-/// resource, those the identity rule refuses included. A gatekeeper that cannot plan (a custom
-/// one, by ``AccessPolicy/plan(_:)``'s default) leaves a part that must check each name
-/// (``Residual/checkEach(_:)``); ``unplanned`` names it.
+/// What a caller may reach: the resources a gate allows for one subject, action and attributes,
+/// as a ``Residual`` over the resource name. Make one with
+/// ``AccessGate/plan(subject:action:attributes:at:)``. For the built-in gatekeepers the plan is
+/// exact (``permits(_:)`` agrees with ``AccessGate/decide(_:)``); one that cannot plan leaves a
+/// part that must check each name, named in ``unplanned``. See docs/plans.md.
 ///
 /// ```swift
 /// let plan = try await gate.plan(subject: "alice", action: "read", attributes: [:], at: now)
@@ -17,8 +13,7 @@ import Foundation
 /// plan.prefixes                   // ["docs/"]
 /// ```
 public struct AccessPlan: Sendable, Hashable {
-    /// Where the gate allows. A ``Residual/checkEach(_:)`` part stands for names only the
-    /// gatekeeper it names can decide.
+    /// Where the gate allows.
     public let residual: Residual
     /// The rule a name must keep before any gatekeeper; a name that breaks it is never permitted.
     public let identity: ResourceIdentity
@@ -29,8 +24,7 @@ public struct AccessPlan: Sendable, Hashable {
         self.identity = identity
     }
 
-    /// The gatekeepers that cannot plan, each once, in the order they appear: their parts must
-    /// check each name. Empty for an exact plan.
+    /// The gatekeepers that cannot plan, each once, in order: their parts must check each name.
     public var unplanned: [String] {
         var names: [String] = []
         for name in residual.gatekeepersToAsk where !names.contains(name) { names.append(name) }
@@ -40,16 +34,14 @@ public struct AccessPlan: Sendable, Hashable {
     /// Whether the plan decides every name by itself (no part must check each name).
     public var isExact: Bool { unplanned.isEmpty }
 
-    /// Whether the plan permits `resource`: it keeps ``identity`` and the residual holds. A part
-    /// that must check each name counts as not permitting (fail closed), so for an exact plan
-    /// this is ``AccessGate/decide(_:)``'s answer, and otherwise a subset of it.
+    /// Whether `resource` keeps ``identity`` and the residual holds; a part that must check each
+    /// name counts as not permitting (fail closed).
     public func permits(_ resource: String) -> Bool {
         identity.violation(in: resource) == nil && residual.holds(for: resource, unplanned: false)
     }
 
-    /// The plan with every part that must check each name taken as allowing: the names a
-    /// listing must still ask the gate about, a superset of what the gate allows. The same plan
-    /// when it is exact.
+    /// The plan with every part that must check each name taken as allowing: a superset of what
+    /// the gate allows, for a listing that still asks the gate about each name.
     public var candidates: AccessPlan {
         AccessPlan(residual.bound(unplanned: true), identity: identity)
     }
@@ -61,14 +53,13 @@ public struct AccessPlan: Sendable, Hashable {
 
     /// Who asks, to do what, with what attributes, and when: a request without a resource.
     public struct Request: Sendable, Hashable {
-        /// The party asking, or `nil` for the app itself or an anonymous caller.
+        /// The caller, or `nil` for the app itself or an anonymous caller.
         public var subject: String?
-        /// What the caller wants to do.
+        /// The action.
         public var action: AccessAction
         /// Further facts about the call.
         public var attributes: [String: String]
-        /// The instant time-dependent gatekeepers are folded at; `nil` for each gatekeeper's
-        /// own clock (a `TimeWindow`'s `now`).
+        /// The instant time windows are folded at; `nil` for each one's own clock.
         public var instant: Date?
 
         /// Creates a request.
@@ -96,7 +87,7 @@ public struct AccessPlan: Sendable, Hashable {
         /// Where it denies.
         public var denied: Residual
 
-        /// Creates a part; a name in neither residual is one where the gatekeeper fails.
+        /// Creates a part.
         public init(allowed: Residual, denied: Residual) {
             self.allowed = allowed
             self.denied = denied
@@ -112,11 +103,10 @@ public struct AccessPlan: Sendable, Hashable {
             Part(allowed: .checkEach(gatekeeper), denied: .checkEach(gatekeeper))
         }
 
-        /// A gatekeeper that fails for every name (a broken rules file): it neither allows nor
-        /// denies, and the gate denies.
+        /// A gatekeeper that fails for every name (a broken rules file), which the gate denies.
         public static let failed = Part(allowed: .nothing, denied: .nothing)
 
-        /// Allowed where this part denies and denied where it allows: ``Not``.
+        /// ``Not``'s part.
         var inverted: Part { Part(allowed: denied, denied: allowed) }
 
         /// Whether every name is allowed or denied, never failed nor left to check.
@@ -146,8 +136,8 @@ public struct AccessPlan: Sendable, Hashable {
 
 extension AccessPlan {
     /// A set of resource names: patterns combined with `and`, `or` and `not`, and parts only a
-    /// gatekeeper can decide. Build it with the static functions, which fold constants
-    /// (`allOf([])` is ``everything``) and flatten nesting.
+    /// gatekeeper can decide. Build it with the static functions, which fold constants and
+    /// flatten nesting.
     public indirect enum Residual: Sendable, Hashable, CustomStringConvertible {
         /// Every name.
         case everything
@@ -193,8 +183,7 @@ extension AccessPlan {
             }
         }
 
-        /// `members` joined: `absorbing` when one member is, `neutral` members left out, the
-        /// members of a nested join of the same kind (`nested`) taken in, each member once.
+        /// `members` joined, constants folded, nested joins of the same kind flattened, each once.
         private static func joined(
             _ members: [Residual], absorbing: Residual, neutral: Residual, join: ([Residual]) -> Residual,
             nested: (Residual) -> [Residual]?
@@ -218,16 +207,12 @@ extension AccessPlan {
             }
         }
 
-        /// Whether `name` is in the set; a part that must check each name counts as `unplanned`.
+        /// Whether `name` is in the set, a part that must check each name counting as `unplanned`.
         func holds(for name: String, unplanned: Bool) -> Bool {
-            holds(for: Array(name.utf8), unplanned: unplanned)
-        }
-
-        private func holds(for name: [UInt8], unplanned: Bool) -> Bool {
             switch self {
             case .everything: true
             case .nothing: false
-            case .pattern(let pattern): pattern.matches(utf8: name)
+            case .pattern(let pattern): pattern.matches(name)
             case .all(let members): members.allSatisfy { $0.holds(for: name, unplanned: unplanned) }
             case .any(let members): members.contains { $0.holds(for: name, unplanned: unplanned) }
             case .complement(let member): !member.holds(for: name, unplanned: !unplanned)
@@ -235,9 +220,7 @@ extension AccessPlan {
             }
         }
 
-        /// The set with each part that must check each name replaced by ``everything`` (with
-        /// `unplanned` true) or ``nothing``, taking `not` into account: the largest or smallest
-        /// set the gate may allow.
+        /// The largest (`unplanned` true) or smallest set the gate may allow.
         func bound(unplanned: Bool) -> Residual {
             switch self {
             case .everything, .nothing, .pattern: self
@@ -258,8 +241,7 @@ extension AccessPlan {
             }
         }
 
-        /// `everything`, `nothing`, `"docs/*"`, `all(…)`, `any(…)`, `not(…)`, and
-        /// `check each name with "custom"`.
+        /// Such as `all(any("docs/*"), not("docs/secret/*"))`.
         public var description: String {
             switch self {
             case .everything: "everything"
@@ -274,8 +256,7 @@ extension AccessPlan {
     }
 
     /// A pattern over resource names: literal runs with a `*` between each two, which matches any
-    /// run of characters (`/` included, the empty run too), as in ``AccessPolicy`` allow lists.
-    /// Matching is byte for byte on UTF-8.
+    /// run of characters (`/` included), byte for byte on UTF-8.
     public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         /// The literal runs, a `*` between each two: `["docs/", ""]` for `docs/*`, one run for an
         /// exact name. Never empty; no run but the first and last is empty.
@@ -299,14 +280,10 @@ extension AccessPlan {
         /// Whether the pattern matches exactly one name (it has no `*`).
         var isExact: Bool { runs.count == 1 }
 
-        /// Whether the pattern matches `name`.
+        /// Whether the pattern matches `name`, each middle run at its leftmost place after the one
+        /// before.
         public func matches(_ name: String) -> Bool {
-            matches(utf8: Array(name.utf8))
-        }
-
-        /// Whether the pattern matches the UTF-8 bytes `name`: the first run at the start, the
-        /// last at the end, each run between at its leftmost place after the one before.
-        func matches(utf8 name: [UInt8]) -> Bool {
+            let name = Array(name.utf8)
             let first = Array(runs[0].utf8)
             guard name.starts(with: first) else { return false }
             if runs.count == 1 { return name.count == first.count }

@@ -1,18 +1,7 @@
-/// Writes and deletes through the gate: when the base also stores, so does the proxy.
-///
-/// Each call asks the gatekeepers as `load` does, with its own action: ``AccessAction/write``
-/// for ``store(_:for:)``, ``AccessAction/delete`` for ``remove(_:)``. A denied call never
-/// reaches the base; an allowed one forwards the exact key and resource.
-///
-/// ```swift
-/// let documents = DiskLoader(root: folder).guarded(by: rules)
-/// try await AccessContext.with(subject: "alice") {
-///     try await documents.store(Data("draft".utf8), for: "docs/plan.txt")  // asks "write"
-/// }
-/// ```
+/// Writes and deletes through the gate, when the base also stores: asked as `load` is, with the
+/// action ``AccessAction/write`` or ``AccessAction/delete``; a denied call never reaches the base.
 extension AccessProxy: ResourceStoring where Base: ResourceStoring {
-    /// Asks the gatekeepers whether `key` may be written (action `"write"`) and, if all allow,
-    /// stores `resource` for it in the base.
+    /// Stores `resource` for `key` in the base if the gate allows `"write"`.
     ///
     /// - Throws: ``AccessDenied``, `CancellationError`, or the base's own error, unchanged.
     public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
@@ -20,8 +9,7 @@ extension AccessProxy: ResourceStoring where Base: ResourceStoring {
         try await base.store(resource, for: key)
     }
 
-    /// Asks the gatekeepers whether `key` may be deleted (action `"delete"`) and, if all allow,
-    /// removes it from the base.
+    /// Removes `key` from the base if the gate allows `"delete"`.
     ///
     /// - Throws: ``AccessDenied``, `CancellationError`, or the base's own error, unchanged.
     public func remove(_ key: Base.Key) async throws {

@@ -1,16 +1,15 @@
 import Foundation
 
-/// One audit record: a verdict a gate gave for one request, or the answer of one shadow
-/// gatekeeper, with when, for which service, and under which request id.
-/// `Codable`; a record without `isDropped` reads as not dropped.
+/// One audit record: a gate's verdict for one request, or one shadow gatekeeper's answer, with
+/// when, for which service, and under which request id.
 public struct AccessRecord: Sendable, Hashable, Codable {
     /// The request decided.
     public var request: AccessRequest
-    /// The explained verdict: outcome, deciding gatekeeper, reason, rule and steps.
+    /// The explained verdict.
     public var verdict: AccessVerdict
     /// When the verdict was given, by the gate's clock.
     public var instant: Date
-    /// The name of the service whose gate decided; `nil` when the gate was given none.
+    /// The name of the service whose gate decided, if given.
     public var service: String?
     /// The same for the records of one call: its verdict and its shadow gatekeepers' answers.
     public var requestID: UUID
@@ -53,6 +52,6 @@ public struct AccessRecord: Sendable, Hashable, Codable {
 
     /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
     public var decision: AccessDecision { verdict.decision }
-    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
+    /// The deciding gatekeeper.
     public var gatekeeper: String { verdict.gatekeeper }
 }

@@ -2,8 +2,7 @@
 public struct AccessRequest: Sendable, Hashable, Codable {
     /// The party asking, or `nil` for the app itself or an anonymous caller.
     public var subject: String?
-    /// What the caller wants to do; ``AccessProxy`` asks ``AccessAction/read`` for `load` by
-    /// default. A string literal names an action too: `"share"`.
+    /// What the caller wants to do.
     public var action: AccessAction
     /// The resource, as text: the key passed to `load`.
     public var resource: String
@@ -24,8 +23,7 @@ public struct AccessRequest: Sendable, Hashable, Codable {
         self.attributes = attributes
     }
 
-    /// Creates a request whose action is given as text, such as one read from a command line or
-    /// a table: `AccessRequest(subject: user, action: verb, resource: key)`.
+    /// Creates a request whose action is given as text, such as one read from a command line.
     public init(subject: String? = nil, action: String, resource: String, attributes: [String: String] = [:])
     {
         self.init(
@@ -53,9 +51,8 @@ extension AccessRequest {
         case subject, action, resource, attributes
     }
 
-    /// Reads a request; `action` defaults to `"read"` and `attributes` to none when left out,
-    /// and a missing or `null` `subject` is no subject. Written back, a request without a
-    /// subject leaves `subject` out.
+    /// Reads a request; a missing `action` is `"read"`, missing `attributes` are none, and a
+    /// missing or `null` `subject` is no subject.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(

@@ -5,10 +5,6 @@
 /// let verdict = try await gate.decide(request)
 /// print(verdict)   // allowed by rules (documents.rules:4)
 /// ```
-///
-/// In JSON (what `gatehouse check --json` prints):
-/// `{"outcome": "denied", "gatekeeper": "rules", "reason": "documents.rules:9 denies",
-///   "rule": "documents.rules:9", "steps": [...]}`.
 public struct AccessVerdict: Sendable, Hashable, Codable {
     /// How a request, or one gatekeeper's step, ended.
     public enum Outcome: String, Sendable, Hashable, Codable {
@@ -16,8 +12,7 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
         case allowed
         /// Denied by a decision.
         case denied
-        /// Denied because a gatekeeper failed (threw): it could not decide, and the gate fails
-        /// closed.
+        /// Denied because a gatekeeper failed (threw): the gate fails closed.
         case failed
     }
 
@@ -27,7 +22,7 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
         public var gatekeeper: String
         /// Its answer.
         public var outcome: Outcome
-        /// Why, for a denial or a failure; for an allow, the gatekeeper's note if it gave one.
+        /// Why, for a denial or a failure; for an allow, the gatekeeper's note if any.
         public var reason: String?
         /// The rule that decided, when the gatekeeper knows it.
         public var rule: RuleReference?
@@ -44,22 +39,17 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
 
     /// The outcome of the whole request.
     public var outcome: Outcome
-    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed.
-    /// Two names stand for the gate itself: `(identity)` when the request broke the
-    /// ``ResourceIdentity`` rule before any gatekeeper was asked, `(none)` when the gate has no
-    /// gatekeepers.
+    /// The deciding gatekeeper: the one that did not allow, or the last one when all allowed;
+    /// `(identity)` for a request that broke ``ResourceIdentity``, `(none)` for an empty gate.
     public var gatekeeper: String
     /// Why, for a denial or a failure; for an allow, the deciding gatekeeper's note if any.
     public var reason: String?
     /// The rule that decided, when the deciding gatekeeper knows it (allows too).
     public var rule: RuleReference?
-    /// Every gatekeeper asked, in order. Gatekeepers after the deciding one were not asked. Empty
-    /// when the gate was asked to decide without steps (a load with no observer).
+    /// Every gatekeeper asked, in order; empty for a load with no observer.
     public var steps: [Step]
-    /// Why not: for a denial by a rules gatekeeper, the rules that nearly allowed the request and
-    /// what failed for each, such as `documents.rules:3: erin is not a member of @editors`;
-    /// nearest first, at most five. Given only by ``AccessGate/decide(_:)``, never on a load;
-    /// empty otherwise, and then left out of the JSON.
+    /// For a denial by a rules gatekeeper in ``AccessGate/decide(_:)``, the rules that nearly
+    /// allowed the request and what failed for each, nearest first (see docs/policies.md).
     public var nearMisses: [String] = []
 
     /// Creates a verdict.
@@ -88,7 +78,7 @@ extension AccessVerdict {
         case outcome, gatekeeper, reason, rule, steps, nearMisses
     }
 
-    /// Decodes a verdict; `nearMisses` may be absent.
+    /// Decodes a verdict; `nearMisses` may be absent, and is left out when empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -100,7 +90,7 @@ extension AccessVerdict {
         nearMisses = try container.decodeIfPresent([String].self, forKey: .nearMisses) ?? []
     }
 
-    /// Encodes the verdict, leaving out `nearMisses` when it is empty.
+    /// Encodes the verdict.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(outcome, forKey: .outcome)

@@ -1,6 +1,6 @@
-/// A gatekeeper that allows only when every member allows, asked in order; the first member that
-/// does not allow ends the evaluation. A member that throws makes the whole `AllOf` throw, so the
-/// gate denies with a failure; an empty `AllOf` throws ``EmptyCombinatorError``.
+/// A gatekeeper that allows when every member allows, asked in order until one does not. A member
+/// that throws, or no member at all (``EmptyCombinatorError``), makes it throw (fail closed).
+/// See docs/policies.md.
 public struct AllOf: ValidatingPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
@@ -23,8 +23,7 @@ public struct AllOf: ValidatingPolicy {
         try await explain(request).decision
     }
 
-    /// ``evaluate(_:)``'s decision with the deciding member's rule and note: the refusing
-    /// member's, or the last member's when all allow.
+    /// ``evaluate(_:)``'s decision with the refusing member's rule and note, or the last one's.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var last = AccessExplanation(.allow)
@@ -44,10 +43,9 @@ public struct AllOf: ValidatingPolicy {
     }
 }
 
-/// A gatekeeper that allows when at least one member allows, asked in order; the first member that
-/// allows ends the evaluation, and a denial lists why each member denied. A member that throws
-/// makes the whole `AnyOf` throw (a later member cannot paper over a failed one), so the gate
-/// denies with a failure; an empty `AnyOf` throws ``EmptyCombinatorError``.
+/// A gatekeeper that allows when some member allows, asked in order until one does. A member that
+/// throws, or no member at all (``EmptyCombinatorError``), makes it throw: a later member cannot
+/// outvote a failed one.
 public struct AnyOf: ValidatingPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
@@ -70,8 +68,7 @@ public struct AnyOf: ValidatingPolicy {
         try await explain(request).decision
     }
 
-    /// ``evaluate(_:)``'s decision; an allow carries the allowing member's rule and note, a
-    /// denial no rule (every member denied).
+    /// ``evaluate(_:)``'s decision with the allowing member's rule and note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
@@ -93,9 +90,8 @@ public struct AnyOf: ValidatingPolicy {
     }
 }
 
-/// A gatekeeper that inverts its member: allows what the member denies and denies what it allows.
-///
-/// A member that throws makes `Not` throw too: a failure is never turned into an allow.
+/// A gatekeeper that allows what its member denies and denies what it allows. A member that throws
+/// makes `Not` throw too: a failure never becomes an allow.
 public struct Not: ValidatingPolicy {
     /// The inverted gatekeeper.
     package let gatekeeper: any AccessPolicy
@@ -113,8 +109,7 @@ public struct Not: ValidatingPolicy {
         try await explain(request).decision
     }
 
-    /// ``evaluate(_:)``'s decision with the member's rule and note: the rule that decided the
-    /// member's answer is the one that decided the inverse.
+    /// ``evaluate(_:)``'s decision with the member's rule and note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         let member = try await gatekeeper.explain(request)
         switch member.decision {
@@ -133,19 +128,18 @@ public struct Not: ValidatingPolicy {
     }
 }
 
-/// What an ``AllOf`` or ``AnyOf`` with no members throws when asked: with no member it has no
-/// decision to give, and a denial would turn into an allow under ``Not``.
+/// What an ``AllOf`` or ``AnyOf`` with no members throws when asked: a denial would turn into an
+/// allow under ``Not``.
 public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name of the combinator asked.
     package var policy: String
 
-    /// `allOf has no policies, so it cannot decide; give it at least one`.
+    /// Such as `allOf has no policies, so it cannot decide; give it at least one`.
     public var description: String {
         "\(policy) has no policies, so it cannot decide; give it at least one"
     }
 }
 
-/// The issues of each of `policies` that can be checked ahead, each under `policies[i]`.
 private func membersIssues(_ policies: [any AccessPolicy]) async -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
     for (index, policy) in policies.enumerated() {

@@ -6,22 +6,16 @@
     import Synchronization
 #endif
 
-/// State shared between tasks, guarded by one lock. Shared by the package's modules; not API.
-///
-/// The lock is the one system primitive of GatehouseCore that differs between Darwin and Linux,
-/// so the type lives in this platform file: an `OSAllocatedUnfairLock` holding the state on
-/// Apple platforms (where `Mutex` needs macOS 15), a `Mutex` beside it elsewhere. The Darwin
-/// branch is type-checked on Linux against Apple's declarations (docs/platforms.md).
+/// State shared between tasks behind one lock: `OSAllocatedUnfairLock` on Apple platforms (where
+/// `Mutex` needs macOS 15), `Mutex` elsewhere. See docs/platforms.md.
 package final class LockedState<State>: @unchecked Sendable {
     #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
         private let lock: OSAllocatedUnfairLock<State>
 
-        /// Creates the lock around an initial state.
         package init(_ state: State) {
             lock = OSAllocatedUnfairLock(uncheckedState: state)
         }
 
-        /// Runs `body` with exclusive access to the state.
         package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             try lock.withLockUnchecked(body)
         }
@@ -31,12 +25,10 @@ package final class LockedState<State>: @unchecked Sendable {
         private let mutex = Mutex(())
         private var state: State
 
-        /// Creates the lock around an initial state.
         package init(_ state: State) {
             self.state = state
         }
 
-        /// Runs `body` with exclusive access to the state.
         package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             try mutex.withLock { _ in try body(&state) }
         }

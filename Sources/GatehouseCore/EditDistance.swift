@@ -1,6 +1,4 @@
-/// The Levenshtein distance between two sequences: how many insertions, deletions and
-/// substitutions turn `a` into `b`. For did-you-mean suggestions in error messages (configuration
-/// keys, plugin types, time zones); package-internal.
+/// The Levenshtein distance between `a` and `b`, for did-you-mean suggestions.
 package func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
@@ -17,8 +15,7 @@ package func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) ->
     return previous[b.count]
 }
 
-/// The candidate closest to `word`, ignoring case, within one edit per three characters of the
-/// candidate (at least one): for did-you-mean hints. `nil` when none is that close.
+/// The candidate closest to `word`, ignoring case, within one edit per three characters of it.
 package func closestName(to word: String, among candidates: some Sequence<String>) -> String? {
     let lowered = Array(word.lowercased())
     var best: (name: String, distance: Int)?

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Text for an error in a denial or a message: its `errorDescription` when it is a
-/// `LocalizedError`, otherwise `String(describing:)`.
+/// An error's `errorDescription` when it has one, otherwise `String(describing:)`.
 package func describe(_ error: any Error) -> String {
     if let localized = error as? any LocalizedError, let description = localized.errorDescription {
         return description

@@ -1,17 +1,12 @@
-/// How long a reason a verdict or a denial carries may be: a gatekeeper's reason, an error's
-/// description or an identity problem is cut to at most ``characters`` characters and
-/// ``bytes`` bytes of UTF-8, then `…`.
-/// A reason may quote what an attacker controls (a huge resource); bounded, it stays cheap to
-/// show and log.
+/// The most a verdict's reason may hold: it may quote what an attacker controls (a huge
+/// resource), and bounded it stays cheap to show and log.
 package enum ReasonLimit {
-    /// The most characters (`Character`, grapheme clusters) a reason keeps.
     package static let characters = 1_000
     /// The most bytes of UTF-8 a reason keeps: a character may be long (a letter followed by a
     /// thousand combining marks is one), so characters alone do not bound a reason's size.
     package static let bytes = 4 * characters
 
-    /// `reason` when it is within the limits, else its longest start within them, cut between
-    /// two characters (never inside one, nor inside a Unicode scalar), then `…`.
+    /// `reason`, or its longest start within the limits cut between two characters, then `…`.
     package static func bounded(_ reason: String) -> String {
         // A character is at least one byte: a reason within `characters` bytes is short enough.
         if reason.utf8.count <= characters { return reason }

@@ -3,12 +3,10 @@ import Foundation
 /// What may be shown of a decided request: the values of masked attributes replaced by
 /// `(masked)`, in the request and wherever a reason quotes them.
 struct Redaction: Sendable {
-    /// What a masked value reads as.
     static let placeholder = "(masked)"
 
-    /// The request with each masked attribute's value replaced.
+    /// The request with each masked value replaced.
     let request: AccessRequest
-    /// The values to erase from reasons.
     private let values: [String]
 
     init(mask: Set<String>, request: AccessRequest) {
@@ -24,8 +22,7 @@ struct Redaction: Sendable {
         self.values = values.sorted { $0.count > $1.count }
     }
 
-    /// `verdict` with the masked values erased from its reason, its near misses and its steps'
-    /// reasons.
+    /// `verdict` with the masked values erased from every reason and near miss.
     func verdict(_ verdict: AccessVerdict) -> AccessVerdict {
         guard !values.isEmpty else { return verdict }
         var shown = verdict
@@ -37,14 +34,12 @@ struct Redaction: Sendable {
         return shown
     }
 
-    /// `text` with every occurrence of a masked value replaced.
     private func erased(_ text: String) -> String {
         values.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
     }
 
-    /// `text` with each of `values` replaced by `…` where it stands as a word of its own (not
-    /// inside a longer run of letters and digits): for user-facing text, which carries no
-    /// attribute value at all.
+    /// `text` with each of `values` that stands as a word of its own replaced by `…`: for
+    /// user-facing text, which carries no attribute value at all.
     static func withoutValues(_ text: String, _ values: some Sequence<String>) -> String {
         var text = text
         for value in Set(values).sorted(by: { $0.count > $1.count }) where !value.isEmpty {

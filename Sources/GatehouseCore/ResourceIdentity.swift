@@ -1,23 +1,16 @@
-/// The rule that makes gates and loaders agree on which resource a request names.
-///
-/// Gates compare text byte for byte; loaders may not (a `Dictionary` treats canonically
-/// equivalent strings as one key, a file system may ignore case). So before any gate, a
-/// resource that could name something other than what the gates see is refused:
-/// - text not in Unicode NFC (`"cafe\u{301}"`; `"café"` is fine);
-/// - a control character: C0 (NUL and newline included), DEL or C1;
-/// - with ``path`` (the default), a path that is empty, starts with `/`, or has an empty, `.`
-///   or `..` component (`a//b`, `a/`, `a/./b`, `a/../b`).
+/// The rule that makes gates and loaders agree on which resource a request names: before any
+/// gatekeeper, text not in Unicode NFC or holding a control character is refused, and with
+/// ``path`` an empty, absolute or `.`/`..` path too. See docs/security.md.
 ///
 /// ```swift
 /// ResourceIdentity.path.violation(in: "tenants/acme/../globex/plan.txt")  // .dotDotComponent
 /// ResourceIdentity.path.violation(in: "tenants/acme/plan.txt")            // nil
 /// ```
 public struct ResourceIdentity: Sendable, Hashable {
-    /// Whether resources are paths of `/`-separated components (and so are checked as paths).
     let checksPath: Bool
 
     /// Resources are relative paths: NFC, no control character, no leading `/`, no empty, `.`
-    /// or `..` component. The default of ``AccessProxy``.
+    /// or `..` component. The default.
     public static let path = ResourceIdentity(checksPath: true)
 
     /// Resources are plain text (URLs, identifiers): NFC and no control character only.
@@ -74,15 +67,14 @@ public struct ResourceIdentity: Sendable, Hashable {
         return checksPath ? Self.pathViolation(in: resource) : nil
     }
 
-    /// `text` in Unicode Normalization Form C (NFC), as the Swift runtime normalizes it: the one
-    /// spelling gates compare, and that patterns, group members, condition and placeholder
-    /// values are normalized to. Two strings are `==` exactly when their normalized forms have
-    /// the same bytes. (Foundation's `precomposedStringWithCanonicalMapping` uses older tables.)
+    /// `text` in NFC as the Swift runtime normalizes it (as `String ==` compares), the one
+    /// spelling gates compare; Foundation's `precomposedStringWithCanonicalMapping` uses older
+    /// tables.
     public static func normalized(_ text: String) -> String {
         text.utf8.allSatisfy { $0 < 0x80 } ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }
 
-    /// Whether `scalar` is a C0 or C1 control character or DEL.
+    /// Whether `scalar` is C0, DEL or C1.
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }

@@ -1,7 +1,6 @@
-/// Where a rule is written: a source (a rules file's name, or the name given to rules held in
-/// memory) and a 1-based line. Written as `source:line`, in text and in JSON.
+/// Where a rule is written: `source:line`, in text and in JSON.
 public struct RuleReference: Sendable, Hashable, CustomStringConvertible {
-    /// The file name, or the name given to rules that come from text.
+    /// The file name, or the name given to rules held in memory.
     public var source: String
     /// The rule's line, from 1.
     public var line: Int
@@ -17,9 +16,9 @@ public struct RuleReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RuleReference: Codable {
-    /// Reads `"source:line"`; the line is the digits after the last colon.
+    /// Reads `"source:line"`, the line after the last colon.
     ///
-    /// - Throws: `DecodingError` when the text does not end in `:` and a positive line number.
+    /// - Throws: `DecodingError` when the text does not end in `:` and a positive number.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

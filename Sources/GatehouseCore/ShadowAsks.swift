@@ -1,14 +1,10 @@
-/// The shadow asks of one gate that are in flight: at most a limit at once, and the callers of
-/// ``AccessGate/waitForShadowAnswers()`` waiting for some of them to end. Shared by every copy
-/// of the gate; not API.
+/// The shadow asks of one gate (and its copies) in flight, at most `limit`, and their waiters.
 final class ShadowAsks: Sendable {
-    /// The most asks in flight at once.
     let limit: Int
 
     private struct State {
-        /// The ticket of each ask in flight.
         var inFlight: Set<Int> = []
-        /// The ticket the next ask gets; tickets grow with time.
+        /// Tickets grow with time.
         var nextTicket = 0
         /// Callers waiting until no ask with a ticket below `target` is in flight.
         var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -20,7 +16,7 @@ final class ShadowAsks: Sendable {
         self.limit = limit
     }
 
-    /// Starts an ask: its ticket, or `nil` when `limit` asks are in flight (the ask is dropped).
+    /// The new ask's ticket, or `nil` when `limit` asks are in flight.
     func begin() -> Int? {
         state.withLock { state in
             guard state.inFlight.count < limit else { return nil }
@@ -31,7 +27,7 @@ final class ShadowAsks: Sendable {
         }
     }
 
-    /// Ends the ask of `ticket`, and resumes the waiters it was the last one for.
+    /// Ends an ask and resumes the waiters it was the last one for.
     func end(_ ticket: Int) {
         let ready = state.withLock { state in
             state.inFlight.remove(ticket)

@@ -37,10 +37,9 @@ public struct RulesPolicy: AccessPolicy {
 
     /// Parses `text` as rules named after where the text came from: the source file and line
     /// of this call, such as `Setup.swift:12`, so a denial says `no rule in Setup.swift:12
-    /// allows` and a rule is `Setup.swift:12:3`. Give `name:` for a name of your own.
+    /// allows` and a rule is `Setup.swift:12:3`. Give `name:` for a name of your own;
+    /// `attributes` is checked as in ``init(text:name:attributes:)``.
     ///
-    /// - Parameter attributes: The attribute names requests carry, checked as in
-    ///   ``init(text:name:attributes:)``.
     /// - Throws: ``RulesFileError`` naming the place and listing every problem by line.
     public init(
         text: String, attributes: [String]? = nil, fileID: String = #fileID, line: Int = #line

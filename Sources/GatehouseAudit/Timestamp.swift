@@ -1,13 +1,12 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC with microseconds, such as `2026-12-01T13:45:00.123456Z`, written
-/// from a `Date`'s own number of seconds: no formatter, no shared state, no time zone database.
+/// RFC 3339 in UTC with microseconds (`2026-12-01T13:45:00.123456Z`), with no formatter and no
+/// shared state.
 enum Timestamp {
     /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01 (both UTC).
     private static let referenceDateOffset: Int64 = 978_307_200
 
-    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds rounded to nearest), clamped
-    /// to the years 0001–9999 that RFC 3339 can write.
+    /// Appends `date`, microseconds rounded, clamped to the years 0001–9999 RFC 3339 can write.
     static func append(_ date: Date, to bytes: inout [UInt8]) {
         // The reference-date interval keeps more precision than the 1970 one for current dates.
         let interval = date.timeIntervalSinceReferenceDate

@@ -8,14 +8,12 @@
     /// target `CGatehouseLinux` makes the call (`gatehouse_openat2`); tests pass stand-ins.
     package typealias Openat2Call = @convention(c) (Int32, UnsafePointer<CChar>, UInt64, UInt64) -> Int
 
-    /// `openat2(2)` (Linux 5.6 and later): opens a path of several components under the root in
-    /// one system call, refusing any symbolic link on the way as the component walk does. It
-    /// opens only with `O_PATH`, never for reading.
+    /// `openat2(2)` (Linux 5.6+): a path under the root in one call, refusing any link on the way
+    /// as the component walk does; `O_PATH` only.
     enum Openat2 {
         enum Outcome {
-            /// The path is open, as an `O_PATH` descriptor.
             case opened(Int32)
-            /// The key cannot be loaded, for the same reason the component walk would give.
+            /// The error the component walk would give.
             case failed(DiskLoaderError)
             /// The kernel (or a seccomp filter) does not offer `openat2`: walk the components,
             /// now and for every later load.
@@ -26,9 +24,8 @@
 
         static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
 
-        /// Opens `path` under `directory` with `call` as an `O_PATH` descriptor, following no
-        /// symbolic link. A link as the last component is opened as itself; `fstat` on the
-        /// descriptor, or `ENOTDIR` from a look inside it, tells.
+        /// A link as the last component is opened as itself; `fstat`, or `ENOTDIR` from a look
+        /// inside it, tells.
         static func open(
             _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
         ) -> Outcome {

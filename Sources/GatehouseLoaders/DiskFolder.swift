@@ -27,22 +27,22 @@ enum DiskFolder {
             return opened
         }
         #if canImport(Glibc)
-            if folder.utf8.contains(0x2F), case .openat2(let call) = root.resolution {
-                let outcome = withExtendedLifetime(root.handle) {
-                    folder.withCString { Openat2.open($0, under: rootDescriptor, key: key, call: call) }
+            if folder.utf8.contains(0x2F) {
+                let outcome = folder.withCString { path in
+                    Result { () throws(DiskLoaderError) in
+                        try rootDirectory.openat2(path, under: root, key: key)
+                    }
                 }
                 switch outcome {
-                case .opened(let path):
+                case .success(let path?):
                     defer { _ = close(path) }
                     return try reopenDirectory(path, folder: folder, key: key)
-                case .failed(.notFound):
-                    throw .missingFolder(key: key, folder: folder)
-                case .failed(let error):
-                    throw error
-                case .unsupported:
-                    rootDirectory.useComponentWalk()
-                case .walkOnce:
+                case .success(nil):
                     break
+                case .failure(.notFound):
+                    throw .missingFolder(key: key, folder: folder)
+                case .failure(let error):
+                    throw error
                 }
             }
         #endif

@@ -104,18 +104,7 @@ public struct DiskLoader: ResourceLoading {
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
         #if canImport(Glibc)
-            if case .openat2(let call) = root.resolution {
-                switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
-                case .opened(let descriptor):
-                    return descriptor
-                case .failed(let error):
-                    throw error
-                case .unsupported:
-                    rootDirectory.useComponentWalk()
-                case .walkOnce:
-                    break
-                }
-            }
+            if let descriptor = try rootDirectory.openat2(path, under: root, key: key) { return descriptor }
         #endif
         return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
     }

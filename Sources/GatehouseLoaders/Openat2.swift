@@ -57,4 +57,28 @@
             }
         }
     }
+
+    extension RootDirectory {
+        /// `path` under `root` as an `O_PATH` descriptor, or `nil` when the components must be
+        /// walked (from now on, when the kernel does not offer `openat2`).
+        func openat2(_ path: UnsafePointer<CChar>, under root: Opened, key: String) throws(DiskLoaderError)
+            -> Int32?
+        {
+            guard case .openat2(let call) = root.resolution else { return nil }
+            let outcome = withExtendedLifetime(root.handle) {
+                Openat2.open(path, under: root.handle.descriptor, key: key, call: call)
+            }
+            switch outcome {
+            case .opened(let descriptor):
+                return descriptor
+            case .failed(let error):
+                throw error
+            case .unsupported:
+                useComponentWalk()
+                return nil
+            case .walkOnce:
+                return nil
+            }
+        }
+    }
 #endif

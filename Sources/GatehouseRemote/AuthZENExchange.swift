@@ -5,9 +5,10 @@ import GatehouseCore
 /// answer (docs/policies.md). A request without a subject, or an empty one, is not sent: an empty
 /// or made-up id could name someone. `reason_admin` is never read: it must not reach the user.
 enum AuthZENExchange {
+    /// A search names no resource id.
     struct Entity: Encodable {
         var type: String
-        var id: String
+        var id: String?
     }
 
     struct Action: Encodable {
@@ -19,6 +20,12 @@ enum AuthZENExchange {
         var action: Action
         var resource: Entity
         var context: [String: String]
+        /// The page a search asks for; `nil` for the first, and in an evaluation.
+        var page: Page?
+
+        struct Page: Encodable {
+            var token: String
+        }
     }
 
     static let subjectType = "user"

@@ -39,22 +39,6 @@ extension RemotePolicy {
 }
 
 extension AuthZENExchange {
-    struct SearchBody: Encodable {
-        struct Kind: Encodable {
-            var type: String
-        }
-
-        struct Page: Encodable {
-            var token: String
-        }
-
-        var subject: Entity
-        var action: Action
-        var resource: Kind
-        var context: [String: String]
-        var page: Page?
-    }
-
     struct SearchPage {
         var ids: [String]
         var nextToken: String?
@@ -66,11 +50,11 @@ extension AuthZENExchange {
             throw Unaskable(message: "an AuthZEN search needs a subject id, and the request has none")
         }
         return try JSONCoding.encoder.encode(
-            SearchBody(
+            Body(
                 subject: Entity(type: subjectType, id: subject),
                 action: Action(name: request.action.rawValue),
-                resource: SearchBody.Kind(type: resourceType), context: request.attributes,
-                page: token.map(SearchBody.Page.init)))
+                resource: Entity(type: resourceType, id: nil), context: request.attributes,
+                page: token.map(Body.Page.init)))
     }
 
     /// An absent, `null` or empty `page.next_token` ends the search.

@@ -61,12 +61,13 @@ final class AppendOnlyFile {
             }
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let code = errno
+        /// Closes the descriptor; returns the error to throw.
+        func closing(_ code: Int32) -> DecisionLogError {
             _ = closeDescriptor(descriptor)
-            throw DecisionLogError(operation: "open", path: path, code: code)
+            return DecisionLogError(operation: "open", path: path, code: code)
         }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw closing(errno) }
         if let refusal = refusal(path, status.st_mode, code: EINVAL) {
             _ = closeDescriptor(descriptor)
             throw refusal
@@ -74,11 +75,7 @@ final class AppendOnlyFile {
         // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
         // are ordinary ones.
         let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            let code = errno
-            _ = closeDescriptor(descriptor)
-            throw DecisionLogError(operation: "open", path: path, code: code)
-        }
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw closing(errno) }
         return (descriptor, (UInt64(status.st_dev), UInt64(status.st_ino)))
     }
 

@@ -6,15 +6,11 @@
     import Darwin
 #endif
 
-/// A regular file opened for appending (`O_APPEND`), so a batch of whole lines written in one
-/// call is never interleaved with another writer's. Reopens the path when the file was removed
-/// or replaced (log rotation). Used by the writer thread only (not `Sendable`).
+/// A regular file opened with `O_APPEND`, so lines written in one call never interleave with
+/// another writer's; reopened when the path is rotated away. Writer thread only.
 ///
-/// - Only a regular file is opened, at the start and at every reopen: `O_NOFOLLOW` refuses a
-///   link, and `O_NONBLOCK` (cleared once open) refuses a pipe with no reader at once instead of
-///   blocking until one comes.
-/// - When a write fails part-way (a full disk), the file is cut back (`ftruncate`) to the end of
-///   the last whole line, so no line is ever left torn, and the failure says how many bytes stayed.
+/// `O_NOFOLLOW` refuses a link; `O_NONBLOCK` (cleared once open) refuses a pipe with no reader
+/// instead of blocking. A write that fails part-way is cut back to its last whole line.
 final class AppendOnlyFile {
     /// One `write(2)`: the bytes written, or -1 with `errno`; tests fail it as a full disk does.
     typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
@@ -37,9 +33,7 @@ final class AppendOnlyFile {
     /// Permissions of a new file: a decision log names subjects and resources, not for everyone.
     static let mode: mode_t = 0o640
 
-    /// Opens (creating if needed) the regular file at `path` for appending.
-    ///
-    /// - Throws: ``DecisionLogError`` when it cannot be opened, or is not a regular file.
+    /// Opens (creating if needed) the regular file at `path`; throws when it cannot, or is not one.
     init(path: String, write: @escaping SystemWrite = AppendOnlyFile.systemWrite) throws(DecisionLogError) {
         self.path = path
         self.write = write
@@ -67,12 +61,13 @@ final class AppendOnlyFile {
             }
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            let code = errno
+        /// Closes the descriptor; returns the error to throw.
+        func closing(_ code: Int32) -> DecisionLogError {
             _ = closeDescriptor(descriptor)
-            throw DecisionLogError(operation: "open", path: path, code: code)
+            return DecisionLogError(operation: "open", path: path, code: code)
         }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw closing(errno) }
         if let refusal = refusal(path, status.st_mode, code: EINVAL) {
             _ = closeDescriptor(descriptor)
             throw refusal
@@ -80,15 +75,11 @@ final class AppendOnlyFile {
         // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
         // are ordinary ones.
         let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            let code = errno
-            _ = closeDescriptor(descriptor)
-            throw DecisionLogError(operation: "open", path: path, code: code)
-        }
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { throw closing(errno) }
         return (descriptor, (UInt64(status.st_dev), UInt64(status.st_ino)))
     }
 
-    /// The error for `path` when its file type (`mode`) is not a regular file; `nil` when it is.
+    /// The error when `mode` is not a regular file's.
     private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
         let what: String
         switch mode & S_IFMT {
@@ -111,10 +102,8 @@ final class AppendOnlyFile {
             reason: "it is \(what), not a regular file; a decision log is appended to a regular file only")
     }
 
-    /// Opens the path again when it no longer names the open file (removed, or replaced by a log
-    /// rotator). The path is looked at with `lstat`, so a link put in its place is opened, and refused.
-    ///
-    /// - Throws: ``DecisionLogError`` when the path cannot be opened; the old file stays open.
+    /// Opens the path again when it no longer names the open file; `lstat`, so a link put in
+    /// its place is refused. On error the old file stays open.
     func reopenIfMoved() throws(DecisionLogError) {
         var status = stat()
         if lstat(path, &status) == 0, UInt64(status.st_dev) == identity.device,
@@ -128,10 +117,7 @@ final class AppendOnlyFile {
         identity = newIdentity
     }
 
-    /// Opens the path again if it was moved, then appends `bytes`, whole lines, with one `write`
-    /// (more only if the system writes part of them).
-    ///
-    /// - Throws: ``Failure`` when the path cannot be opened again or a write fails.
+    /// Reopens if moved, then appends `bytes` (whole lines) with one `write` where it can.
     func append(_ bytes: [UInt8]) throws(Failure) {
         do {
             try reopenIfMoved()
@@ -157,8 +143,7 @@ final class AppendOnlyFile {
         }
     }
 
-    /// After the first `written` bytes of `bytes` reached the file: cuts the file back to the end
-    /// of the last whole line among them; returns how many bytes stay.
+    /// Cuts the file back to the last whole line of the `written` bytes; returns how many stay.
     private func cutBack(_ bytes: [UInt8], written: Int) throws(Failure) -> Int {
         let kept = bytes[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         if kept == written { return kept }
@@ -170,7 +155,7 @@ final class AppendOnlyFile {
         return kept
     }
 
-    /// Asks the system to put what was written on the storage device.
+    /// `fsync`.
     func synchronize() throws(DecisionLogError) {
         guard fsync(descriptor) == 0 else {
             let code = errno
@@ -181,17 +166,15 @@ final class AppendOnlyFile {
     }
 }
 
-/// The system's `close`, named apart from the type's members.
+// The system's calls, named apart from the type's members.
 private func closeDescriptor(_ descriptor: Int32) -> Int32 {
     close(descriptor)
 }
 
-/// The system's `open`, named apart from the type's members.
 private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     open(path, flags, mode)
 }
 
-/// The system's `write`, named apart from the type's members.
 private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

@@ -1,9 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// Writes one ``AccessRecord`` as one line of JSON with OPA decision-log field names, and the
-/// line that reports dropped decisions. Hand-written rather than `JSONEncoder`: keys in a fixed
-/// order, and no raw line break of any kind, so one record is always exactly one line.
+/// Writes an ``AccessRecord`` as one line of JSON with OPA's field names. Hand-written, not
+/// `JSONEncoder`: keys in a fixed order and no raw line break, so one record is one line.
 struct DecisionLine {
     /// Attribute keys removed from `input.attributes` and listed under `erased`.
     let mask: Set<String>
@@ -73,7 +72,7 @@ struct DecisionLine {
         Self.raw("}\n", to: &bytes)
     }
 
-    /// Appends the line that reports `count` decisions dropped because the queue was full.
+    /// Appends the line reporting `count` decisions dropped by a full queue.
     static func appendDropReport(count: Int, capacity: Int, at instant: Date, to bytes: inout [UInt8]) {
         raw(#"{"dropped":"#, to: &bytes)
         raw(String(count), to: &bytes)
@@ -98,8 +97,7 @@ struct DecisionLine {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// Appends `text` as a JSON string: `\"`, `\\`, and `\uXXXX` (`\n`, `\r`, `\t` by name) for
-    /// every scalar ``isUnsafeToWriteRaw(_:)``, as the command's `--json` escapes them.
+    /// Appends `text` as a JSON string, escaped as the command's `--json` escapes it.
     static func string(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
@@ -118,8 +116,8 @@ struct DecisionLine {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Whether `scalar` is written escaped: the C0 and C1 controls, DEL, U+2028, U+2029 and the
-    /// bidirectional controls, all in the Basic Multilingual Plane.
+    /// The C0 and C1 controls, DEL, U+2028, U+2029 and the bidirectional controls (all in the BMP,
+    /// so four hex digits suffice).
     static func isUnsafeToWriteRaw(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
             || scalar.value == 0x2029 || scalar.properties.isBidiControl

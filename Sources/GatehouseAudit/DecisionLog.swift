@@ -11,35 +11,11 @@ import GatehouseCore
 /// await log.close()   // everything accepted is written, synchronized and the file closed
 /// ```
 ///
-/// One line per record, fields as docs/configuration.md lists them: `decision_id` (a shadow's
-/// line carries the id of the call's enforced verdict), `timestamp`, `service`, `input`, `result`,
-/// `gatekeeper`, `reason`, `rule`, `shadow`, `failed`, `shadow_dropped` and `erased`.
-///
-/// **Masking** removes an attribute (key and value) from `input.attributes` and names it in
-/// `erased`, as OPA's mask does; the value never reaches the file.
-///
-/// **Off the caller's path.** ``observe(_:)`` only appends the record to a bounded queue of
-/// ``capacity`` records; one writer thread appends what is queued with one `write` of whole
-/// lines to a file opened with `O_APPEND`, so lines are never torn, even with several processes
-/// appending. When the queue is full, ``Overflow/drop`` counts the record in ``droppedCount``
-/// (a later `{"dropped": N, …}` line reports it) and ``Overflow/wait`` blocks the caller until
-/// there is room: the log's speed becomes the gate's.
-///
-/// **Write errors** never crash and never block callers: the records of a batch whose lines did
-/// not reach the file are counted in ``lostCount`` and ``lastError`` says why. A batch written in
-/// part is cut back to its last whole line. Every observed record is exactly one of: a line in
-/// the file, ``lostCount`` or ``droppedCount``.
-///
-/// **Only a regular file.** The path is opened with `O_NOFOLLOW` and `O_NONBLOCK`, at the start
-/// and whenever a log rotator moved it away: a link, pipe, directory, device or socket is refused
-/// at once with a ``DecisionLogError`` naming what it is.
-///
-/// **Escaping.** Strings are escaped as the command's `--json` escapes them, so no line break
-/// or terminal control gets into the file raw.
-///
-/// **Closing.** ``flush()`` and ``close()`` return when everything accepted before the call is
-/// written and synchronized (`fsync`); ``close()`` then closes the file. A record observed after
-/// closing is counted in ``droppedCount``. Close the log before a process exits.
+/// Lines, masking, overflow and rotation are in docs/configuration.md ("Decision log").
+/// ``observe(_:)`` only queues the record; one writer thread appends whole lines, so a line is
+/// never torn. Write errors never crash or block callers: every observed record ends up as a
+/// line, in ``lostCount`` or in ``droppedCount``. Only a regular file is opened, never through a
+/// link. Close the log before a process exits.
 public final class DecisionLog: AccessObserver, Sendable {
     /// What ``DecisionLog/observe(_:)`` does when the queue is full.
     public enum Overflow: String, Sendable, Hashable, CaseIterable {
@@ -63,9 +39,8 @@ public final class DecisionLog: AccessObserver, Sendable {
 
     private let queue: DecisionQueue
 
-    /// Opens (creating if needed, permissions `rw-r-----`) the regular file at `url` for appending
-    /// and starts the writer thread. `capacity` is at least 1; `clock` stamps the lines that
-    /// report dropped records.
+    /// Opens (creating if needed, `rw-r-----`) the regular file at `url` and starts the writer
+    /// thread. `capacity` is at least 1; `clock` stamps the drop report lines.
     ///
     /// - Throws: ``DecisionLogError`` when the file cannot be opened or is not a regular file.
     public convenience init(
@@ -77,7 +52,7 @@ public final class DecisionLog: AccessObserver, Sendable {
             write: AppendOnlyFile.systemWrite)
     }
 
-    /// The public initializer with the `write` system call given: tests pass one that fails.
+    /// Tests pass a `write` that fails.
     init(
         url: URL, mask: Set<String>, capacity: Int, overflow: Overflow, clock: @escaping @Sendable () -> Date,
         write: @escaping AppendOnlyFile.SystemWrite

@@ -23,8 +23,7 @@ public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
         self.message = "cannot \(operation) \(path): \(String(cString: strerror(code)))"
     }
 
-    /// Creates the error for `operation` on `path` with the system error `code` and a reason of
-    /// the log's own.
+    /// The error with a reason of the log's own.
     init(operation: String, path: String, code: Int32, reason: String) {
         self.operation = operation
         self.path = path

@@ -1,14 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// The bounded queue between the deciding tasks and the writer thread, and everything the two
-/// share, behind one `NSCondition`. Producers wait only when the queue is full, the writer only
-/// when it is empty and nothing else is asked of it, so one condition serves both.
-///
-/// The writer (``run()``) takes the whole queue at once, appends it in one `write`, then wakes
-/// waiting producers and resumes the `flush()` and `close()` calls it completed. When the append
-/// fails, records whose whole line stayed are logged and the rest counted as lost; a drop report
-/// line that did not stay goes with the next batch.
+/// The bounded queue between the deciding tasks and the writer thread, and all they share, behind
+/// one `NSCondition`: producers wait only when it is full, the writer only when there is nothing to do.
 final class DecisionQueue: @unchecked Sendable {
     let capacity: Int
     let overflow: DecisionLog.Overflow
@@ -81,12 +75,10 @@ final class DecisionQueue: @unchecked Sendable {
         if pending.count == 1 { condition.broadcast() }
     }
 
-    /// Returns when every record accepted before the call is written and synchronized.
     func flush() async {
         await waitForWriter(closing: false)
     }
 
-    /// Stops accepting, and returns when every accepted record is written and the file closed.
     func close() async {
         await waitForWriter(closing: true)
     }
@@ -136,7 +128,6 @@ final class DecisionQueue: @unchecked Sendable {
             let droppedNow = droppedUnreported + unreportedAfterFailure
             droppedUnreported = 0
             let isClosing = closing
-            // Room again: wake producers waiting for it.
             condition.broadcast()
             condition.unlock()
 

@@ -1,34 +1,21 @@
 import Foundation
 
-/// RFC 3339 timestamps in UTC with microseconds, such as `2026-12-01T13:45:00.123456Z`, written
-/// from a `Date`'s own number of seconds: no formatter, no shared state, no time zone database.
+/// RFC 3339 in UTC with microseconds (`2026-12-01T13:45:00.123456Z`), with no formatter and no
+/// shared state.
 enum Timestamp {
     /// Seconds from 1970-01-01 to Foundation's reference date, 2001-01-01 (both UTC).
     private static let referenceDateOffset: Int64 = 978_307_200
 
-    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.ffffffZ` (microseconds rounded to nearest), clamped
-    /// to the years 0001–9999 that RFC 3339 can write.
+    /// Appends `date`, microseconds rounded, clamped to the years 0001–9999 RFC 3339 can write.
     static func append(_ date: Date, to bytes: inout [UInt8]) {
         // The reference-date interval keeps more precision than the 1970 one for current dates.
         let interval = date.timeIntervalSinceReferenceDate
         let minimum = -62_135_596_800 - Double(referenceDateOffset)  // 0001-01-01T00:00:00Z
         let maximum = 253_402_300_799.999999 - Double(referenceDateOffset)  // 9999-12-31T23:59:59.999999Z
         let clamped = interval.isNaN ? 0 : min(max(interval, minimum), maximum)
-        var microseconds = Int64((clamped * 1_000_000).rounded())
-        microseconds = min(microseconds, Int64(maximum * 1_000_000))
-        var seconds = microseconds / 1_000_000
-        var fraction = microseconds % 1_000_000
-        if fraction < 0 {
-            fraction += 1_000_000
-            seconds -= 1
-        }
-        seconds += referenceDateOffset
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
+        let microseconds = min(Int64((clamped * 1_000_000).rounded()), Int64(maximum * 1_000_000))
+        let (seconds, fraction) = floorDivision(microseconds, by: 1_000_000)
+        let (days, secondOfDay) = floorDivision(seconds + referenceDateOffset, by: 86_400)
         let (year, month, day) = civil(fromDays: days)
         appendDigits(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
@@ -44,6 +31,12 @@ enum Timestamp {
         bytes.append(UInt8(ascii: "."))
         appendDigits(fraction, width: 6, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The quotient rounded down, and the remainder, never negative.
+    private static func floorDivision(_ value: Int64, by divisor: Int64) -> (Int64, Int64) {
+        let remainder = (value % divisor + divisor) % divisor
+        return ((value - remainder) / divisor, remainder)
     }
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's

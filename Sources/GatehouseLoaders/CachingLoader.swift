@@ -1,16 +1,9 @@
 import Foundation
 import GatehouseCore
 
-/// A decorator that caches what its base loader returns: it changes *how* the base is reached,
-/// never *whether*. On a miss it always asks the base.
-///
-/// - **Least recently used, with hard limits**: after every insert, `count` ≤ `countLimit` and
-///   `totalCost` ≤ `costLimit`. A resource whose own cost exceeds `costLimit` is not cached.
-/// - **Coalescing**: concurrent misses for one key share one base load, run in a task of its
-///   own: cancelling a caller cancels neither the load nor the other callers.
-/// - **Errors are never cached.**
-/// - **Invalidation**: `removeValue(forKey:)`, `removeAll()`, `store` and `remove` also detach
-///   loads in flight, whose results then reach those already waiting but are not cached.
+/// A least-recently-used cache in front of its base loader, with hard count and cost limits;
+/// concurrent misses share one base load, and errors are never cached (see docs/loaders.md). A
+/// decorator: it changes *how* the base is reached, never *whether*.
 ///
 /// Place it behind a gate, `AccessProxy(CachingLoader(loader))`: a cache in front of the gate
 /// would keep serving a resource after access to it was revoked.
@@ -25,13 +18,8 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     private let cost: @Sendable (Base.Resource) -> Int
     let state: LockedState<CacheState<Base.Key, Base.Resource>>
 
-    /// Creates a cache in front of `base`.
-    ///
-    /// - Parameters:
-    ///   - base: The loader asked on a miss.
-    ///   - countLimit: The most entries held; 0 caches nothing.
-    ///   - costLimit: The largest total cost of the entries held.
-    ///   - cost: The cost of one resource (negative costs count as 0); 1 for each by default.
+    /// Creates a cache in front of `base`; a `countLimit` of 0 caches nothing, and `cost` (1 by
+    /// default, negative counts as 0) prices one resource.
     public init(
         _ base: Base,
         countLimit: Int,
@@ -53,8 +41,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
         self.init(base, countLimit: countLimit, costLimit: byteLimit, cost: { $0.count })
     }
 
-    /// Returns the cached resource for `key`, or loads it from the base (once for all concurrent
-    /// callers) and caches it.
+    /// Returns the cached resource for `key`, or loads it from the base and caches it.
     ///
     /// - Throws: The base's error, unchanged; it is not cached.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
@@ -62,8 +49,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
         return try await loadMissing(key)
     }
 
-    /// Joins the load of `key` in flight, or starts it, and waits outside the lock. Checks the
-    /// entries again first, since another load may have finished meanwhile.
+    /// Joins or starts the load of `key`; checks the entries again, a load may have finished meanwhile.
     private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
@@ -77,7 +63,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
         }
     }
 
-    /// Starts the shared base load for `key` and registers it as in flight. Called under the lock.
+    /// Called under the lock.
     private func startLoad(
         _ key: Base.Key, in state: inout CacheState<Base.Key, Base.Resource>
     ) -> InFlightLoad<Base.Resource> {
@@ -136,30 +122,23 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
 
 /// Listings through the cache: always forwarded to the base, never cached.
 extension CachingLoader: ResourceListing where Base: ResourceListing {
-    /// The base's keys under the folder `prefix`, asked of the base on every call.
-    ///
-    /// - Throws: The base's error, unchanged.
+    /// The base's keys under the folder `prefix`; throws the base's error.
     public func keys(under prefix: String) async throws -> [Base.Key] {
         try await base.keys(under: prefix)
     }
 }
 
-/// Writes and deletes through the cache: forwarded to the base, then the key is invalidated
-/// under the lock before the call returns (also when the base throws), so a read after a write
-/// never returns the old value. The written resource is not cached: two writes racing to the
-/// base could otherwise reach the cache in the other order and leave the older value cached.
+/// Writes and deletes are forwarded, then the key is invalidated (also when the base throws), so a
+/// read after a write never returns the old value. The written resource is not cached: two racing
+/// writes could reach the cache in the other order and leave the older value cached.
 extension CachingLoader: ResourceStoring where Base: ResourceStoring {
-    /// Stores `resource` for `key` in the base, then invalidates `key`.
-    ///
-    /// - Throws: The base's error, unchanged.
+    /// Stores `resource` for `key` in the base, then invalidates `key`; throws the base's error.
     public func store(_ resource: Base.Resource, for key: Base.Key) async throws {
         defer { removeValue(forKey: key) }
         try await base.store(resource, for: key)
     }
 
-    /// Removes `key` from the base, then invalidates it.
-    ///
-    /// - Throws: The base's error, unchanged.
+    /// Removes `key` from the base, then invalidates it; throws the base's error.
     public func remove(_ key: Base.Key) async throws {
         defer { removeValue(forKey: key) }
         try await base.remove(key)
@@ -193,13 +172,11 @@ extension CachingLoader where Base.Gate == AccessGate {
     }
 }
 
-/// The shared state of a ``CachingLoader``, kept behind one lock: the entries and the loads in flight.
+/// A ``CachingLoader``'s entries and loads in flight, behind one lock.
 struct CacheState<Key: Hashable & Sendable, Value: Sendable> {
     var entries: LeastRecentlyUsed<Key, Value>
-    /// One shared load per key that missed and is being loaded.
     var inFlight: [Key: InFlightLoad<Value>] = [:]
-    /// The identifier the next load in flight gets, so that a detached load (one a write or a
-    /// removal overtook) cannot remove or fill the entry of a newer one.
+    /// So a detached load (overtaken by a write or removal) cannot touch a newer one's entry.
     var nextIdentifier: UInt64 = 0
 }
 

@@ -9,14 +9,9 @@ import Foundation
 #endif
 
 /// Opens a folder under a ``DiskLoader``'s root for a write, a removal or a listing, following
-/// no symbolic link, as loads open a key: one `openat2` where Linux offers it (then `"."` opened
-/// for reading relative to the `O_PATH` descriptor), else one `openat(…, O_DIRECTORY |
-/// O_NOFOLLOW)` per component. The result is a fresh descriptor opened for reading (two listings
-/// never share a directory position); the caller closes it. A link anywhere is
-/// ``DiskLoaderError/outsideRoot(key:)``; a missing component, or one that is not a directory,
-/// is ``DiskLoaderError/missingFolder(key:folder:)``.
+/// no link, as loads open a key. The caller closes the fresh descriptor (two listings never share
+/// a directory position).
 enum DiskFolder {
-    /// How a folder on the way is opened: a readable directory, no link followed, never blocking.
     static let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
 
     /// Opens `folder` (a valid key, or `""` for the root) under `root`; `key` is named in errors.
@@ -32,22 +27,22 @@ enum DiskFolder {
             return opened
         }
         #if canImport(Glibc)
-            if folder.utf8.contains(0x2F), case .openat2(let call) = root.resolution {
-                let outcome = withExtendedLifetime(root.handle) {
-                    folder.withCString { Openat2.open($0, under: rootDescriptor, key: key, call: call) }
+            if folder.utf8.contains(0x2F) {
+                let outcome = folder.withCString { path in
+                    Result { () throws(DiskLoaderError) in
+                        try rootDirectory.openat2(path, under: root, key: key)
+                    }
                 }
                 switch outcome {
-                case .opened(let path):
+                case .success(let path?):
                     defer { _ = close(path) }
                     return try reopenDirectory(path, folder: folder, key: key)
-                case .failed(.notFound):
-                    throw .missingFolder(key: key, folder: folder)
-                case .failed(let error):
-                    throw error
-                case .unsupported:
-                    rootDirectory.useComponentWalk()
-                case .walkOnce:
+                case .success(nil):
                     break
+                case .failure(.notFound):
+                    throw .missingFolder(key: key, folder: folder)
+                case .failure(let error):
+                    throw error
                 }
             }
         #endif
@@ -57,8 +52,7 @@ enum DiskFolder {
     }
 
     #if canImport(Glibc)
-        /// The directory `path` (an `O_PATH` descriptor from `openat2`) opened for reading, after
-        /// `fstat` showed it is a directory.
+        /// The `O_PATH` descriptor `path` opened for reading, once `fstat` shows a directory.
         private static func reopenDirectory(_ path: Int32, folder: String, key: String)
             throws(DiskLoaderError)
             -> Int32
@@ -76,7 +70,6 @@ enum DiskFolder {
         }
     #endif
 
-    /// Opens each component of `folder` relative to the one before, from `root`.
     private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
         var directory = root
         var walked = ""
@@ -105,7 +98,6 @@ enum DiskFolder {
         return directory
     }
 
-    /// The error for a folder component `name` that `openat` refused with `code`.
     private static func componentError(
         _ code: Int32, parent: Int32, name: String, walked: String, key: String
     ) -> DiskLoaderError {

@@ -1,20 +1,15 @@
 import GatehouseCore
 
-/// The path rules of ``DiskLoader``, checked in one pass over a key's UTF-8 bytes.
-///
-/// A key is one or more components separated by single `/` characters. It is refused when it
-/// is empty, too long, absolute, ends with `/`, contains `//`, a `.` or `..` component, a
-/// component too long, a backslash, a control character (C0, DEL, C1), or is not in Unicode NFC
-/// (`ResourceIdentity.normalized(_:)`): the gate refuses such a key, and a file system that keeps
-/// bytes would take it for another file than its NFC spelling.
+/// The path rules of ``DiskLoader`` (docs/loaders.md), checked in one pass over a key's UTF-8
+/// bytes. NFC is required because the gate refuses other spellings, and a file system that keeps
+/// bytes would take one for another file than its NFC spelling.
 enum DiskKeyRules {
-    /// The longest key accepted, in UTF-8 bytes.
+    /// In UTF-8 bytes.
     static let maximumKeyLength = 1024
-    /// The longest component accepted, in UTF-8 bytes.
     static let maximumComponentLength = 255
 
-    /// Why the key's UTF-8 bytes are not valid, or `nil` after setting `lastComponent` to the
-    /// index where its last component starts.
+    /// Why the key is not valid, or `nil` after setting `lastComponent` to where its last
+    /// component starts.
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, lastComponent: inout Int) -> String? {
         let length = bytes.count
         var componentStart = 0
@@ -57,8 +52,7 @@ enum DiskKeyRules {
         return nil
     }
 
-    /// Why `key` is not valid (its length, then its bytes), or `nil` after setting
-    /// `lastComponent` to the index where its last component starts.
+    /// Checks the length, then the bytes.
     static func check(_ key: String, lastComponent: inout Int) -> String? {
         let length = key.utf8.count
         guard length <= maximumKeyLength else {

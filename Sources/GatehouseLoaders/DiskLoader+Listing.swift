@@ -9,11 +9,7 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// Listing files under the root, without following a link or leaving the root: the folder
-/// `prefix` is opened as ``DiskFolder`` says, every folder below it relative to its parent with
-/// `O_DIRECTORY | O_NOFOLLOW`. Links, special files, names that are not UTF-8 or break the key
-/// rules, and the loader's temporary files are skipped silently; so is a folder that vanishes or
-/// turns into a link while it is read.
+/// Listing follows no link and never leaves the root; what it skips is in docs/loaders.md.
 extension DiskLoader: ResourceListing {
     /// The keys of the regular files under the folder `prefix` (`""` for the root), recursively,
     /// sorted by UTF-8 bytes.
@@ -24,8 +20,7 @@ extension DiskLoader: ResourceListing {
         try walk(under: prefix, plan: nil).keys
     }
 
-    /// The keys of the regular files under `prefix` (those `plan` permits, when given, opening no
-    /// folder it rules out), sorted by UTF-8 bytes, and how many folders the walk read.
+    /// The keys `plan` permits (all without one), sorted, and how many folders were read.
     package func walk(under prefix: String, plan: AccessPlan?) throws -> (keys: [String], foldersRead: Int) {
         if !prefix.isEmpty, let reason = DiskKeyRules.check(prefix) {
             throw DiskLoaderError.invalidKey(key: prefix, reason: reason)
@@ -41,9 +36,8 @@ extension DiskLoader: ResourceListing {
         return (keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, foldersRead)
     }
 
-    /// Appends the keys of the regular files in `descriptor` (a folder whose key is `prefix`)
-    /// and in every folder below it; closes `descriptor`. With a `plan`, only the keys it
-    /// permits, and no folder it rules out is opened. Counts the folders read in `foldersRead`.
+    /// Appends the keys in the folder `descriptor` and below, opening no folder `plan` rules out;
+    /// closes `descriptor`.
     private static func list(
         _ descriptor: Int32, prefix: String, plan: AccessPlan?, into keys: inout [String],
         foldersRead: inout Int
@@ -56,9 +50,8 @@ extension DiskLoader: ResourceListing {
         foldersRead += 1
         let directory = dirfd(stream)
         while let entry = readdir(stream) {
-            // The name is read in place, up to its NUL: a `dirent` is only as long as its name
-            // (`d_reclen`), so copying the whole `d_name` array read past the end of the last
-            // entry in the buffer (AddressSanitizer: heap-buffer-overflow, with many long names).
+            // Read in place, up to its NUL: a `dirent` is only as long as its name, so copying
+            // the whole `d_name` array reads past the buffer's end (AddressSanitizer saw it).
             let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
             let name = String(
                 validatingCString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(
@@ -82,11 +75,10 @@ extension DiskLoader: ResourceListing {
     }
 }
 
-/// Listing by a plan: opens no folder the plan rules out (``AccessPlan/mayPermitNames(under:)``),
-/// so a subject who may read one folder of a thousand has one folder read.
+/// Opens no folder the plan rules out, so a subject who may read one folder of a thousand has
+/// one folder read.
 extension DiskLoader: FilteredListing {
-    /// The keys of the regular files under the folder `prefix` that `plan` permits, sorted by
-    /// UTF-8 bytes; folders the plan rules out are not opened.
+    /// The keys under the folder `prefix` that `plan` permits, sorted by UTF-8 bytes.
     ///
     /// - Throws: ``DiskLoaderError``, as ``keys(under:)`` does.
     public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {

@@ -9,32 +9,19 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// Writing and deleting files under the root, under the same rules as loads (docs/loaders.md).
-///
-/// - The key's folder is opened as ``DiskFolder`` says, following no link, and never created
-///   (``DiskLoaderError/missingFolder(key:folder:)``); a link at the key is refused, not replaced.
-/// - ``store(_:for:)`` refuses a resource over `maximumFileSize` before writing, then writes a
-///   temporary file in the key's folder (`.gatehouse-partial-…`, `O_CREAT | O_EXCL | O_NOFOLLOW`,
-///   mode 0644 less the umask) and renames it over the key: a reader sees the old file or the
-///   new one, never a part. The temporary file is removed on every failure. No `fsync`.
-/// - Regular files only: a directory at the key is refused by the rename itself; a link, fifo,
-///   device or socket before the write. A link swapped in after that check is replaced, as a
-///   name, by the rename: nothing is ever written through a link.
+/// Writing and deleting under the same rules as loads (docs/loaders.md). A write goes to a
+/// temporary file renamed over the key, so a link swapped in after the check is replaced as a
+/// name: nothing is ever written through a link.
 extension DiskLoader: ResourceStoring {
-    /// The name every temporary file of a write begins with; listings skip such names.
+    /// Listings skip these names.
     static let temporaryPrefix = ".gatehouse-partial-"
 
-    /// Writes `resource` to the file at `key` atomically, replacing a regular file there.
-    ///
-    /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
+    /// Writes `resource` to `key` atomically, creating no folder; throws ``DiskLoaderError``.
     public func store(_ resource: Data, for key: String) async throws {
         try storeSynchronously(resource, for: key)
     }
 
-    /// Removes the regular file at `key`; refuses a directory, a link or a special file.
-    ///
-    /// - Throws: ``DiskLoaderError``: `notFound` when nothing is there, `notARegularFile` for a
-    ///   directory, fifo, device or socket, `outsideRoot` for a link, or what else failed.
+    /// Removes the regular file at `key`; throws ``DiskLoaderError`` for anything else there.
     public func remove(_ key: String) async throws {
         try removeSynchronously(key)
     }
@@ -70,7 +57,7 @@ extension DiskLoader: ResourceStoring {
         }
     }
 
-    /// Runs `body` with the descriptor of `folder` opened under the root (``RootDirectory/withRoot(_:)``).
+    /// Runs `body` with `folder` opened under the root.
     func withFolder<Result>(
         _ folder: String, key: String, _ body: (Int32) throws(DiskLoaderError) -> Result
     ) throws(DiskLoaderError) -> Result {
@@ -105,8 +92,7 @@ extension DiskLoader: ResourceStoring {
         }
     }
 
-    /// Writes `data` to a new temporary file in `directory` and renames it over `name`; removes
-    /// the temporary file on any failure.
+    /// Writes a temporary file and renames it over `name`; removes it on any failure.
     private static func replace(
         _ name: String, in directory: Int32, with data: Data, folder: String, key: String
     ) throws(DiskLoaderError) {
@@ -141,7 +127,7 @@ extension DiskLoader: ResourceStoring {
         renamed = true
     }
 
-    /// Writes all of `data` to `descriptor`; the `errno` of a failed write, or `nil`.
+    /// The `errno` of a failed write, or `nil`.
     private static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32? {
         data.withUnsafeBytes { bytes -> Int32? in
             guard let base = bytes.baseAddress else { return nil }

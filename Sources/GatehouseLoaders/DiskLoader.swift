@@ -11,27 +11,11 @@ import GatehouseCore
 
 /// Loads files under a root directory; a key is a path relative to the root.
 ///
-/// Keys may come from untrusted callers, so the loader enforces its rules itself (docs/loaders.md):
-/// - **Path rules**: a key that is empty, absolute, too long, ends with `/`,
-///   holds `//`, `.`, `..`, a backslash or a control character, or is not NFC, is
-///   ``DiskLoaderError/invalidKey(key:reason:)``.
-/// - **No symbolic links** in the key (``DiskLoaderError/outsideRoot(key:)``), refused by the
-///   kernel as it resolves the key, so a link swapped in at any moment is refused: one `openat2`
-///   with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS` for the key's directory
-///   where Linux offers it, else one `openat(…, O_NOFOLLOW)` per component; the file itself is
-///   opened with `O_NOFOLLOW`. The root may be reached through links.
-/// - **Regular files only** (``DiskLoaderError/notARegularFile(key:)``): `fstatat` must find a
-///   regular file before it is opened, so a fifo gets no reader and a device's driver is not
-///   called; the open is non-blocking and `fstat` checks again before a byte is read, so
-///   something swapped in between is at worst opened, never read.
-/// - **Spelling** (Apple platforms): each name opened must be the bytes the volume stores
-///   (``DiskLoaderError/spellingMismatch(key:stored:)``), since APFS finds names regardless of
-///   case and normalization.
-/// - **Size limit**: a file over `maximumFileSize` is refused before it is read
-///   (``DiskLoaderError/tooLarge(key:size:limit:)``), and one that grows never yields more.
-/// - **The root** is opened at the first load and kept open. When a key is not found, the loader
-///   checks that the root path still names that directory: a removed root is
-///   ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is reopened once.
+/// Keys may come from untrusted callers, so the loader enforces its rules itself, as
+/// docs/loaders.md lists them: path rules, no symbolic link in any component (refused by the
+/// kernel as it resolves the key, so a link swapped in at any moment is refused), regular files
+/// only, the stored spelling on Apple platforms, and a size limit. Every refusal is a
+/// ``DiskLoaderError``.
 public struct DiskLoader: ResourceLoading {
     /// The directory that keys are relative to.
     public let root: URL
@@ -41,14 +25,13 @@ public struct DiskLoader: ResourceLoading {
     /// The root path, the directory descriptor opened from it, and how keys are opened.
     let rootDirectory: RootDirectory
 
-    /// Creates a loader for files under `root`, refusing files larger than `maximumFileSize` bytes.
-    ///
-    /// The root need not exist yet: it is opened at the first load.
+    /// Creates a loader for files under `root` (opened at the first load), refusing files larger
+    /// than `maximumFileSize` bytes.
     public init(root: URL, maximumFileSize: Int = 64 << 20) {
         self.init(root: root, maximumFileSize: maximumFileSize, resolution: .preferred)
     }
 
-    /// Creates a loader that opens keys as `resolution` says (tests choose both ways).
+    /// Tests choose both resolutions.
     package init(root: URL, maximumFileSize: Int = 64 << 20, resolution: PathResolution) {
         precondition(maximumFileSize >= 0, "maximumFileSize must not be negative")
         self.root = root
@@ -56,7 +39,7 @@ public struct DiskLoader: ResourceLoading {
         self.rootDirectory = RootDirectory(root, resolution: resolution)
     }
 
-    /// How the loader opens keys now: ``PathResolution/componentWalk`` once `openat2` proved unavailable.
+    /// ``PathResolution/componentWalk`` once `openat2` proved unavailable.
     package var resolution: PathResolution {
         rootDirectory.resolution
     }
@@ -68,7 +51,6 @@ public struct DiskLoader: ResourceLoading {
         try loadSynchronously(key)
     }
 
-    /// The synchronous load: validates the key, opens it under the root, reads it.
     private func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         var nameStart = 0
         if let reason = DiskKeyRules.check(key, lastComponent: &nameStart) {
@@ -84,8 +66,7 @@ public struct DiskLoader: ResourceLoading {
         return try result.get()
     }
 
-    /// Opens and reads the file at `path` (the key, NUL-terminated, its last component starting
-    /// at `nameStart`) under `root`.
+    /// Opens and reads the key `path`, its last component starting at `nameStart`.
     private func readFile(
         _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
         under root: RootDirectory.Opened
@@ -98,8 +79,7 @@ public struct DiskLoader: ResourceLoading {
         return try readAll(descriptor, size: size, key: key)
     }
 
-    /// Opens the file of `path` (its last component starting at `nameStart`) under `root`
-    /// without following links: first the directory it lies in, then the file in it.
+    /// Opens the key's directory, then the file in it, following no link.
     private func openKey(
         _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
         under root: RootDirectory.Opened
@@ -118,32 +98,19 @@ public struct DiskLoader: ResourceLoading {
         return try openFile(path + nameStart, in: directory, component: nameStart..<length, key: key)
     }
 
-    /// Opens the directory `path` (a scratch copy of the key up to its last `/`) under `root`
-    /// without following links. On Linux the result is an `O_PATH` descriptor, which may name
-    /// something other than a directory: the `fstatat` in it then fails with `ENOTDIR`, and
-    /// ``componentError(_:parent:name:key:)`` tells a link from the rest.
+    /// Opens the directory `path` following no link. On Linux an `O_PATH` descriptor, which may
+    /// name a non-directory: the `fstatat` in it then fails with `ENOTDIR`.
     private func openDirectory(
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
     ) throws(DiskLoaderError) -> Int32 {
         #if canImport(Glibc)
-            if case .openat2(let call) = root.resolution {
-                switch Openat2.open(path, under: root.handle.descriptor, key: key, call: call) {
-                case .opened(let descriptor):
-                    return descriptor
-                case .failed(let error):
-                    throw error
-                case .unsupported:
-                    rootDirectory.useComponentWalk()
-                case .walkOnce:
-                    break
-                }
-            }
+            if let descriptor = try rootDirectory.openat2(path, under: root, key: key) { return descriptor }
         #endif
         return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
     }
 
-    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL) under `root`
-    /// without following links, each relative to the one before; returns the last one.
+    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL) relative to the one
+    /// before, following no link; returns the last.
     private func openDirectories(
         _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
     ) throws(DiskLoaderError) -> Int32 {
@@ -170,18 +137,12 @@ public struct DiskLoader: ResourceLoading {
         }
     }
 
-    /// How the file of a key is opened, once `fstatat` found a regular file under its name: for
-    /// reading, not through a link (`ELOOP`), never waiting (a fifo swapped in without a writer),
-    /// never becoming the controlling terminal (a terminal swapped in).
+    /// Refuses a link, never waits on a fifo, never takes a terminal swapped in after the look.
     static let fileFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
 
-    /// Opens the file `name` in `directory` for reading, only after `fstatat` (not following a
-    /// link) found a regular file there: opening a fifo, even non-blocking, would release a writer
-    /// blocked opening it, and opening a device calls its driver (a watchdog acts on open).
-    ///
-    /// The name may change between the look and the open: ``fileFlags`` refuse a link swapped in
-    /// and never block, and the caller's `fstat` refuses anything but a regular file before the
-    /// first `read`. `component` is where `name` lies in `key`'s UTF-8 bytes.
+    /// Opens `name` only after `fstatat` found a regular file there: opening a fifo, even
+    /// non-blocking, releases a blocked writer, and opening a device calls its driver. Something
+    /// swapped in after the look is refused by ``fileFlags`` and the caller's `fstat`.
     private func openFile(
         _ name: UnsafePointer<CChar>, in directory: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
@@ -195,8 +156,7 @@ public struct DiskLoader: ResourceLoading {
         return try openComponent(name, in: directory, flags: Self.fileFlags, component: component, key: key)
     }
 
-    /// `openat(directory, name, flags)`, retried on `EINTR`; on Darwin a name the volume stores
-    /// spelled otherwise is refused (``StoredSpelling``).
+    /// `openat`, retried on `EINTR`, refusing a name stored spelled otherwise (``StoredSpelling``).
     private func openComponent(
         _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String
     ) throws(DiskLoaderError) -> Int32 {
@@ -236,10 +196,8 @@ public struct DiskLoader: ResourceLoading {
         return size
     }
 
-    /// Reads `descriptor` into a buffer sized from `fstat`, growing it (up to the limit) when the
-    /// file grew since. A regular file returns fewer bytes than asked only at its end, so a short
-    /// read that reaches exactly the size `fstat` reported ends the load; any other short read
-    /// (the file shrank, a pseudo-file) reads on until a read of 0.
+    /// Reads to the end, growing the buffer up to the limit. A short read that reaches the size
+    /// `fstat` reported ends the load; any other reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
         // One byte more than the limit lets a read tell "at the limit" from "over it".
         let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max

@@ -1,6 +1,5 @@
-/// A least-recently-used store with hard count and cost limits and O(1) lookup, insert and
-/// eviction: a dictionary from key to slot plus a doubly linked list threaded by index through
-/// one array of slots (no class nodes). Package-visible for the benchmark.
+/// A least-recently-used store with hard limits: a dictionary to slots of one array, linked by
+/// index in recency order, so every operation is O(1). Package-visible for the benchmark.
 package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// One entry and its neighbours in the recency list; -1 for none.
     private struct Slot {
@@ -23,7 +22,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// The least recently used slot, or -1 when empty.
     private var oldest = -1
 
-    /// Creates an empty store with these limits (negative limits count as 0).
+    /// Negative limits count as 0.
     package init(countLimit: Int, costLimit: Int) {
         self.countLimit = Swift.max(0, countLimit)
         self.costLimit = Swift.max(0, costLimit)
@@ -41,9 +40,8 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         return slots[index].value
     }
 
-    /// Stores `value` as most recently used, evicting the least recently used entries until both
-    /// limits hold. A value whose own cost exceeds the cost limit is not stored (and an entry
-    /// already stored for the key is removed, since it is stale).
+    /// Stores `value` as most recently used, evicting until both limits hold. A value costlier
+    /// than the limit is not stored, and the key's stale entry goes.
     package mutating func insert(_ value: Value, forKey key: Key, cost: Int) {
         removeValue(forKey: key)
         let cost = Swift.max(0, cost)
@@ -57,7 +55,6 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         linkAsNewest(slots.count - 1)
     }
 
-    /// Removes the entry for `key` and returns its value, if there was one.
     @discardableResult
     package mutating func removeValue(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }

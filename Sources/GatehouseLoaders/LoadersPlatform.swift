@@ -8,13 +8,10 @@
     import Musl
 #endif
 
-/// What a volume answered when asked for the name it stores for an open file or directory.
+/// The name a volume stores for an open file or directory (UTF-8, no NUL), or why not.
 enum StoredName: Equatable {
-    /// The stored name, UTF-8 bytes without the NUL.
     case bytes([UInt8])
-    /// The call failed with this `errno`.
     case failed(errno: Int32)
-    /// The reply did not hold a name where it said.
     case malformed
 }
 

@@ -33,7 +33,7 @@ public struct MemoryLoader<Key: Hashable & Sendable, Resource: Sendable>: Resour
         storage.withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Stores `resource` for `key`, replacing what was there. Never throws.
+    /// Stores `resource` for `key`; never throws.
     public func store(_ resource: Resource, for key: Key) async throws {
         updateValue(resource, forKey: key)
     }

@@ -8,55 +8,48 @@
     /// target `CGatehouseLinux` makes the call (`gatehouse_openat2`); tests pass stand-ins.
     package typealias Openat2Call = @convention(c) (Int32, UnsafePointer<CChar>, UInt64, UInt64) -> Int
 
-    /// `openat2(2)` (Linux 5.6 and later): opens a path of several components under the root in
-    /// one system call, refusing any symbolic link on the way as the component walk does. It
-    /// opens only with `O_PATH`, never for reading.
     enum Openat2 {
-        enum Outcome {
-            /// The path is open, as an `O_PATH` descriptor.
-            case opened(Int32)
-            /// The key cannot be loaded, for the same reason the component walk would give.
-            case failed(DiskLoaderError)
-            /// The kernel (or a seccomp filter) does not offer `openat2`: walk the components,
-            /// now and for every later load.
-            case unsupported
-            /// `openat2` asked to be retried (`EAGAIN`): walk the components for this load.
-            case walkOnce
-        }
-
         static let systemCall: Openat2Call = { gatehouse_openat2($0, $1, $2, $3) }
+    }
 
-        /// Opens `path` under `directory` with `call` as an `O_PATH` descriptor, following no
-        /// symbolic link. A link as the last component is opened as itself; `fstat` on the
-        /// descriptor, or `ENOTDIR` from a look inside it, tells.
-        static func open(
-            _ path: UnsafePointer<CChar>, under directory: Int32, key: String, call: Openat2Call
-        ) -> Outcome {
+    extension RootDirectory {
+        /// `openat2(2)` (Linux 5.6+): `path` under `root` in one call as an `O_PATH` descriptor,
+        /// refusing any link on the way with the errors the component walk gives. `nil` when the
+        /// components must be walked: for this call on `EAGAIN`, for good when the kernel (or a
+        /// seccomp filter) does not offer `openat2`. A link as the last component is opened as
+        /// itself; `fstat`, or `ENOTDIR` from a look inside it, tells.
+        func openat2(_ path: UnsafePointer<CChar>, under root: Opened, key: String) throws(DiskLoaderError)
+            -> Int32?
+        {
+            guard case .openat2(let call) = root.resolution else { return nil }
             let flags = UInt64(LoadersPlatform.directoryFlags)
             // RESOLVE_NO_MAGICLINKS | RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH (linux/openat2.h).
             let resolve: UInt64 = 0x02 | 0x04 | 0x08
             var result: Int
             repeat {
-                result = call(directory, path, flags, resolve)
+                result = withExtendedLifetime(root.handle) {
+                    call(root.handle.descriptor, path, flags, resolve)
+                }
             } while result < 0 && errno == EINTR
-            if result >= 0 { return .opened(Int32(truncatingIfNeeded: result)) }
+            if result >= 0 { return Int32(truncatingIfNeeded: result) }
             switch errno {
             case ENOSYS, EPERM, E2BIG:
-                return .unsupported
+                useComponentWalk()
+                return nil
             case EAGAIN:
-                return .walkOnce
+                return nil
             case ELOOP, EXDEV:
                 // ELOOP: a component is a symbolic link. EXDEV: the path would leave the root.
-                return .failed(.outsideRoot(key: key))
+                throw .outsideRoot(key: key)
             case ENOENT, ENOTDIR:
                 // With RESOLVE_NO_SYMLINKS a link before the last component is ELOOP (the last
                 // one, opened with O_PATH | O_NOFOLLOW, is opened as itself), so ENOTDIR is a
                 // component before the last that is not a directory.
-                return .failed(.notFound(key: key))
+                throw .notFound(key: key)
             case ENXIO, EOPNOTSUPP:
-                return .failed(.notARegularFile(key: key))
+                throw .notARegularFile(key: key)
             case let code:
-                return .failed(.io(key: key, reason: errorMessage(code)))
+                throw .io(key: key, reason: errorMessage(code))
             }
         }
     }

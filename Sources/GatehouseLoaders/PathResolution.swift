@@ -2,9 +2,8 @@
 /// key and give the same errors; a loader uses ``preferred`` unless a test chooses.
 package enum PathResolution: Sendable {
     #if canImport(Glibc)
-        /// One `openat2(2)` through `call` for the directory of a key of several components; when
-        /// the kernel does not offer it (`ENOSYS`, `EPERM` from seccomp, `E2BIG`), the loader
-        /// switches to ``componentWalk`` for good.
+        /// One `openat2(2)` for a key's directory; the loader switches to ``componentWalk`` for
+        /// good when the kernel does not offer it.
         case openat2(call: Openat2Call)
     #endif
     /// One `openat(…, O_NOFOLLOW)` per component, each relative to the one before.

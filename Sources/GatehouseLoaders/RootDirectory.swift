@@ -9,11 +9,9 @@ import GatehouseCore
     import Darwin
 #endif
 
-/// The root of a ``DiskLoader``: its path, the directory descriptor opened from it at the first
-/// load and kept open, and how keys are opened under it. A load holds a ``DirectoryHandle`` while
-/// it uses the descriptor, so it is closed only when no load uses it, even after a reopen.
+/// A ``DiskLoader``'s root, opened at the first load and kept open. A load holds the
+/// ``DirectoryHandle`` it uses, so a reopen never closes a descriptor in use.
 final class RootDirectory: Sendable {
-    /// The open root and how to open a key under it, as one load uses them.
     struct Opened {
         let handle: DirectoryHandle
         let resolution: PathResolution
@@ -24,9 +22,8 @@ final class RootDirectory: Sendable {
         var resolution: PathResolution
     }
 
-    /// The root as given, for messages.
     let displayPath: String
-    /// The root's file-system representation, NUL-terminated.
+    /// NUL-terminated.
     private let path: [CChar]
     private let state: LockedState<State>
 
@@ -43,13 +40,12 @@ final class RootDirectory: Sendable {
         state.withLock { $0.resolution }
     }
 
-    /// Opens keys with the component walk from now on: `openat2` is not available.
+    /// From now on: `openat2` is not available.
     func useComponentWalk() {
         state.withLock { $0.resolution = .componentWalk }
     }
 
-    /// The open root and how to open keys under it, opening the root (following links in the
-    /// root path) if needed.
+    /// Opens the root (following links in its path) if needed.
     func opened() throws(DiskLoaderError) -> Opened {
         let (current, resolution) = state.withLock { ($0.handle, $0.resolution) }
         if let current { return Opened(handle: current, resolution: resolution) }
@@ -67,9 +63,8 @@ final class RootDirectory: Sendable {
         }
     }
 
-    /// Runs `body` with the open root. When it finds nothing (`notFound`, `missingFolder`), checks
-    /// that the root path still names the directory held: a removed root is
-    /// ``DiskLoaderError/rootUnavailable(root:reason:)``, a replaced one is reopened for one more try.
+    /// Runs `body` with the open root. When it finds nothing, a removed root is
+    /// ``DiskLoaderError/rootUnavailable(root:reason:)`` and a replaced one gets one more try.
     func withRoot<Result>(_ body: (Opened) throws(DiskLoaderError) -> Result) throws(DiskLoaderError)
         -> Result
     {
@@ -92,18 +87,14 @@ final class RootDirectory: Sendable {
         }
     }
 
-    /// What the root path names now, compared with the directory `handle` was opened from.
+    /// What the root path names now, against the directory `handle` was opened from.
     enum Recheck {
-        /// The path still names the same directory.
         case same
-        /// The path names another directory now; the next ``opened()`` opens it.
         case replaced
-        /// The path names no directory now.
         case missing(reason: String)
     }
 
-    /// Checks whether the root path still names the directory of `handle`, forgetting `handle`
-    /// when it does not. Called only after a miss, so it costs nothing on the hot path.
+    /// Forgets `handle` unless the root path still names its directory. Only after a miss.
     private func recheck(_ handle: DirectoryHandle) -> Recheck {
         var opened = stat()
         var named = stat()
@@ -139,7 +130,6 @@ final class DirectoryHandle: Sendable {
     }
 }
 
-/// Calls `body` until it does not fail with `EINTR`.
 func retryingOnInterrupt(_ body: () -> Int32) -> Int32 {
     while true {
         let result = body()
@@ -147,7 +137,6 @@ func retryingOnInterrupt(_ body: () -> Int32) -> Int32 {
     }
 }
 
-/// The system's text for an `errno` value.
 func errorMessage(_ code: Int32) -> String {
     String(cString: strerror(code))
 }

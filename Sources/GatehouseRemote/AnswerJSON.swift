@@ -1,7 +1,6 @@
 import Foundation
 
-/// A decision service's answer, parsed as plain JSON values so that its shape can be checked
-/// strictly: a boolean is only `true` or `false` (never the number 1), a string only a string.
+/// A decision service's answer as plain JSON, so its shape is checked strictly (a boolean is never 1).
 enum AnswerJSON: Sendable, Hashable, JSONBuildable {
     case null
     case bool(Bool)
@@ -16,8 +15,7 @@ enum AnswerJSON: Sendable, Hashable, JSONBuildable {
         .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
     }
 
-    /// Parses a whole body, refusing a key written twice in one object: an answer with a
-    /// duplicate key is no decision, and the gate fails.
+    /// An answer with a key written twice is no decision.
     static func parse(_ body: Data) throws -> AnswerJSON {
         guard !body.isEmpty else { throw AnswerShapeError("the body is empty; expected a JSON object") }
         do {
@@ -34,7 +32,6 @@ enum AnswerJSON: Sendable, Hashable, JSONBuildable {
         }
     }
 
-    /// The members of an object, or `nil` for any other value.
     var members: [String: AnswerJSON]? {
         if case .object(let members) = self { return members }
         return nil
@@ -59,8 +56,7 @@ struct AnswerShapeError: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// Text from a decision service made safe to show: at most `limit` characters, control and
-/// format characters escaped, so that a hostile service cannot forge a log or output line.
+/// Text from a decision service, cut and with controls escaped, so it cannot forge a log line.
 enum Excerpt {
     /// The start of a body, for an error message.
     static func of(_ body: Data, limit: Int = 120) -> String {

@@ -1,19 +1,14 @@
 import Foundation
 import GatehouseCore
 
-/// What a ``RemotePolicy`` sends to an OpenID AuthZEN Access Evaluation endpoint and how it
-/// reads the answer.
-///
-/// Request: `{"action": {"name": …}, "context": {…}, "resource": {"id": …, "type": "resource"},
-/// "subject": {"id": …, "type": "user"}}`. A request without a subject, or with an empty one,
-/// is not sent and the gate fails: an empty id may read as an anonymous caller a service
-/// allows, and a made-up "anonymous" id could match a real account.
-/// Answer: `{"decision": true | false, "context": {…}}`. A denial's reason is `context.reason`
-/// or a user-facing `reason_user` field; never `reason_admin`, which must not reach the user.
+/// What a ``RemotePolicy`` sends to an AuthZEN Access Evaluation endpoint and how it reads the
+/// answer (docs/policies.md). A request without a subject, or an empty one, is not sent: an empty
+/// or made-up id could name someone. `reason_admin` is never read: it must not reach the user.
 enum AuthZENExchange {
+    /// A search names no resource id.
     struct Entity: Encodable {
         var type: String
-        var id: String
+        var id: String?
     }
 
     struct Action: Encodable {
@@ -25,6 +20,12 @@ enum AuthZENExchange {
         var action: Action
         var resource: Entity
         var context: [String: String]
+        /// The page a search asks for; `nil` for the first, and in an evaluation.
+        var page: Page?
+
+        struct Page: Encodable {
+            var token: String
+        }
     }
 
     static let subjectType = "user"
@@ -35,7 +36,6 @@ enum AuthZENExchange {
         let message: String
     }
 
-    /// The request's body, or ``Unaskable`` for a request without a subject id.
     static func requestBody(_ request: AccessRequest) throws -> Data {
         guard let subject = request.subject else {
             throw Unaskable(
@@ -67,7 +67,7 @@ enum AuthZENExchange {
                 ?? "the AuthZEN service at \(RemotePolicy.redacted(service)) denied it")
     }
 
-    /// The user-facing reason in a response's free-form `context`; an unknown shape is no reason.
+    /// An unknown shape is no reason.
     static func reason(in context: AnswerJSON?) -> String? {
         guard let context = context?.members else { return nil }
         switch context["reason"] {
@@ -81,8 +81,7 @@ enum AuthZENExchange {
         return reasonField(context["reason_user"])
     }
 
-    /// A Reason Field (`{"en": "…", "es-403": "…"}`): English first (`en`, then a key that starts
-    /// with `en`), otherwise the first language in sorted order.
+    /// A Reason Field (`{"en": "…", "es-403": "…"}`): `en`, a key starting `en`, then the first.
     static func reasonField(_ value: AnswerJSON?) -> String? {
         guard let field = value?.members else {
             if case .string(let text)? = value, !text.isEmpty { return text }

@@ -5,25 +5,20 @@ import GatehouseCore
     import FoundationNetworking
 #endif
 
-/// One ephemeral `URLSession` for one remote policy (no cache, cookies or credential storage),
-/// and the exchanges in flight on it: each one POST with a deadline from the call, a body limit
-/// enforced as it arrives, and no redirects followed.
-///
-/// The bearer token lives here, in a class, so that printing a policy never shows it. With
-/// ``RemoteProxy/direct``, an exchange is refused before anything is sent when the environment
-/// names a proxy: libcurl, under `URLSession` on Linux, would follow it.
+/// One ephemeral `URLSession` per remote policy: a deadline from the call, a body limit as it
+/// arrives, no redirects. The token lives in this class so printing a policy never shows it.
+/// With ``RemoteProxy/direct``, a proxy in the environment refuses the exchange: libcurl, under
+/// `URLSession` on Linux, would follow it.
 final class HTTPTransport: Sendable {
     struct Response: Sendable {
         var status: Int
         var body: Data
     }
 
-    /// Why an exchange produced no answer; the policy turns it into a ``RemotePolicyError``.
     enum Failure: Error, Sendable {
         case timedOut
         case tooLarge
         case transport(String)
-        /// The environment names a proxy (this variable) and the policy may not use one.
         case proxyInEnvironment(String)
     }
 
@@ -52,8 +47,7 @@ final class HTTPTransport: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// POSTs `body` as JSON and returns the answer, or throws ``Failure`` (or
-    /// `CancellationError` when the calling task is cancelled).
+    /// Throws ``Failure``, or `CancellationError`.
     func post(_ body: Data, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
         if proxy == .direct, let variable = Self.proxyVariable(in: ProcessInfo.processInfo.environment) {
             throw Failure.proxyInEnvironment(variable)
@@ -83,7 +77,6 @@ final class HTTPTransport: Sendable {
         }
     }
 
-    /// One request on the session, cancelled when the calling task is.
     private func exchange(_ request: URLRequest, limit: Int) async throws -> Response {
         guard let delegate = session.delegate as? ExchangeDelegate else {
             preconditionFailure("the session's delegate is the exchange delegate")
@@ -106,8 +99,7 @@ final class HTTPTransport: Sendable {
     }
 }
 
-/// Receives the events of every exchange on one session and completes each exchange once.
-/// `@unchecked Sendable`: an `NSObject` whose only state is behind one lock.
+/// Completes each exchange on one session once. `@unchecked`: its only state is behind one lock.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private enum Outcome: Sendable {
         case answer(HTTPTransport.Response)
@@ -128,13 +120,11 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     private let exchanges = LockedState<[Int: Exchange]>([:])
 
-    /// Notes a task before it can start or be cancelled.
     func register(_ task: URLSessionDataTask, limit: Int) {
         exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit) }
     }
 
-    /// Attaches the waiting caller and starts the task; ends at once when the calling task is
-    /// already cancelled or the task has already ended.
+    /// Starts the task, or ends at once when the caller is cancelled or the task already ended.
     func begin(
         _ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPTransport.Response, any Error>
     ) {
@@ -233,7 +223,6 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         }
     }
 
-    /// A transport error as an outcome: a cancelled task is a cancelled exchange.
     private static func outcome(for error: any Error) -> Outcome {
         guard let urlError = error as? URLError else { return .failed(.transport(describe(error))) }
         switch urlError.code {

@@ -22,22 +22,16 @@ package struct JSONSyntaxError: Error {
     package var duplicate: (key: String, objectPath: String)?
 }
 
-/// A strict JSON reader (RFC 8259), for configurations and for decision services' answers, that
-/// reports the line and column of the first syntax error.
-///
-/// Foundation's parser reports byte offsets at best; a person editing a configuration wants
-/// "line 7, column 12". A key written twice in one object, at any depth, is an error: readers
-/// disagree about which one counts (OPA's keeps the last `"result"`, Foundation's the first), so
-/// keeping either could open a gate. Keys are compared as Swift compares strings (after escapes
-/// are read, canonically equivalent spellings are one key). Nesting is limited to
-/// ``maximumDepth`` levels.
+/// A strict JSON reader (RFC 8259) that reports the line and column of the first error, for
+/// configurations and decision services' answers. A key written twice in one object is an error:
+/// readers disagree on which counts, so keeping either could open a gate. Keys compare as Swift
+/// strings (canonically equivalent spellings are one key).
 package struct JSONReader<Value: JSONBuildable> {
     static var maximumDepth: Int { 64 }
 
     private let bytes: [UInt8]
     private var position = 0
-    /// Where the reader is, as `metrics`, `.a`, `[0]`, one entry per enclosing array or object:
-    /// for naming the object of a duplicate key, and for the depth limit.
+    /// One entry per enclosing array or object (`metrics`, `.a`, `[0]`).
     private var path: [String] = []
 
     private init(_ bytes: [UInt8]) {

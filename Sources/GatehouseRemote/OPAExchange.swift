@@ -1,12 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// What a ``RemotePolicy`` sends to Open Policy Agent's data API and how it reads the answer.
-///
-/// Request: `{"input": {"action": …, "attributes": {…}, "resource": …, "subject": …}}`; a request
-/// without a subject has no `subject` key (in Rego, `input.subject` is undefined).
-/// Answer: `{"result": true | false}` or `{"result": {"allow": true | false, "reason": "…"}}`;
-/// `{}` (no `result`: the document is undefined) denies. Anything else is not a decision.
+/// What a ``RemotePolicy`` sends to Open Policy Agent's data API and how it reads the answer
+/// (docs/policies.md). `{}`, an undefined document, denies.
 enum OPAExchange {
     struct Input: Encodable {
         var subject: String?
@@ -65,8 +61,7 @@ enum OPAExchange {
     }
 }
 
-/// The one JSON encoder setting the remote gate uses: sorted keys (a request body is the same
-/// bytes for the same request) and `/` written as is.
+/// Sorted keys, so one request is always the same bytes.
 enum JSONCoding {
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()

@@ -6,29 +6,18 @@ extension RemotePolicy {
     /// sending a `next_token` past it fails the plan.
     public static let maximumSearchPages = 1_000
 
-    /// With AuthZEN, the resources the service finds for the caller through its Resource Search
-    /// API (``searchURL``), following `page.next_token`: each an exact name, every other name
-    /// denied. With OPA, or an endpoint not ending in `evaluation`, each name must be checked.
-    /// Any fault fails the plan: what fails a decision, an answer without a `results` array of
-    /// resources with string ids, or more than ``maximumSearchPages`` pages.
+    /// With AuthZEN, the resources its Resource Search API (``searchURL``) finds for the caller,
+    /// every other name denied; otherwise each name must be checked. Any fault fails the plan.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         guard decisionProtocol == .authzen, let searchURL else { return .checkEach(name) }
         var names: [AccessPlan.Residual] = []
         var token: String?
         for _ in 0..<Self.maximumSearchPages {
-            let body: Data
-            do {
-                body = try AuthZENExchange.searchBody(request, token: token)
-            } catch let unaskable as AuthZENExchange.Unaskable {
-                throw RemotePolicyError(url: searchURL, kind: .unaskable(unaskable.message))
+            let body = try Self.reporting(to: searchURL) {
+                try AuthZENExchange.searchBody(request, token: token)
             }
             let answer = try await exchange(body, with: searchURL)
-            let page: AuthZENExchange.SearchPage
-            do {
-                page = try AuthZENExchange.searchPage(from: answer)
-            } catch let shape as AnswerShapeError {
-                throw RemotePolicyError(url: searchURL, kind: .unexpectedBody(shape.message))
-            }
+            let page = try Self.reporting(to: searchURL) { try AuthZENExchange.searchPage(from: answer) }
             names += page.ids.map { .pattern(AccessPlan.Pattern(runs: [$0])) }
             guard let next = page.nextToken else { return .exact(allowing: .anyOf(names)) }
             token = next
@@ -50,44 +39,25 @@ extension RemotePolicy {
 }
 
 extension AuthZENExchange {
-    struct SearchBody: Encodable {
-        struct Kind: Encodable {
-            var type: String
-        }
-
-        struct Page: Encodable {
-            var token: String
-        }
-
-        var subject: Entity
-        var action: Action
-        var resource: Kind
-        var context: [String: String]
-        var page: Page?
-    }
-
-    /// One page of a search's answer: the ids found and the token of the next page, if any.
     struct SearchPage {
         var ids: [String]
         var nextToken: String?
     }
 
-    /// The body of a search for `request`'s caller, asking for the page `token` (the first when
-    /// `nil`); ``Unaskable`` without a subject id, as for an evaluation.
+    /// Throws ``Unaskable`` without a subject id, as for an evaluation.
     static func searchBody(_ request: AccessPlan.Request, token: String?) throws -> Data {
         guard let subject = request.subject, !subject.isEmpty else {
             throw Unaskable(message: "an AuthZEN search needs a subject id, and the request has none")
         }
         return try JSONCoding.encoder.encode(
-            SearchBody(
+            Body(
                 subject: Entity(type: subjectType, id: subject),
                 action: Action(name: request.action.rawValue),
-                resource: SearchBody.Kind(type: resourceType), context: request.attributes,
-                page: token.map(SearchBody.Page.init)))
+                resource: Entity(type: resourceType, id: nil), context: request.attributes,
+                page: token.map(Body.Page.init)))
     }
 
-    /// The page in a search's answer: `{"results": [{"type": …, "id": …}, …], "page":
-    /// {"next_token": …}}`; an absent, `null` or empty `next_token` ends the search.
+    /// An absent, `null` or empty `page.next_token` ends the search.
     static func searchPage(from answer: AnswerJSON) throws -> SearchPage {
         guard let members = answer.members else {
             throw AnswerShapeError("expected a JSON object with \"results\", found \(answer.kindDescription)")

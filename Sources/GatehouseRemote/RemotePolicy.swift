@@ -5,10 +5,7 @@ import GatehouseCore
 /// OpenID AuthZEN Access Evaluation endpoint.
 ///
 /// Every decision is one `POST` to ``url``; a grant is never cached. The service's "no" is a
-/// denial, with its reason when it gives one. Anything else makes the gate **fail** (it throws
-/// ``RemotePolicyError``, and the proxy denies the call as a failure): a transport error, no
-/// complete answer within ``timeout``, a status other than 2xx (redirects are not followed), a
-/// body over ``maxResponseBytes`` (cut off as it arrives), or one that is not a decision.
+/// denial; anything else that is not a decision **fails closed** with ``RemotePolicyError``.
 ///
 /// ```swift
 /// let opa = try RemotePolicy(
@@ -17,9 +14,9 @@ import GatehouseCore
 /// let avatars = loader.guarded(by: opa)
 /// ```
 ///
-/// The URL never carries credentials: pass a token as `bearerToken`, sent as `Authorization:
-/// Bearer …` and never shown. Messages show the URL ``redacted(_:)``. No proxy is used unless
-/// `proxy` is ``RemoteProxy/environment``. The request and answer shapes are in docs/policies.md.
+/// Pass a token as `bearerToken`, never in the URL. Messages show the URL ``redacted(_:)``. No
+/// proxy is used unless `proxy` is ``RemoteProxy/environment``. Shapes, credentials and faults:
+/// docs/policies.md ("The remote gatekeeper").
 public struct RemotePolicy: AccessPolicy {
     /// The timeout when none is given: one second.
     public static let defaultTimeout = Duration.seconds(1)
@@ -41,10 +38,8 @@ public struct RemotePolicy: AccessPolicy {
 
     private let transport: HTTPTransport
 
-    /// Creates a remote policy asking `url`: for OPA the data API path of the decision document
-    /// (`http://127.0.0.1:8181/v1/data/gatehouse`), for AuthZEN the evaluation endpoint
-    /// (`https://pdp.example/access/v1/evaluation`). `timeout` and `maxResponseBytes` are
-    /// positive; `bearerToken` is printable ASCII without spaces.
+    /// Creates a remote policy asking `url`: OPA's data API path of the decision document, or
+    /// AuthZEN's evaluation endpoint.
     ///
     /// - Throws: ``RemotePolicyError`` (`invalidConfiguration`) when a setting cannot be used, a
     ///   URL with user information included; it never shows the password or the token.
@@ -87,8 +82,7 @@ public struct RemotePolicy: AccessPolicy {
         return nil
     }
 
-    /// What is wrong with a bearer token (printable ASCII without spaces), or `nil`; the answer
-    /// never shows the token.
+    /// What is wrong with a bearer token (printable ASCII without spaces), or `nil`; never shows it.
     public static func bearerTokenProblem(_ token: String) -> String? {
         guard !token.isEmpty else { return "the bearer token is empty" }
         guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
@@ -104,29 +98,34 @@ public struct RemotePolicy: AccessPolicy {
     ///   calling task is cancelled.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         try Task.checkCancellation()
-        let body: Data
-        switch decisionProtocol {
-        case .opa:
-            body = try OPAExchange.requestBody(request)
-        case .authzen:
-            do {
-                body = try AuthZENExchange.requestBody(request)
-            } catch let unaskable as AuthZENExchange.Unaskable {
-                throw RemotePolicyError(url: url, kind: .unaskable(unaskable.message))
+        let body = try Self.reporting(to: url) {
+            switch decisionProtocol {
+            case .opa: try OPAExchange.requestBody(request)
+            case .authzen: try AuthZENExchange.requestBody(request)
             }
         }
         let answer = try await exchange(body, with: url)
-        do {
+        return try Self.reporting(to: url) {
             switch decisionProtocol {
-            case .opa: return try OPAExchange.decision(from: answer, service: url)
-            case .authzen: return try AuthZENExchange.decision(from: answer, service: url)
+            case .opa: try OPAExchange.decision(from: answer, service: url)
+            case .authzen: try AuthZENExchange.decision(from: answer, service: url)
             }
-        } catch let shape as AnswerShapeError {
-            throw RemotePolicyError(url: url, kind: .unexpectedBody(shape.message))
         }
     }
 
-    /// Posts `body` to `endpoint` and reads the answer as JSON, or throws ``RemotePolicyError``.
+    /// Runs `body`, turning an unaskable request or an answer of the wrong shape into a
+    /// ``RemotePolicyError`` about `endpoint`.
+    static func reporting<T>(to endpoint: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let unaskable as AuthZENExchange.Unaskable {
+            throw RemotePolicyError(url: endpoint, kind: .unaskable(unaskable.message))
+        } catch let shape as AnswerShapeError {
+            throw RemotePolicyError(url: endpoint, kind: .unexpectedBody(shape.message))
+        }
+    }
+
+    /// Posts `body` to `endpoint` and reads the answer as JSON; throws ``RemotePolicyError``.
     func exchange(_ body: Data, with endpoint: URL) async throws -> AnswerJSON {
         let response: HTTPTransport.Response
         do {
@@ -148,10 +147,6 @@ public struct RemotePolicy: AccessPolicy {
             throw RemotePolicyError(
                 url: endpoint, kind: .status(response.status, body: Excerpt.of(response.body)))
         }
-        do {
-            return try AnswerJSON.parse(response.body)
-        } catch let shape as AnswerShapeError {
-            throw RemotePolicyError(url: endpoint, kind: .unexpectedBody(shape.message))
-        }
+        return try Self.reporting(to: endpoint) { try AnswerJSON.parse(response.body) }
     }
 }

@@ -1,11 +1,7 @@
 import Foundation
 
-/// Why a ``RemotePolicy`` could not decide: the decision service could not be reached, did not
-/// answer in time, or answered something that is not a decision.
-///
-/// A remote gate throws it, and the proxy denies the call as a failure, so no combinator can
-/// turn the fault into an allow. The description names the service, its URL
-/// ``RemotePolicy/redacted(_:)``, and what went wrong.
+/// Why a ``RemotePolicy`` could not decide. The gate fails closed: no combinator turns it into an
+/// allow. The description shows the URL ``RemotePolicy/redacted(_:)``.
 public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
@@ -25,7 +21,7 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, Cust
         case invalidConfiguration(String)
     }
 
-    /// The decision service's URL, as given; the description shows it redacted.
+    /// The decision service's URL, as given.
     public var url: URL
     /// What went wrong.
     public var kind: Kind

@@ -2,9 +2,7 @@
 /// decision and can answer in the service's place, so using one is a choice the configuration
 /// makes, never the environment alone (libcurl, under `URLSession` on Linux, follows it).
 public enum RemoteProxy: String, Sendable, Hashable, CaseIterable {
-    /// No proxy, the default (`"none"` in a configuration): when the environment names one
-    /// (`http_proxy`, `https_proxy` or `all_proxy`, in either case), the service is not asked and
-    /// the gate fails, naming the variable.
+    /// No proxy, the default (`"none"`): while the environment names one, the gate fails.
     case direct = "none"
     /// The proxy the environment names, if any (`no_proxy` included).
     case environment

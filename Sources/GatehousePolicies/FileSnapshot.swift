@@ -39,11 +39,7 @@ struct FileSnapshot: Sendable {
         guard descriptor >= 0 else { throw cannotRead(name, errno) }
         defer { close(descriptor) }
         let before = try FileIdentity(descriptor: descriptor, name: name)
-        guard before.isRegularFile else {
-            throw RulesFileError(
-                file: name, kind: .notRegularFile,
-                message: "is a \(before.typeName), not a regular file; expected a rules file")
-        }
+        guard before.isRegularFile else { throw before.notRegularFile(name) }
         guard before.size <= Int64(limit) else {
             throw RulesFileError(
                 file: name, kind: .tooLarge,
@@ -123,17 +119,20 @@ struct FileIdentity: Sendable, Hashable {
     /// Whether the identity is that of a regular file.
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
-    /// A short name for the file type, for messages.
-    var typeName: String {
-        switch mode & UInt32(S_IFMT) {
-        case UInt32(S_IFREG): "regular file"
-        case UInt32(S_IFDIR): "directory"
-        case UInt32(S_IFLNK): "symbolic link"
-        case UInt32(S_IFIFO): "pipe"
-        case UInt32(S_IFSOCK): "socket"
-        case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
-        default: "special file"
-        }
+    /// The error for a file of this identity that is not regular, naming its type.
+    func notRegularFile(_ name: String) -> RulesFileError {
+        let type =
+            switch mode & UInt32(S_IFMT) {
+            case UInt32(S_IFDIR): "directory"
+            case UInt32(S_IFLNK): "symbolic link"
+            case UInt32(S_IFIFO): "pipe"
+            case UInt32(S_IFSOCK): "socket"
+            case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
+            default: "special file"
+            }
+        return RulesFileError(
+            file: name, kind: .notRegularFile,
+            message: "is a \(type), not a regular file; expected a rules file")
     }
 
     init(_ status: stat) {

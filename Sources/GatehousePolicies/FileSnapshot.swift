@@ -4,22 +4,16 @@
     import Darwin
 #endif
 
-/// The bytes of a file together with the identity they belong to, read so that the two agree:
-/// the open file's contents did not change between its `fstat` before and after the read.
-///
-/// The path is not looked at again: a version renamed away while it was read is still a whole
-/// version (the next decision sees the new identity at the path and reads that), so a writer
-/// that replaces the file atomically, however often, never makes a read fail.
+/// The bytes of a file and the identity they belong to: its `fstat` before and after the read
+/// agree. A version renamed away during the read is still whole, so an atomic writer never
+/// makes a read fail.
 struct FileSnapshot: Sendable {
     var identity: FileIdentity
     var bytes: [UInt8]
 
-    /// Reads the regular file at `path`, at most `limit` bytes, retrying up to `attempts` times
-    /// when it changes while being read.
+    /// Reads the regular file at `path`, at most `limit` bytes, again when it changed meanwhile.
     ///
-    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be read, is not a regular
-    ///   file (or one whose size the system does not know), is larger than `limit`, or kept
-    ///   changing.
+    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be used.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {
@@ -76,16 +70,14 @@ struct FileSnapshot: Sendable {
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
 
-    /// The error of a failed system call, with the system's text for `code`, such as "No such
-    /// file or directory".
+    /// The error of a failed system call, with the system's text for `code`.
     static func cannotRead(_ name: String, _ code: Int32) -> RulesFileError {
         RulesFileError(
             file: name, kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
     }
 }
 
-/// Up to `limit` bytes of the open file `descriptor` (fewer at its end), or `nil` with `errno`
-/// set when `read` fails; an interrupted read is retried.
+/// Up to `limit` bytes of the open file `descriptor`, or `nil` with `errno` set when `read` fails.
 private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(limit)
@@ -100,12 +92,8 @@ private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
     return bytes
 }
 
-/// What identifies one version of a file without reading it: device, inode, size, type and
-/// permission bits, and the modification and status-change times in nanoseconds. Any write,
-/// rename over the path, truncation or `chmod` changes at least one of them.
-///
-/// Limit: two writes to the same inode that leave the size unchanged and land within one tick
-/// of the file system's timestamp clock are indistinguishable.
+/// What identifies one version of a file without reading it: any write, rename over the path,
+/// truncation or `chmod` changes at least one field (limits: docs/policies.md#reload).
 struct FileIdentity: Sendable, Hashable {
     var device: UInt64
     var inode: UInt64
@@ -147,9 +135,7 @@ struct FileIdentity: Sendable, Hashable {
         changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
-    /// The identity of the open file `descriptor`.
-    ///
-    /// - Throws: ``RulesFileError`` (cannot read, naming `name`) when `fstat` fails.
+    /// The identity of the open file `descriptor`; throws a ``RulesFileError`` naming `name`.
     init(descriptor: Int32, name: String) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }

@@ -6,10 +6,9 @@ import GatehouseCore
 /// from, `{subject}` and `{NAME}` match the request's subject or attribute `NAME` literally (a
 /// `*` in a value is text). Matching is on UTF-8 bytes: no normalization, no case folding.
 package enum Glob {
-    /// Whether `pattern` matches `text`. Braces are placeholders only when `request` is given;
-    /// `stars: false` makes `*` literal text (a condition's value). The first `skipping` bytes
-    /// of both are known to be the same. The classic walk: at a mismatch, back to just after the
-    /// last star, which takes one more byte of text; at most `text × pattern` steps.
+    /// Whether `pattern` matches `text`, whose first `skipping` bytes are known to be the same.
+    /// Braces are placeholders only when `request` is given; `stars: false` makes `*` literal.
+    /// At most `text × pattern` steps.
     package static func matches(
         _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
         skipping: Int = 0

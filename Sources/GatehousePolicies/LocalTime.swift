@@ -21,12 +21,10 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         self.minute = minute
     }
 
-    /// Parses exactly `HH:mm`, such as `"09:00"` or `"23:59"`.
+    /// Parses exactly `HH:mm` in ASCII digits, such as `"09:00"` or `"23:59"`.
     ///
-    /// No spaces, signs, one-digit hours, seconds or non-ASCII digits are accepted.
-    ///
-    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`) whose `message` reads, for
-    ///   example, `expected HH:mm, found "9am"`.
+    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`), such as
+    ///   `expected HH:mm, found "9am"`.
     public init(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
@@ -58,8 +56,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }
 
-    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted` whose
-    /// description is the parse message, such as `expected HH:mm, found "9am"`.
+    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

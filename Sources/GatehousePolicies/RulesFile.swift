@@ -168,7 +168,7 @@ package final class RulesFile: Sendable {
     package var rules: [Rule] {
         indexedRules.map { rule in
             Rule(
-                effect: rule.effect, subject: rule.subjectKind == .group ? "@" + rule.subject : rule.subject,
+                effect: rule.effect, subject: rule.writtenSubject,
                 action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
                 conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
         }.sorted { $0.line < $1.line }
@@ -195,6 +195,11 @@ package final class RulesFile: Sendable {
     /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
         decide(AccessRequest(subject: subject, action: action, resource: resource))
+    }
+
+    /// The decision for `request`: allow, or a denial naming the deciding line.
+    package func decision(for request: AccessRequest) -> AccessDecision {
+        explanation(for: request).decision
     }
 
     /// The decision for `request`, with the deciding rule's file and line (`avatars.rules:3
@@ -235,6 +240,9 @@ struct IndexedRule: Sendable {
     var subjectKind: SubjectKind
     var effect: RulesFile.Effect
     var hasConditions: Bool
+
+    /// The subject as written in the file.
+    var writtenSubject: String { subjectKind == .group ? "@" + subject : subject }
 }
 
 /// A decision under way: the first matching line of each effect so far.

@@ -47,7 +47,7 @@ public struct RulesPolicy: AccessPolicy {
     /// Allows when a matching rule allows and none denies; otherwise denies, naming the deciding
     /// line or saying that no rule allows.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        rules.explanation(for: request).decision
+        rules.decision(for: request)
     }
 
     /// ``evaluate(_:)``'s decision with the deciding rule (`name:line`), for allows too.

@@ -46,9 +46,8 @@ struct FileSnapshot: Sendable {
         let after = try FileIdentity(descriptor: descriptor, name: name)
         guard sameContents(before, after) else { return nil }
         guard Int64(bytes.count) == after.size else {
-            // Nothing changed, yet the file held more than its size: the system does not know
-            // its size, as for a /proc or /sys file (reported as 0 bytes). Reading it again would
-            // only find it "changing" every time.
+            // Nothing changed, yet the file held more than its size (a /proc or /sys file
+            // reports 0 bytes): reading it again would find it "changing" every time.
             if after.size == 0 {
                 throw RulesFileError(
                     file: name, kind: .notRegularFile,

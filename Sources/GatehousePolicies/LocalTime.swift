@@ -1,7 +1,5 @@
-/// A time of day on the wall clock, to the minute: `00:00` through `23:59`.
-///
-/// Parsed from and printed as exactly `HH:mm` (two ASCII digits each, 24-hour clock), and
-/// encoded as that string in JSON.
+/// A time of day on the wall clock, to the minute, written (and encoded) as exactly `HH:mm`,
+/// `00:00` through `23:59`.
 public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The hour, 0 through 23.
     public let hour: Int
@@ -47,9 +45,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     public var minutesSinceMidnight: Int { hour * 60 + minute }
 
     /// The time as `HH:mm`, such as `09:05`.
-    public var description: String {
-        Self.twoDigits(hour) + ":" + Self.twoDigits(minute)
-    }
+    public var description: String { Self.clock(minutesSinceMidnight) }
 
     /// Whether `lhs` is earlier in the day than `rhs`.
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
@@ -73,8 +69,9 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         try container.encode(description)
     }
 
-    /// `7` → `"07"`, `42` → `"42"`.
-    static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
+    /// `HH:mm` for a count of minutes under a day: `545` → `"09:05"`.
+    static func clock(_ minutes: Int) -> String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
+        return twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60)
     }
 }

@@ -134,8 +134,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
             return .allow
         }
         let day = Weekday.allCases[weekday].shortName
-        let time = LocalTime.twoDigits(minute / 60) + ":" + LocalTime.twoDigits(minute % 60)
-        return .deny(reason: "outside \(summary); it is \(day) \(time) there")
+        return .deny(reason: "outside \(summary); it is \(day) \(LocalTime.clock(minute)) there")
     }
 
     /// The offset in force at `seconds`: that of the last change at or before it.

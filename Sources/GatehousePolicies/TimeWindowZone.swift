@@ -90,9 +90,7 @@ package enum TimeWindowZone {
     private static func fixedOffsetHint(_ minutes: Int) -> String {
         guard minutes != 0 else { return "a zero offset is written \"UTC\"" }
         let magnitude = abs(minutes)
-        let offset =
-            (minutes > 0 ? "+" : "-") + LocalTime.twoDigits(magnitude / 60) + ":"
-            + LocalTime.twoDigits(magnitude % 60)
+        let offset = (minutes > 0 ? "+" : "-") + LocalTime.clock(magnitude)
         let hours = minutes / 60
         guard minutes % 60 == 0, (-12...14).contains(hours) else {
             return "no identifier names the fixed offset \(offset): name the place whose clock you mean"

@@ -2,21 +2,10 @@ import GatehouseCore
 
 /// A gatekeeper that allows a request only when its resource, its subject, or both are listed.
 ///
-/// Each list holds patterns: an exact string, or a string with `*`, which matches any run of
-/// characters (`/` included, the empty run too), as in `avatars/*` or `avatars/*/private-*`.
-/// Patterns are normalized to Unicode NFC when the list is made; matching is then byte for byte
-/// on UTF-8 (case-sensitive). A pattern holding a control character, a Unicode space or
-/// invisible separator, a bidirectional control, an invisible character (a default-ignorable
-/// code point, a format character, a blank such as U+3164 HANGUL FILLER) or a look-alike of `*`
-/// is refused, as in a rules file.
-///
-/// - Give `resources`, `subjects`, or both; when both are given, both must match.
-/// - A list that is not given is not checked.
-/// - A request without a subject (anonymous) matches a `subjects` list only if it holds the
-///   pattern `*`.
-///
-/// Lookup does not scan the lists, so a list of a million patterns decides about as fast as a
-/// list of ten.
+/// Each list holds patterns, exact or with `*` (any run of characters, `/` included); see
+/// docs/policies.md. A list not given is not checked; when both are given, both must match. A
+/// request without a subject matches a `subjects` list only if it holds `*`. Look-up does not
+/// scan, so a million patterns decide about as fast as ten.
 ///
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
@@ -35,8 +24,7 @@ public struct AllowList: AccessPolicy {
     /// Creates an allow-list of resource patterns, subject patterns, or both.
     ///
     /// - Throws: ``PolicyConfigurationError`` when neither list is given, a given list is
-    ///   empty (it would deny every request), or a pattern holds a character a pattern may not
-    ///   hold (the message names the pattern, the column and the character).
+    ///   empty (it would deny every request), or a pattern holds a forbidden character.
     public init(resources: [String]? = nil, subjects: [String]? = nil, name: String = "allowList") throws {
         if resources == nil && subjects == nil {
             throw PolicyConfigurationError(
@@ -75,8 +63,8 @@ public struct AllowList: AccessPolicy {
         AccessExplanation(decision(for: request))
     }
 
-    /// Exact: when the subject is listed (or not checked), the resource patterns (or every
-    /// name, when they are not checked); otherwise nothing.
+    /// Exact: when the subject is listed, the resource patterns (everything if unchecked);
+    /// otherwise nothing.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         guard isListed(subject: request.subject) else { return .exact(allowing: .nothing) }
         guard checksResources else { return .exact(allowing: .everything) }

@@ -2,20 +2,17 @@ import Foundation
 import GatehouseCore
 
 extension FilePolicy: ValidatingPolicy {
-    /// Reads and parses the file as it is now, apart from the versions decisions use (nothing
-    /// is kept, ``WhenInvalid/keepLastGood`` does not apply): for checking a file before it
-    /// is relied on, as `gatehouse validate` does.
+    /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules:
+    /// a check before a new version is relied on.
     ///
-    /// - Returns: The number of rules in the file.
-    /// - Throws: ``RulesFileError`` naming the file and listing every problem (an attribute not
-    ///   among the declared ``attributes`` too), each with its line when it has one.
+    /// - Throws: ``RulesFileError`` listing every problem of the file.
     @discardableResult
     public func validate() throws -> Int {
         try validationCounts().rules
     }
 
-    /// Checks as ``validate()`` does, and counts the file's rules and the groups it defines;
-    /// when the policy declares no ``attributes``, names the attributes the file reads (sorted).
+    /// ``validate()``'s check, with the number of groups and, when none are declared, the
+    /// attributes the file reads.
     package func validationCounts() throws -> (rules: Int, groups: Int, attributes: [String]) {
         let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
         let parsed = try RulesFile.parseCounted(
@@ -24,9 +21,8 @@ extension FilePolicy: ValidatingPolicy {
         return (parsed.file.ruleCount, parsed.groupCount, parsed.attributes)
     }
 
-    /// Every problem ``validate()`` finds, one issue each, whose message names the file and,
-    /// for a bad line, the line: `avatars.rules:3: ...`; past ``RulesFileError/problemLimit``,
-    /// a last issue `avatars.rules: and N more`. Empty when the file can be used.
+    /// Every problem ``validate()`` finds, one issue each (`avatars.rules:3: ...`); empty when
+    /// the file can be used.
     public func validationIssues() -> [ValidationIssue] {
         do {
             try validate()

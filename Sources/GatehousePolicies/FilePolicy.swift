@@ -9,43 +9,24 @@ import GatehouseCore
 
 /// A gatekeeper that decides by a rules file, re-checked at every decision.
 ///
-/// Rules, one a line, fields separated by blanks; `#` starts a comment line:
 /// ```
 /// # effect  subject  action  resource
 /// allow     alice    read    avatars/alice/*
-/// allow     *        read    public/*
 /// deny      *        *       avatars/*/private-*
 /// ```
-/// `subject`, `action` and `resource` are patterns as in ``AllowList``; the subject `*` also
-/// matches a request without a subject. Any matching `deny` wins; otherwise any matching `allow`
-/// allows; otherwise the request is denied. A denial names the deciding line
-/// (`"avatars.rules:3 denies"`) or says `"no rule in avatars.rules allows"`.
-///
-/// Every decision looks at the file's identity (one `stat`: device, inode, size, type and
-/// permission bits, modification and status-change times in nanoseconds) and parses the file
-/// again only when that changed, so the decision right after a writer renames a new version
-/// into place uses the new rules. Each decision uses one parsed version from start to end.
-///
-/// When the file is missing, unreadable, not a regular file, larger than
-/// `maximumFileSize`, not UTF-8, malformed or incomplete (empty, which is what a file being
-/// rewritten in place looks like, or without a required `end` line), every decision throws a
-/// ``RulesFileError``
-/// naming the file (and line), so the proxy denies with a gate failure. With
-/// `whenInvalid: .keepLastGood`, a version whose *contents* cannot be used (malformed, not
-/// UTF-8, incomplete, too large, changing while read) leaves the last version that parsed in
-/// charge instead, and every decision made with it says so (see ``WhenInvalid``).
+/// Any matching `deny` wins, then any matching `allow`; otherwise the request is denied. Each
+/// decision `stat`s the file and parses it again only when it changed. While the file cannot
+/// be used (missing, malformed, incomplete), every decision throws a ``RulesFileError``, so the
+/// proxy denies, unless ``WhenInvalid/keepLastGood`` keeps the last good version deciding.
+/// Format, reload and failures: see docs/policies.md.
 public struct FilePolicy: AccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
         /// Every decision fails (the proxy denies, naming the file and line). The default.
         case deny
-        /// Decisions use the last version that parsed, and every reason made with it names
-        /// the error that made the current version invalid. Only a problem with the file's
-        /// contents (malformed, not UTF-8, incomplete, too large, changing while read) keeps
-        /// the last good version; a missing, unreadable or non-regular file fails every
-        /// decision as with ``deny`` and forgets the last good version, so a file deleted on
-        /// purpose is never brought back by the next bad push. Before any version parsed there
-        /// is nothing to keep, and decisions fail.
+        /// While the current version's *contents* are bad, the last version that parsed decides,
+        /// and its reasons say so. A missing or unreadable file still fails every decision and
+        /// forgets that version, so a file deleted on purpose is never brought back.
         case keepLastGood
     }
 
@@ -55,20 +36,14 @@ public struct FilePolicy: AccessPolicy {
     public let name: String
     /// The largest file, in bytes, the policy reads; a larger file is an error.
     public let maximumFileSize: Int
-    /// Whether the file must end with an `end` line; a version without one is
-    /// ``RulesFileError/Kind/incomplete`` and every decision fails until it is whole.
-    ///
-    /// Require it when the file may be rewritten in place (truncated, then written), by an
-    /// editor or a script: a decision can then read a version that is only partly written, and
-    /// a partial version lacks its last line. A writer that replaces the file atomically (writes
-    /// a temporary file, then renames it over this one) never shows a partial version.
+    /// Whether the file must end with an `end` line, so that a version rewritten in place is
+    /// never used while partly written (it is ``RulesFileError/Kind/incomplete`` until whole).
     public let requireEnd: Bool
     /// What decisions do while the current version cannot be used; `.deny` unless given.
     public let whenInvalid: WhenInvalid
     /// The attribute names requests carry, or `nil` when none are declared. When declared, a
-    /// version whose placeholders or conditions name another attribute is invalid, as a
-    /// malformed one is: ``validate()`` lists each with a did-you-mean, and decisions follow
-    /// ``whenInvalid``, so a misspelt name never makes a rule silently never match.
+    /// version naming another attribute is invalid, so a misspelt name never silently matches
+    /// nothing.
     public let attributes: [String]?
 
     let path: String
@@ -79,14 +54,6 @@ public struct FilePolicy: AccessPolicy {
 
     /// Creates a policy that decides by the rules file at `url`; the file is first read at the
     /// first decision.
-    ///
-    /// - Parameters:
-    ///   - url: The rules file.
-    ///   - name: The name shown in denials and audit records.
-    ///   - maximumFileSize: The largest file, in bytes, the policy reads.
-    ///   - requireEnd: Whether the file must end with an `end` line (see ``requireEnd``).
-    ///   - whenInvalid: What decisions do while the current version cannot be used.
-    ///   - attributes: The attribute names requests carry (see ``attributes``); `nil` checks none.
     public init(
         url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
         whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil
@@ -114,18 +81,15 @@ public struct FilePolicy: AccessPolicy {
         return .deny(reason: "\(reason) (\(note))")
     }
 
-    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), for allows too, and,
-    /// when the last good version decided (``WhenInvalid/keepLastGood``), a note saying so with
-    /// the error that makes the current version invalid.
+    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the
+    /// last good version decided.
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         try currentExplanation(request)
     }
 
-    /// Exact: the rules of the version decisions use now (the last good one under
-    /// ``WhenInvalid/keepLastGood``), planned for the request. A file that cannot be used fails
-    /// the part, as it fails every decision, so the plan permits nothing that depends on it.
+    /// Exact: the rules of the version decisions use now, planned for the request.
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
@@ -148,8 +112,7 @@ public struct FilePolicy: AccessPolicy {
         try currentRules().decide(request)
     }
 
-    /// Whether decisions now use the last good version because the current one is invalid, and
-    /// why; `nil` when they use the current version (or fail).
+    /// The current version's error while the last good version decides; otherwise `nil`.
     public var invalidCurrentVersion: RulesFileError? {
         (try? currentVersion())?.invalidCurrent
     }
@@ -178,7 +141,6 @@ public struct FilePolicy: AccessPolicy {
         }
         let identity = FileIdentity(status)
         return try state.withLock { state in
-            // The common case compares the identity and takes one reference out, nothing more.
             if state.identity != identity {
                 // Loading under the lock: a change is parsed once, and concurrent decisions wait
                 // for it rather than each parsing their own copy.
@@ -196,10 +158,7 @@ public struct FilePolicy: AccessPolicy {
         -> (identity: FileIdentity, rules: Result<RulesFile, RulesFileError>)
     {
         guard identity.isRegularFile else {
-            let error = RulesFileError(
-                file: fileName, kind: .notRegularFile,
-                message: "is a \(identity.typeName), not a regular file; expected a rules file")
-            return (identity, .failure(error))
+            return (identity, .failure(identity.notRegularFile(fileName)))
         }
         let snapshot: FileSnapshot
         do {
@@ -235,9 +194,8 @@ private struct Version {
     }
 }
 
-/// What a ``FilePolicy`` shares between decisions: the identity of the version last loaded and
-/// what decisions use for it. Before the first load `identity` is `nil`, so the first decision
-/// loads; until then `version` says the file was not read yet.
+/// What a ``FilePolicy``'s decisions share: the identity last loaded (`nil` before the first
+/// load) and the version decisions use for it.
 private struct LoadState {
     var identity: FileIdentity?
     var version: Result<Version, RulesFileError>

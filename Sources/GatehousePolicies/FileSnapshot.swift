@@ -4,22 +4,16 @@
     import Darwin
 #endif
 
-/// The bytes of a file together with the identity they belong to, read so that the two agree:
-/// the open file's contents did not change between its `fstat` before and after the read.
-///
-/// The path is not looked at again: a version renamed away while it was read is still a whole
-/// version (the next decision sees the new identity at the path and reads that), so a writer
-/// that replaces the file atomically, however often, never makes a read fail.
+/// The bytes of a file and the identity they belong to: its `fstat` before and after the read
+/// agree. A version renamed away during the read is still whole, so an atomic writer never
+/// makes a read fail.
 struct FileSnapshot: Sendable {
     var identity: FileIdentity
     var bytes: [UInt8]
 
-    /// Reads the regular file at `path`, at most `limit` bytes, retrying up to `attempts` times
-    /// when it changes while being read.
+    /// Reads the regular file at `path`, at most `limit` bytes, again when it changed meanwhile.
     ///
-    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be read, is not a regular
-    ///   file (or one whose size the system does not know), is larger than `limit`, or kept
-    ///   changing.
+    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be used.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {
@@ -39,11 +33,7 @@ struct FileSnapshot: Sendable {
         guard descriptor >= 0 else { throw cannotRead(name, errno) }
         defer { close(descriptor) }
         let before = try FileIdentity(descriptor: descriptor, name: name)
-        guard before.isRegularFile else {
-            throw RulesFileError(
-                file: name, kind: .notRegularFile,
-                message: "is a \(before.typeName), not a regular file; expected a rules file")
-        }
+        guard before.isRegularFile else { throw before.notRegularFile(name) }
         guard before.size <= Int64(limit) else {
             throw RulesFileError(
                 file: name, kind: .tooLarge,
@@ -56,9 +46,8 @@ struct FileSnapshot: Sendable {
         let after = try FileIdentity(descriptor: descriptor, name: name)
         guard sameContents(before, after) else { return nil }
         guard Int64(bytes.count) == after.size else {
-            // Nothing changed, yet the file held more than its size: the system does not know
-            // its size, as for a /proc or /sys file (reported as 0 bytes). Reading it again would
-            // only find it "changing" every time.
+            // Nothing changed, yet the file held more than its size (a /proc or /sys file
+            // reports 0 bytes): reading it again would find it "changing" every time.
             if after.size == 0 {
                 throw RulesFileError(
                     file: name, kind: .notRegularFile,
@@ -80,16 +69,14 @@ struct FileSnapshot: Sendable {
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
 
-    /// The error of a failed system call, with the system's text for `code`, such as "No such
-    /// file or directory".
+    /// The error of a failed system call, with the system's text for `code`.
     static func cannotRead(_ name: String, _ code: Int32) -> RulesFileError {
         RulesFileError(
             file: name, kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
     }
 }
 
-/// Up to `limit` bytes of the open file `descriptor` (fewer at its end), or `nil` with `errno`
-/// set when `read` fails; an interrupted read is retried.
+/// Up to `limit` bytes of the open file `descriptor`, or `nil` with `errno` set when `read` fails.
 private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(limit)
@@ -104,12 +91,8 @@ private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
     return bytes
 }
 
-/// What identifies one version of a file without reading it: device, inode, size, type and
-/// permission bits, and the modification and status-change times in nanoseconds. Any write,
-/// rename over the path, truncation or `chmod` changes at least one of them.
-///
-/// Limit: two writes to the same inode that leave the size unchanged and land within one tick
-/// of the file system's timestamp clock are indistinguishable.
+/// What identifies one version of a file without reading it: any write, rename over the path,
+/// truncation or `chmod` changes at least one field (limits: docs/policies.md#reload).
 struct FileIdentity: Sendable, Hashable {
     var device: UInt64
     var inode: UInt64
@@ -123,17 +106,20 @@ struct FileIdentity: Sendable, Hashable {
     /// Whether the identity is that of a regular file.
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
-    /// A short name for the file type, for messages.
-    var typeName: String {
-        switch mode & UInt32(S_IFMT) {
-        case UInt32(S_IFREG): "regular file"
-        case UInt32(S_IFDIR): "directory"
-        case UInt32(S_IFLNK): "symbolic link"
-        case UInt32(S_IFIFO): "pipe"
-        case UInt32(S_IFSOCK): "socket"
-        case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
-        default: "special file"
-        }
+    /// The error for a file of this identity that is not regular, naming its type.
+    func notRegularFile(_ name: String) -> RulesFileError {
+        let type =
+            switch mode & UInt32(S_IFMT) {
+            case UInt32(S_IFDIR): "directory"
+            case UInt32(S_IFLNK): "symbolic link"
+            case UInt32(S_IFIFO): "pipe"
+            case UInt32(S_IFSOCK): "socket"
+            case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
+            default: "special file"
+            }
+        return RulesFileError(
+            file: name, kind: .notRegularFile,
+            message: "is a \(type), not a regular file; expected a rules file")
     }
 
     init(_ status: stat) {
@@ -148,9 +134,7 @@ struct FileIdentity: Sendable, Hashable {
         changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
-    /// The identity of the open file `descriptor`.
-    ///
-    /// - Throws: ``RulesFileError`` (cannot read, naming `name`) when `fstat` fails.
+    /// The identity of the open file `descriptor`; throws a ``RulesFileError`` naming `name`.
     init(descriptor: Int32, name: String) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }

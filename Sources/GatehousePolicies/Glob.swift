@@ -1,15 +1,11 @@
 import GatehouseCore
 
-/// The one pattern matcher of rules files and allow-lists.
-///
-/// `*` matches any run of bytes (`/` included, the empty run too); with a request to take values
-/// from, `{subject}` and `{NAME}` match the request's subject or attribute `NAME` literally (a
-/// `*` in a value is text). Matching is on UTF-8 bytes: no normalization, no case folding.
+/// The one pattern matcher of rules files and allow-lists, on UTF-8 bytes: `*` matches any run,
+/// and `{subject}` or `{NAME}` the request's value literally.
 package enum Glob {
-    /// Whether `pattern` matches `text`. Braces are placeholders only when `request` is given;
-    /// `stars: false` makes `*` literal text (a condition's value). The first `skipping` bytes
-    /// of both are known to be the same. The classic walk: at a mismatch, back to just after the
-    /// last star, which takes one more byte of text; at most `text × pattern` steps.
+    /// Whether `pattern` matches `text`, whose first `skipping` bytes are known to be the same.
+    /// Braces are placeholders only when `request` is given; `stars: false` makes `*` literal.
+    /// At most `text × pattern` steps.
     package static func matches(
         _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
         skipping: Int = 0
@@ -28,7 +24,6 @@ package enum Glob {
                 let byte = pattern[p]
                 if byte == star && stars {
                     p = pattern.index(after: p)
-                    // A star at the end takes the rest of the text.
                     if p == pattern.endIndex { return true }
                     afterStar = p
                     starEnd = t

@@ -1,13 +1,8 @@
-/// The groups of a rules file as a decision needs them: for each subject, every group it
-/// belongs to, directly or through nested groups.
-///
-/// The walk up from the groups naming a subject is done when the file is read, and kept as a
-/// `Set`, for every subject that belongs to at most ``storedLimit`` groups more than name it;
-/// one deeper in a long chain is walked for at each decision that needs it, so that reading a
-/// file costs in proportion to the file however deep the nesting.
+/// For each subject of a rules file, every group it belongs to, directly or through nested
+/// groups: kept as a `Set` when the file is read, or walked at each decision for a subject deep in
+/// a long chain (past ``storedLimit``), so that reading a file costs in proportion to the file.
 struct GroupHierarchy: Sendable {
-    /// How many more groups than the lines naming it a subject may belong to for its groups to
-    /// be kept when the file is read.
+    /// How many more groups than name it a subject may belong to for its groups to be kept.
     static let storedLimit = 32
 
     /// Every group of each subject with few.
@@ -17,8 +12,7 @@ struct GroupHierarchy: Sendable {
     /// The groups naming each group with `@`.
     private let holders: [String: [String]]
 
-    /// The hierarchy of `naming` (subject → the groups naming it) and `holders` (group → the
-    /// groups naming it).
+    /// The hierarchy of `naming` (subject → groups naming it) and `holders` (group → groups naming it).
     init(naming: [String: [String]], holders: [String: [String]]) {
         var kept: [String: Set<String>] = [:]
         var deep: [String: [String]] = [:]

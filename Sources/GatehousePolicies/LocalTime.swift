@@ -1,7 +1,5 @@
-/// A time of day on the wall clock, to the minute: `00:00` through `23:59`.
-///
-/// Parsed from and printed as exactly `HH:mm` (two ASCII digits each, 24-hour clock), and
-/// encoded as that string in JSON.
+/// A time of day on the wall clock, to the minute, written (and encoded) as exactly `HH:mm`,
+/// `00:00` through `23:59`.
 public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The hour, 0 through 23.
     public let hour: Int
@@ -21,12 +19,10 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         self.minute = minute
     }
 
-    /// Parses exactly `HH:mm`, such as `"09:00"` or `"23:59"`.
+    /// Parses exactly `HH:mm` in ASCII digits, such as `"09:00"` or `"23:59"`.
     ///
-    /// No spaces, signs, one-digit hours, seconds or non-ASCII digits are accepted.
-    ///
-    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`) whose `message` reads, for
-    ///   example, `expected HH:mm, found "9am"`.
+    /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`), such as
+    ///   `expected HH:mm, found "9am"`.
     public init(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
@@ -49,17 +45,14 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     public var minutesSinceMidnight: Int { hour * 60 + minute }
 
     /// The time as `HH:mm`, such as `09:05`.
-    public var description: String {
-        Self.twoDigits(hour) + ":" + Self.twoDigits(minute)
-    }
+    public var description: String { Self.clock(minutesSinceMidnight) }
 
     /// Whether `lhs` is earlier in the day than `rhs`.
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool {
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }
 
-    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted` whose
-    /// description is the parse message, such as `expected HH:mm, found "9am"`.
+    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -76,8 +69,9 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         try container.encode(description)
     }
 
-    /// `7` → `"07"`, `42` → `"42"`.
-    static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
+    /// `HH:mm` for a count of minutes under a day: `545` → `"09:05"`.
+    static func clock(_ minutes: Int) -> String {
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
+        return twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60)
     }
 }

@@ -1,12 +1,8 @@
 import GatehouseCore
 
-/// Patterns found by the text they match, without scanning them all.
-///
-/// An exact pattern is found by a dictionary look-up of the text. The others (with `*`, or
-/// with placeholders) are grouped by their folder: the literal text before the first `*` or
-/// `{`, cut back to just after its last `/` (`docs/report-*` → `docs/`, `*.png` → nothing). A
-/// text looks up the group of no folder and of each folder it starts with, and runs ``Glob`` on
-/// the patterns there: the cost depends on the patterns that share a folder with the text.
+/// Patterns found by the text they match, without scanning them all: exact patterns in a
+/// dictionary, the others grouped by their literal folder (`docs/report-*` → `docs/`), so that a
+/// text runs ``Glob`` only on the patterns of the folders it starts with.
 package struct PatternLookup: Sendable {
     /// The patterns, by id: their place in the array they were given in.
     package let patterns: [String]
@@ -83,10 +79,8 @@ package struct PatternLookup: Sendable {
         forEachMatch(of: text) { _ in true }
     }
 
-    /// Calls `body` with the id of each pattern that matches `text`, in no particular order,
-    /// until it returns true; placeholders take their values from `request`.
-    ///
-    /// - Returns: Whether `body` returned true.
+    /// Calls `body` with the id of each pattern that matches `text` until it returns true, and
+    /// says whether it did; placeholders take their values from `request`.
     @discardableResult
     package func forEachMatch(of text: String, values request: AccessRequest? = nil, _ body: (Int) -> Bool)
         -> Bool

@@ -9,8 +9,6 @@ struct RuleCondition: Sendable {
     let value: String
 
     /// The condition written `field`.
-    ///
-    /// - Throws: A message saying what is wrong with the field.
     init(_ field: Substring) throws(RuleSyntaxError) {
         guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")) else {
             throw RuleSyntaxError("the condition \"\(field)\" has no \"=\"; write KEY=VALUE")
@@ -40,6 +38,11 @@ struct RuleCondition: Sendable {
 
     /// Whether the request's attribute `key` (in NFC) equals the value.
     func holds(in request: AccessRequest) -> Bool {
+        Self.holds(key, value, in: request)
+    }
+
+    /// Whether the request's attribute `key` (in NFC) equals `value`, placeholders substituted.
+    static func holds(_ key: String, _ value: String, in request: AccessRequest) -> Bool {
         guard let attribute = request.attributes[key] else { return false }
         return Glob.matches(value, ResourceIdentity.normalized(attribute), values: request, stars: false)
     }
@@ -47,7 +50,6 @@ struct RuleCondition: Sendable {
 
 /// What is wrong with one line of a rules file, before the file and line are known.
 struct RuleSyntaxError: Error {
-    /// The problem and what to write instead.
     let message: String
 
     init(_ message: String) {

@@ -46,16 +46,12 @@ struct RuleGroups {
     /// How many groups the file defines.
     var count: Int { groups.count { $0.definedAt != nil } }
 
-    /// Every problem of the groups, once every line is read: each group named but not defined
-    /// (at the first line naming it, with a did-you-mean when a defined name is close), and
-    /// each cycle (at the line naming the group that closes it).
+    /// Every group named but not defined, and every cycle, once every line is read.
     func problems() -> [RulesFileError.Problem] {
         undefinedProblems() + cycleProblems()
     }
 
-    /// Who is named in which group, once every line is read and ``problems()`` found none: the
-    /// groups naming each subject, and the groups naming each group with `@` (its holders), as
-    /// the file says them, so that work and memory grow with the file (see ``GroupHierarchy``).
+    /// The groups naming each subject and each group, once ``problems()`` found none.
     func hierarchy() -> GroupHierarchy {
         var holders: [String: [String]] = [:]
         var naming: [String: [String]] = [:]
@@ -70,9 +66,8 @@ struct RuleGroups {
         return GroupHierarchy(naming: naming, holders: holders)
     }
 
-    /// A problem for each group named but not defined, at the first line naming it. Only the
-    /// first ``RulesFileError/problemLimit`` (by line), the most an error lists, look for a
-    /// close defined name: the others are only counted.
+    /// A problem for each group named but not defined, at the first line naming it; only those an
+    /// error lists look for a close name.
     private func undefinedProblems() -> [RulesFileError.Problem] {
         let undefined = groups.filter { $0.definedAt == nil }.sorted {
             ($0.firstReference ?? 0) < ($1.firstReference ?? 0)
@@ -95,8 +90,7 @@ struct RuleGroups {
         }
     }
 
-    /// A problem at the line naming the group that closes each cycle found (a depth-first walk
-    /// with its own stack).
+    /// A problem at the line naming the group that closes each cycle (a depth-first walk).
     private func cycleProblems() -> [RulesFileError.Problem] {
         enum Mark { case new, onPath, done }
         var problems: [RulesFileError.Problem] = []
@@ -135,9 +129,8 @@ struct RuleGroups {
         return problems
     }
 
-    /// The cycle through the groups `ids`, back to the first: `a -> b -> a`. A long cycle is
-    /// named by its first few groups and a count of the rest, so that the message (which reaches
-    /// denial reasons and logs) stays short: `a -> b -> c -> d -> e -> … (99,995 more) -> a`.
+    /// `a -> b -> a`; a long cycle is cut short for denial reasons and logs:
+    /// `a -> b -> c -> d -> e -> … (99,995 more) -> a`.
     private func cycle(_ ids: [Int32]) -> String {
         let shown = 8
         let names = ids.map { groups[Int($0)].name }

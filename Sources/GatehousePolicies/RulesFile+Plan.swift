@@ -7,9 +7,8 @@ extension RulesFile {
     }
 }
 
-/// Plans a rules file for one caller: the rules whose subject, action and conditions hold are
-/// kept, their resource patterns with placeholders substituted, and the part allows where a
-/// kept `allow` pattern matches and no kept `deny` pattern does, as a decision does.
+/// Plans a rules file for one caller: where a rule that holds for the caller allows and none
+/// denies, as a decision does.
 struct RulesPlanner {
     /// The request planned for, with no resource: where placeholders take their values.
     let request: AccessRequest
@@ -28,7 +27,7 @@ struct RulesPlanner {
         for rule in rules {
             guard planner.holds(subject: rule.subject),
                 AccessPlan.Pattern(rule.action).matches(request.action.rawValue),
-                rule.conditions.allSatisfy(planner.holds),
+                rule.conditions.allSatisfy({ RuleCondition.holds($0.name, $0.value, in: planner.request) }),
                 let resource = planner.substituted(rule.resource)
             else { continue }
             switch rule.effect {
@@ -48,15 +47,7 @@ struct RulesPlanner {
         return AccessPlan.Pattern(field).matches(subject)
     }
 
-    /// Whether the attribute `name`, in NFC, equals `value` with its placeholders substituted.
-    private func holds(_ condition: (name: String, value: String)) -> Bool {
-        guard let attribute = request.attributes[condition.name] else { return false }
-        return Glob.matches(
-            condition.value, ResourceIdentity.normalized(attribute), values: request, stars: false)
-    }
-
-    /// The resource pattern `spelling` with each placeholder replaced by its value (see
-    /// ``Glob/placeholderValue(_:in:)``), literally; `nil` when a placeholder has no usable value.
+    /// `spelling` with each placeholder replaced by its value, or `nil` when one has no usable value.
     private func substituted(_ spelling: String) -> AccessPlan.Pattern? {
         var runs = [""]
         var name: String?

@@ -3,20 +3,13 @@ import GatehouseCore
 extension RulesFile {
     /// The most near misses a denial lists.
     static let nearMissLimit = 5
-    /// Up to this many rules, a denial's near misses are looked for among every rule; past it,
-    /// only among the rules of the resource patterns that match, so that explaining a denial
-    /// costs no more than deciding it however large the file.
+    /// Past this many rules, near misses are looked for only among the rules of the matching
+    /// patterns, so that explaining a denial costs no more than deciding it.
     static let nearMissScanLimit = 1_000
 
-    /// Why not: for a request the rules deny, the allow rules that nearly allowed it, one line
-    /// each, such as `documents.rules:3: erin is not a member of @editors`. Empty when the rules
-    /// allow the request.
-    ///
-    /// The nearest rules are the allow rules with a matching action whose resource pattern
-    /// matches the resource (or would, if its placeholders had values), in line order; then those
-    /// naming the subject, or a group it belongs to, whose resource pattern does not match. At
-    /// most ``nearMissLimit``, looked for among the rules of matching patterns only past
-    /// ``nearMissScanLimit`` rules.
+    /// For a denied request, the allow rules that nearly allowed it, one line each, such as
+    /// `documents.rules:3: erin is not a member of @editors`: first those whose resource matches
+    /// (or would, with values for its placeholders), then those naming the subject or its groups.
     package func nearMisses(for request: AccessRequest) -> [String] {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
@@ -92,7 +85,7 @@ extension RulesFile {
     private func subjectFailures(
         _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
     ) -> [String] {
-        let written = rule.subjectKind == .group ? "@" + rule.subject : rule.subject
+        let written = rule.writtenSubject
         guard let subject = request.subject else {
             return rule.subjectKind == .any ? [] : ["the request has no subject (the rule names \(written))"]
         }
@@ -115,8 +108,7 @@ extension RulesFile {
 }
 
 extension RuleCondition {
-    /// Why the condition does not hold in `request`, naming the value it found; `nil` when it
-    /// holds.
+    /// Why the condition does not hold in `request`, naming the value it found; `nil` when it holds.
     func failure(in request: AccessRequest) -> String? {
         guard !holds(in: request) else { return nil }
         let found = request.attributes[key].map { "\(key) is \($0)" } ?? "\(key) is missing"

@@ -1,23 +1,10 @@
 import Foundation
 import GatehouseCore
 
-/// The parsed and indexed contents of one version of a rules file: an immutable snapshot that
-/// ``FilePolicy`` and ``RulesPolicy`` decide with.
+/// One parsed and indexed version of a rules file (format: docs/policies.md), immutable.
 ///
-/// Format, one line each, fields separated by spaces or tabs (see docs/policies.md):
-/// ```
-/// # effect  subject   action  resource            [if KEY=VALUE ...]
-/// group     editors   alice bob @admins
-/// allow     @editors  write   docs/*
-/// allow     *         read    users/{subject}/*
-/// deny      *         *       exports/*           if device=unmanaged
-/// end
-/// ```
-/// `#` first on a line starts a comment; an optional last line `end` marks the file complete.
-/// A decision finds the resource patterns that match (``PatternLookup``) and reads the rules of
-/// each, which sit side by side; a pattern with more than ``scanLimit`` rules has them filed by
-/// subject too. Its cost depends on how many patterns match the request, not on how many rules
-/// the file has.
+/// A decision reads only the rules of the resource patterns that match (``PatternLookup``),
+/// so its cost does not grow with the number of rules.
 package final class RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {
@@ -34,7 +21,6 @@ package final class RulesFile: Sendable {
         /// The deciding rule's line.
         package var line: Int
 
-        /// Creates a verdict.
         package init(effect: Effect, line: Int) {
             self.effect = effect
             self.line = line
@@ -83,30 +69,18 @@ package final class RulesFile: Sendable {
         var others: [Int32] = []
     }
 
-    /// Parses rules from text.
-    ///
-    /// - Parameters:
-    ///   - requireEnd: Whether the rules must be followed by an `end` line; see
-    ///     ``FilePolicy/requireEnd``.
-    ///   - attributes: The attribute names requests carry; when given, a placeholder or
-    ///     condition naming another is a problem.
-    /// - Throws: ``RulesFileError`` listing every problem of the text, by line.
+    /// Parses rules from text, as from the bytes of a file.
     package static func parse(
         _ text: String, fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
     ) throws -> RulesFile {
         try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd, attributes: attributes)
     }
 
-    /// Parses rules from the bytes of a file, which must be UTF-8 (a leading byte-order mark is
-    /// dropped); patterns are normalized to Unicode NFC.
+    /// Parses the UTF-8 bytes of a file; patterns are normalized to NFC, and `attributes`, when
+    /// given, are the only names a placeholder or condition may read.
     ///
-    /// - Parameters:
-    ///   - requireEnd: Whether the rules must be followed by an `end` line.
-    ///   - attributes: The attribute names requests carry; when given, a placeholder or
-    ///     condition naming another is a problem.
-    /// - Throws: ``RulesFileError`` listing every problem of the file, by line;
-    ///   ``RulesFileError/Kind/incomplete`` when the text has no rule, group, comment or `end`
-    ///   line (a zero-byte file is what a file being rewritten in place looks like), or lacks a
+    /// - Throws: ``RulesFileError`` listing every problem by line; ``RulesFileError/Kind/incomplete``
+    ///   for a text with no line at all (what a file rewritten in place looks like) or without a
     ///   required `end` line.
     package static func parse(
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
@@ -194,7 +168,7 @@ package final class RulesFile: Sendable {
     package var rules: [Rule] {
         indexedRules.map { rule in
             Rule(
-                effect: rule.effect, subject: rule.subjectKind == .group ? "@" + rule.subject : rule.subject,
+                effect: rule.effect, subject: rule.writtenSubject,
                 action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
                 conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
         }.sorted { $0.line < $1.line }
@@ -223,13 +197,13 @@ package final class RulesFile: Sendable {
         decide(AccessRequest(subject: subject, action: action, resource: resource))
     }
 
-    /// The decision for `request`: allow, or a denial naming the deciding line
-    /// (`"avatars.rules:3 denies"`) or saying that no rule allows.
+    /// The decision for `request`: allow, or a denial naming the deciding line.
     package func decision(for request: AccessRequest) -> AccessDecision {
         explanation(for: request).decision
     }
 
-    /// ``decision(for:)`` with the deciding rule's file and line; no rule when none matches.
+    /// The decision for `request`, with the deciding rule's file and line (`avatars.rules:3
+    /// denies`), or a denial saying that no rule allows.
     package func explanation(for request: AccessRequest) -> AccessExplanation {
         guard let verdict = decide(request) else {
             return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
@@ -266,6 +240,9 @@ struct IndexedRule: Sendable {
     var subjectKind: SubjectKind
     var effect: RulesFile.Effect
     var hasConditions: Bool
+
+    /// The subject as written in the file.
+    var writtenSubject: String { subjectKind == .group ? "@" + subject : subject }
 }
 
 /// A decision under way: the first matching line of each effect so far.

@@ -1,12 +1,8 @@
 import Foundation
 
-/// A rules file that cannot be used: missing, unreadable, not a regular file, too large, not
-/// UTF-8, or malformed. ``FilePolicy`` throws it from every decision until the file is fixed,
-/// so the proxy denies with a gate failure.
-///
-/// Parsing reports every problem of a file in one pass: ``problems`` holds them in line order
-/// (at most ``problemLimit``, and ``unlistedProblemCount`` counts the rest); ``line``, ``kind``
-/// and ``message`` are those of the first.
+/// A rules file that cannot be used, with every problem found in it; ``FilePolicy`` throws it
+/// from every decision until the file is fixed. ``line``, ``kind`` and ``message`` are those of
+/// the first problem.
 public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What kind of problem the file has.
     public enum Kind: Sendable, Hashable {
@@ -89,9 +85,8 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         self.unlistedProblemCount = sorted.count - self.problems.count
     }
 
-    /// `"<file>:<line>: <message>"` for the first problem (`"<file>: <message>"` without a
-    /// line), followed by `" (and N more problems)"` when there are others: short enough for a
-    /// denial's reason.
+    /// `"<file>:<line>: <message>"` for the first problem, then `" (and N more problems)"`:
+    /// short enough for a denial's reason.
     public var errorDescription: String? {
         let others = problems.count - 1 + unlistedProblemCount
         let first = Self.describe(problems[0], in: file)
@@ -99,8 +94,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         return "\(first) (and \(grouped(others)) more problem\(others == 1 ? "" : "s"))"
     }
 
-    /// Every listed problem as ``errorDescription`` says one, then `"and N more"` when some
-    /// are not listed: one line each.
+    /// Every listed problem as ``errorDescription`` says one, then `"and N more"`, if any.
     public var problemDescriptions: [String] {
         var lines = problems.map { Self.describe($0, in: file) }
         if unlistedProblemCount > 0 {

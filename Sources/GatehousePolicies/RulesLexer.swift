@@ -3,30 +3,20 @@ import GatehouseCore
 
 /// One line of a rules file that is not blank: its 1-based number and where its fields are.
 struct RulesLine {
-    /// The line's number in the file.
     var number: Int
-    /// Where each field's UTF-8 bytes are in the text, split at spaces and tabs (never empty).
     /// Ranges, not slices: a slice would hold the text, one reference count more per field.
     var fields: [Range<Int>]
 }
 
-/// The bytes of a rules file made into lines of fields: a leading byte-order mark dropped, every
-/// line checked to be UTF-8 without a character that would make a rule read as something other
-/// than what it matches (see ``PatternCharacters``), the text normalized to Unicode NFC, and
-/// each line split at spaces and tabs (a `\\r` before the newline is dropped, so CRLF files work).
+/// The bytes of a rules file made into lines of fields: every line checked (UTF-8, no character
+/// of ``PatternCharacters``), the text in NFC, and each line split at spaces and tabs.
 struct RulesLexer {
-    /// The checked text, in NFC.
     private let text: [UInt8]
-    /// How many lines the text has (the last one may lack its newline).
     let lineCount: Int
-    /// Each line that is not UTF-8 or holds a forbidden character, with its column and what to
-    /// write instead; ``forEachLine(_:)`` skips these lines.
+    /// The problem of each bad line; ``forEachLine(_:)`` skips these lines.
     let problems: [RulesFileError.Problem]
 
-    /// Checks and normalizes `bytes`, noting every bad line in ``problems``.
-    ///
-    /// - Throws: ``RulesFileError`` when the whole file is in a wide encoding (UTF-16 or
-    ///   UTF-32), where no line can be read.
+    /// Checks and normalizes `bytes`; throws a ``RulesFileError`` for a UTF-16 or UTF-32 file.
     init(_ bytes: [UInt8], fileName: String) throws {
         if let encoding = WideEncoding.name(of: bytes) {
             throw RulesFileError(
@@ -58,8 +48,7 @@ struct RulesLexer {
         self.problems = problems
     }
 
-    /// Calls `body` with each line that holds at least one field, in order, and the text its
-    /// fields are ranges of. A comment line has the single field `#`.
+    /// Calls `body` with each line that has a field, and the text; a comment's one field is `#`.
     func forEachLine(_ body: (RulesLine, [UInt8]) -> Void) {
         let badLines = Set(problems.compactMap(\.line))
         var line = RulesLine(number: 0, fields: [])
@@ -96,7 +85,6 @@ struct RulesLexer {
         byte == 0x20 || byte == 0x09 || byte == 0x0D
     }
 
-    /// The UTF-8 byte-order mark, accepted (and dropped) at the start of a file.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The first problem of one line, without its newline or a carriage return ending it.

@@ -20,25 +20,18 @@ public struct RulesPolicy: AccessPolicy {
 
     let rules: RulesFile
 
-    /// Parses `text` as rules named `name`.
+    /// Parses `text` as rules named `name`; `attributes`, when given, are the only attribute
+    /// names a placeholder or condition may read (see ``FilePolicy/attributes``).
     ///
-    /// - Parameters:
-    ///   - text: The rules, one a line, as in a rules file.
-    ///   - name: The policy's name, also used where a file name would be.
-    ///   - attributes: The attribute names requests carry, or `nil` (the default) to check
-    ///     none. When given, a placeholder or condition naming another attribute is a problem:
-    ///     `the placeholder {tennant} names the attribute "tennant", which is not declared (did
-    ///     you mean "tenant"?)`.
     /// - Throws: ``RulesFileError`` naming `name` and listing every problem by line, as for a file.
     public init(text: String, name: String, attributes: [String]? = nil) throws {
         self.name = name
         self.rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
     }
 
-    /// Parses `text` as rules named after where the text came from: the source file and line
-    /// of this call, such as `Setup.swift:12`, so a denial says `no rule in Setup.swift:12
-    /// allows` and a rule is `Setup.swift:12:3`. Give `name:` for a name of your own;
-    /// `attributes` is checked as in ``init(text:name:attributes:)``.
+    /// Parses `text` as rules named after the source file and line of this call, such as
+    /// `Setup.swift:12`, so a rule is `Setup.swift:12:3`; `attributes` as in
+    /// ``init(text:name:attributes:)``.
     ///
     /// - Throws: ``RulesFileError`` naming the place and listing every problem by line.
     public init(

@@ -4,21 +4,10 @@ import GatehouseCore
 /// A gatekeeper that allows requests only during a weekly window of local wall-clock time in
 /// one time zone, such as Monday to Friday, 09:00 to 17:00 in Europe/Berlin.
 ///
-/// - `from` is inclusive and `to` exclusive, to the minute: 09:00–17:00 allows 09:00 and 16:59,
-///   not 17:00.
-/// - `from` before `to` is a window within each listed day. `from` after `to` runs past midnight
-///   and belongs to the day it starts: Fri 22:00–06:00 allows Sat 01:00, and with only Friday
-///   listed it does not allow Fri 01:00.
-/// - Daylight saving time: the local time is what the zone's wall clock shows at the instant. A
-///   local time skipped when clocks go forward never occurs, so it is never inside; a local hour
-///   repeated when clocks go back is inside both times.
-///
-/// A denial names the window and the local time, such as
-/// `outside Mon–Fri 09:00–17:00 Europe/Berlin; it is Sat 10:12 there`. A clock that reads an
-/// instant the window cannot place (not finite, or outside ``supportedInstants``) is a fault,
-/// not a denial: the decision throws ``TimeWindowError``, so `Not` cannot turn it into an allow.
-/// A decision does not use `Calendar` and takes no lock: the zone's offsets from 1900 to 2200
-/// are read once, when the policy is made, into an immutable table.
+/// `from` is inclusive and `to` exclusive; a window past midnight belongs to the day it starts.
+/// A clock the window cannot place is a fault, not a denial: the decision throws
+/// ``TimeWindowError``, so `Not` cannot turn it into an allow. Semantics, daylight saving time
+/// and accepted zones: see docs/policies.md.
 public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// The name shown in denials and audit records, `"timeWindow"` unless given.
     public let name: String
@@ -32,11 +21,9 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// The zone whose wall clock the window follows.
     public let timeZone: TimeZone
 
-    /// The instants a window decides at: from 1900-01-01T00:00:00Z up to (not including)
-    /// 2200-01-01T00:00:00Z. Before 1900 most zones kept local mean time, which the zone data
-    /// records but no clock showed; after its last recorded transition the data repeats the
-    /// current rule, and 2200 bounds how far that guess is trusted. A clock outside this range,
-    /// or one that is not finite, makes every decision throw ``TimeWindowError``.
+    /// The instants a window decides at: from 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z.
+    /// Before 1900 most zones kept local mean time, which no clock showed; after 2200 the zone
+    /// data is a guess. A clock outside this range makes every decision throw ``TimeWindowError``.
     public static let supportedInstants =
         Date(timeIntervalSince1970: earliestSecond)..<Date(timeIntervalSince1970: endSecond)
     /// 1900-01-01T00:00:00Z and 2200-01-01T00:00:00Z in seconds since 1970.
@@ -57,18 +44,9 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     private let offsetStarts: [Double]
     private let offsets: [Int]
 
-    /// Creates the window.
+    /// Creates the window in the zone with the IANA identifier `timeZone`, such as
+    /// `"Europe/Berlin"` or `"Etc/GMT-5"`, on the clock `now`.
     ///
-    /// - Parameters:
-    ///   - days: The days on which the window opens; at least one.
-    ///   - from: The local time it opens (inclusive).
-    ///   - to: The local time it closes (exclusive); before `from` for a window past midnight.
-    ///   - timeZone: An IANA identifier, such as `"Europe/Berlin"`, `"UTC"` or `"Etc/GMT-5"`
-    ///     (+05:00): one in `TimeZone.knownTimeZoneIdentifiers`, `UTC`, `GMT`, or one in an IANA
-    ///     area (`Europe/`, `Asia/`, `Etc/`, …) that Foundation's zone data holds under that
-    ///     name. Never `Factory`, an offset such as `GMT+5`, or an abbreviation such as `BST`.
-    ///   - name: The name shown in denials and audit records.
-    ///   - now: The clock; the system clock unless given.
     /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for a time zone that is not
     ///   an IANA identifier (the message suggests the nearest one), `from` equal to `to`, or no
     ///   days.
@@ -103,8 +81,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         self.now = now
         summary = "\(Weekday.summary(of: days)) \(from)–\(to) \(timeZone)"
         isOpen = Weekday.allCases.map(days.contains)
-        // Every offset change from 1900 to 2200: a few hundred for a zone with daylight saving
-        // time, read in about a quarter of a millisecond.
+        // Every offset change from 1900 to 2200, read once so that a decision needs no Calendar.
         var instant = Date(timeIntervalSince1970: Self.earliestSecond)
         var offsetStarts = [Self.earliestSecond]
         var offsets = [zone.secondsFromGMT(for: instant)]
@@ -137,9 +114,8 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         AccessExplanation(try decision(at: now()))
     }
 
-    /// Exact: the window folded at the request's instant (or at the window's own clock when the
-    /// request has none): everything inside it, nothing outside, failed when the clock reads an
-    /// instant the window cannot place (as a decision throws).
+    /// Exact: everything or nothing, by the window at the request's instant (or the window's
+    /// clock).
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         .exact(allowing: try decision(at: request.instant ?? now()) == .allow ? .everything : .nothing)
     }
@@ -158,8 +134,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
             return .allow
         }
         let day = Weekday.allCases[weekday].shortName
-        let time = LocalTime.twoDigits(minute / 60) + ":" + LocalTime.twoDigits(minute % 60)
-        return .deny(reason: "outside \(summary); it is \(day) \(time) there")
+        return .deny(reason: "outside \(summary); it is \(day) \(LocalTime.clock(minute)) there")
     }
 
     /// The offset in force at `seconds`: that of the last change at or before it.

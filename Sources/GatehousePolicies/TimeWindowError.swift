@@ -1,8 +1,7 @@
 import Foundation
 
-/// A ``TimeWindow`` that cannot decide: its clock reads an instant it cannot place on a wall
-/// clock. The policy throws it from the decision instead of denying, so that no combinator
-/// (`Not`) can turn the fault into an allow; the proxy denies with a gate failure.
+/// A ``TimeWindow`` that cannot decide: its clock reads an instant it cannot place. Thrown, not
+/// a denial, so that `Not` cannot turn the fault into an allow.
 public struct TimeWindowError: Error, Sendable, Hashable, LocalizedError {
     /// What the clock read.
     public enum Kind: Sendable, Hashable {
@@ -14,8 +13,7 @@ public struct TimeWindowError: Error, Sendable, Hashable, LocalizedError {
 
     /// What the clock read.
     public var kind: Kind
-    /// What was wrong and what was expected, such as
-    /// `the clock reads nan; expected a finite instant`.
+    /// What was wrong and what was expected.
     public var message: String
 
     /// Creates an error.

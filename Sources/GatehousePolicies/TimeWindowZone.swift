@@ -2,13 +2,11 @@ import Foundation
 import GatehouseCore
 
 /// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
-/// does not. Shared with the configuration's `timeWindow` settings.
+/// does not.
 ///
 /// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` as +05:00 while `Etc/GMT+5`
-/// is −05:00, maps abbreviations such as `BST` (to Asia/Dhaka), and knows `Factory`. So an
-/// identifier is accepted when it is `UTC` or `GMT`, is listed in
-/// `TimeZone.knownTimeZoneIdentifiers`, or lies in an IANA area and Foundation's zone data holds
-/// it under exactly that name (Linux lists one name per place and no `Etc/` zone).
+/// is −05:00, maps `BST` to Asia/Dhaka, and knows `Factory`. Linux lists one name per place and
+/// no `Etc/` zone, so a name in an IANA area is also accepted when the zone data holds it exactly.
 package enum TimeWindowZone {
     /// The zone named `identifier`, or `nil` when it is not an accepted IANA identifier.
     package static func zone(_ identifier: String) -> TimeZone? {
@@ -22,12 +20,8 @@ package enum TimeWindowZone {
         return TimeZone(identifier: identifier).flatMap { $0.identifier == identifier ? $0 : nil }
     }
 
-    /// Why `identifier` is not accepted, such as `unknown time zone "Europe/Berln"; expected an
-    /// IANA identifier such as "Europe/Berlin" (did you mean "Europe/Berlin"?)`.
-    ///
-    /// An offset spelled with `GMT`, `UTC` or `UT` (`GMT+5`, `UTC-03:00`) is answered with the
-    /// `Etc/` identifier for it, whose sign is inverted (`Etc/GMT-5` is +05:00), or with the
-    /// news that none exists (offsets that are not whole hours, or beyond −12 and +14).
+    /// Why `identifier` is not accepted, with a did-you-mean, or for an offset such as `GMT+5`
+    /// the `Etc/` identifier that spells it.
     package static func problem(with identifier: String) -> String {
         let sentence =
             "unknown time zone \(identifier.debugDescription); expected an IANA identifier such as \"Europe/Berlin\""
@@ -51,16 +45,14 @@ package enum TimeWindowZone {
     private static let listed: Set<String> = Set(TimeZone.knownTimeZoneIdentifiers)
         .union(["UTC", "GMT"]).subtracting(["Factory"])
 
-    /// What a suggestion is chosen from, each with its lowercased scalars, sorted so that ties
-    /// always go the same way: the listed identifiers and the `Etc/` zones Foundation knows.
+    /// What a suggestion is chosen from, sorted so that ties always go the same way.
     private static let candidates: [(name: String, lowered: [Unicode.Scalar])] = {
         let fixed = (-14...12).map { $0 == 0 ? "Etc/GMT" : $0 < 0 ? "Etc/GMT\($0)" : "Etc/GMT+\($0)" }
         let etc = (fixed + ["Etc/UTC"]).filter { TimeZone(identifier: $0) != nil }
         return listed.union(etc).sorted().map { ($0, Array($0.lowercased().unicodeScalars)) }
     }()
 
-    /// The closest candidate to `word`, ignoring case, within an edit distance of a third of the
-    /// candidate's length (at least 1); the first in sorted order when several are as close.
+    /// The closest candidate to `word`, ignoring case, within a third of its length (at least 1).
     private static func suggestion(for word: String) -> String? {
         let lowered = Array(word.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
@@ -75,9 +67,8 @@ package enum TimeWindowZone {
         return best?.name
     }
 
-    /// The offset east of UTC, in minutes, when `identifier` spells one the way Foundation
-    /// would read it: `GMT`, `UTC` or `UT` (any case), a sign, one or two digits of hours, and
-    /// optionally two digits of minutes, with or without a colon. `nil` for anything else.
+    /// The offset east of UTC, in minutes, when `identifier` spells one as Foundation would read
+    /// it (`GMT+5`, `utc-03:00`), else `nil`.
     private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
         let text = identifier.uppercased()
         guard let prefix = ["GMT", "UTC", "UT"].first(where: { text.hasPrefix($0) }),
@@ -95,14 +86,11 @@ package enum TimeWindowZone {
         return sign * (hours * 60 + minutes)
     }
 
-    /// `a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)`, or why
-    /// there is no such identifier.
+    /// `a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)`, or why none is.
     private static func fixedOffsetHint(_ minutes: Int) -> String {
         guard minutes != 0 else { return "a zero offset is written \"UTC\"" }
         let magnitude = abs(minutes)
-        let offset =
-            (minutes > 0 ? "+" : "-") + LocalTime.twoDigits(magnitude / 60) + ":"
-            + LocalTime.twoDigits(magnitude % 60)
+        let offset = (minutes > 0 ? "+" : "-") + LocalTime.clock(magnitude)
         let hours = minutes / 60
         guard minutes % 60 == 0, (-12...14).contains(hours) else {
             return "no identifier names the fixed offset \(offset): name the place whose clock you mean"

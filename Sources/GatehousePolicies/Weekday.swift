@@ -24,11 +24,8 @@ public enum Weekday: String, Sendable, Hashable, Comparable, CaseIterable, Codab
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 
-    /// A set of days for display: runs of three or more consecutive days as a range, other days
-    /// listed, Monday first: `Mon–Fri`, `Mon, Wed, Fri`, `Mon–Wed, Sat`, `Mon–Sun`.
-    ///
-    /// A run may wrap past Sunday and is then placed where it starts: `Fri–Mon`,
-    /// `Wed, Sat–Mon`. The empty set prints as `no day`.
+    /// A set of days for display, Monday first, runs of three or more as a range: `Mon–Fri`,
+    /// `Mon, Wed, Fri`, `Wed, Sat–Mon`; the empty set is `no day`.
     public static func summary(of days: Set<Weekday>) -> String {
         let present = allCases.map(days.contains)
         guard let gap = present.firstIndex(of: false) else { return "Mon–Sun" }
@@ -50,8 +47,7 @@ public enum Weekday: String, Sendable, Hashable, Comparable, CaseIterable, Codab
         return parts.sorted { $0.start < $1.start }.map(\.text).joined(separator: ", ")
     }
 
-    /// Decodes `"mon"` through `"sun"`; anything else is a `DecodingError.dataCorrupted` whose
-    /// description is `expected one of mon, tue, wed, thu, fri, sat, sun, found "monday"`.
+    /// Decodes `"mon"` through `"sun"`; anything else is a `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

@@ -1,10 +1,8 @@
 /// Recognizes text saved as UTF-16 or UTF-32, so that a file that must be UTF-8 (a rules file,
 /// a configuration) says what it is instead of naming the NUL or odd byte it meets first.
 package enum WideEncoding {
-    /// `"UTF-16LE"`, `"UTF-16BE"`, `"UTF-32LE"` or `"UTF-32BE"` when `bytes` begin with that
-    /// encoding's byte-order mark, or, without one, with the NUL bytes it puts around an ASCII
-    /// character (RFC 8259 §8.1's rule for JSON; UTF-8 text never begins with a NUL byte
-    /// next to another character); otherwise `nil`.
+    /// `"UTF-16LE"`, `"UTF-16BE"`, `"UTF-32LE"` or `"UTF-32BE"` when `bytes` begin with its
+    /// byte-order mark or the NUL bytes it puts around an ASCII character (RFC 8259 §8.1).
     package static func name(of bytes: [UInt8]) -> String? {
         let head = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
         switch (head[0], head[1], head[2], head[3]) {

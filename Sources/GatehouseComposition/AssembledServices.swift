@@ -13,13 +13,6 @@ public struct AssembledServices: Sendable {
     /// What ``validate()`` checks, in file order.
     let checks: [Check]
 
-    init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil, checks: [Check] = []) {
-        self.services = services
-        self.file = file
-        self.decisionLog = decisionLog
-        self.checks = checks
-    }
-
     /// The service named `name`, or `nil`.
     public subscript(name: String) -> ConfiguredService? {
         services.first { $0.name == name }

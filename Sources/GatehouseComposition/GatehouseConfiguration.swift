@@ -119,9 +119,6 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return .object(object)
     }
 
-    /// The keys of the top level, `$schema` aside.
-    static let topLevelKeys = ["services", "decisionLog"]
-
     /// The services and the decision log of a configuration's top level.
     private static func parts(of value: JSONValue, issues: IssueCollector) -> (
         [ServiceConfiguration], DecisionLogConfiguration?
@@ -132,7 +129,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         }
         ConfigurationCharacters.check(value, at: "", issues: issues)
         issues.addUnknownKeys(
-            of: root, at: "", known: topLevelKeys + ["$schema"],
+            of: root, at: "", known: ["services", "decisionLog", "$schema"],
             #"the top level has "services", "decisionLog" (and "$schema")"#)
         let decisionLog = root["decisionLog"].flatMap {
             $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)

@@ -5,7 +5,8 @@ import GatehouseCore
 /// any loader and cache has one type.
 ///
 /// It stores, removes and lists when the wrapped loader does (the built-in `disk` and `memory`
-/// loaders and a cache over them); otherwise those calls throw ``UnsupportedOperation``.
+/// loaders and a cache over them); otherwise those calls throw ``UnsupportedOperation``. Every
+/// other error is the wrapped loader's own.
 public struct AnyLoader: ResourceStoring, ResourceListing {
     /// The wrapped loader.
     public let base: any ResourceLoading<String, Data>
@@ -21,22 +22,16 @@ public struct AnyLoader: ResourceStoring, ResourceListing {
     }
 
     /// Stores in the wrapped loader.
-    ///
-    /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
     public func store(_ resource: Data, for key: String) async throws {
         try await base(as: (any ResourceStoring<String, Data>).self, for: "write").store(resource, for: key)
     }
 
     /// Removes from the wrapped loader.
-    ///
-    /// - Throws: ``UnsupportedOperation`` when it does not store; otherwise its own error.
     public func remove(_ key: String) async throws {
         try await base(as: (any ResourceStoring<String, Data>).self, for: "delete").remove(key)
     }
 
     /// Lists in the wrapped loader.
-    ///
-    /// - Throws: ``UnsupportedOperation`` when it does not list; otherwise its own error.
     public func keys(under prefix: String) async throws -> [String] {
         try await base(as: (any ResourceListing<String>).self, for: "list").keys(under: prefix)
     }

@@ -5,7 +5,6 @@ import GatehousePolicies
 extension AssembledServices {
     /// A policy that can be checked ahead of any decision, at its place in the configuration.
     struct Check: Sendable {
-        /// Where: `services.avatars.gatekeepers[2]`, `services.avatars.shadow[0].policies[1]`.
         var path: String
         var policy: any ValidatingPolicy
     }
@@ -16,23 +15,17 @@ extension AssembledServices {
         place: String, file: String, rules: Int, groups: Int, attributes: [String]
     )
 
-    /// Checks now, ahead of any decision, every gatekeeper and shadow gatekeeper of every
-    /// service that can be checked ahead (each `ValidatingPolicy`, such as a `file` policy's
-    /// rules file, also inside `allOf`, `anyOf` and `not`), as `gatehouse validate` does.
+    /// Checks every gatekeeper and shadow gatekeeper that can be checked ahead of a decision
+    /// (a `file` policy's rules file, also inside combinators), as `gatehouse validate` does.
+    /// Assembling does not read rules files, so this finds a missing or malformed one before the
+    /// first call is denied.
     ///
-    /// Assembling a configuration does not read its rules files (a `file` policy reads its file
-    /// at each decision), so a configuration can assemble while a rules file it names is missing
-    /// or malformed; this finds that before the first call is denied.
-    ///
-    /// - Throws: ``ConfigurationError`` listing every problem, each at the gatekeeper's place in
-    ///   the configuration with the file and line in its message
-    ///   (`services.avatars.gatekeepers[2]: avatars.rules:3: ...`).
+    /// - Throws: ``ConfigurationError`` listing every problem at its gatekeeper's place.
     public func validate() async throws {
         _ = try await validate { _, _ in }
     }
 
-    /// Checks as ``validate()`` does, calling `progress` with the number of policies checked
-    /// and the total before each, and returns the rules files checked.
+    /// ``validate()``, reporting `progress` before each policy; returns the rules files checked.
     package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws
         -> [CheckedRulesFile]
     {
@@ -53,8 +46,8 @@ extension AssembledServices {
                     issues += problems.map { .init(path: check.path, message: $0) }
                 }
             } else {
-                for issue in await memberIssues(check.policy, at: check.path) {
-                    issues.append(.init(path: issue.path, message: issue.message))
+                issues += await memberIssues(check.policy, at: check.path).map {
+                    .init(path: $0.path, message: $0.message)
                 }
             }
         }
@@ -64,8 +57,7 @@ extension AssembledServices {
 }
 
 extension RenamedPolicy: ValidatingPolicy {
-    /// The issues of the renamed policy: a name is a key of the same component, so they keep
-    /// their place.
+    /// The renamed policy's issues, at the same place (`name` is a key of its component).
     func validationIssues() async -> [ValidationIssue] {
         guard let validating = policy as? any ValidatingPolicy else { return [] }
         return await validating.validationIssues()

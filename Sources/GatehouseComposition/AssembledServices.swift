@@ -7,21 +7,11 @@ public struct AssembledServices: Sendable {
     public let services: [ConfiguredService]
     /// The configuration file, when assembled from one.
     public let file: URL?
-    /// The decision log every service writes to, when the configuration has a `"decisionLog"`
-    /// or the assembler was given ``Assembler/decisionLogFile``. Close it (`await
-    /// services.decisionLog?.close()`) before the process exits, so that every decision it
-    /// accepted is written; to keep the shadow answers still in flight, first wait for them
-    /// (`await service.gate.waitForShadowAnswers()` for each service).
+    /// The decision log every service writes to, if any. Close it before the process exits, or
+    /// decisions it accepted may be lost (see docs/configuration.md, "Decision log").
     public let decisionLog: DecisionLog?
     /// What ``validate()`` checks, in file order.
     let checks: [Check]
-
-    init(services: [ConfiguredService], file: URL?, decisionLog: DecisionLog? = nil, checks: [Check] = []) {
-        self.services = services
-        self.file = file
-        self.decisionLog = decisionLog
-        self.checks = checks
-    }
 
     /// The service named `name`, or `nil`.
     public subscript(name: String) -> ConfiguredService? {

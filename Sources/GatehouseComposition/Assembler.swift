@@ -5,27 +5,18 @@ import GatehouseLoaders
 
 /// Turns a configuration into ready services: for each, gate(s) → optional cache → loader.
 ///
-/// The cache is always placed behind the gate; the format has no way to put it in front, so a
-/// revoked grant is never served from a warm cache. A service without gatekeepers is an error,
-/// not an open door. Nothing half-built is returned: either every service is assembled, or a
-/// ``ConfigurationError`` lists every problem found, each at its path.
-///
-/// ```swift
-/// let services = try Assembler().assemble(contentsOf: URL(fileURLWithPath: "gatehouse.json"))
-/// let avatars = try services.service(named: "avatars")
-/// let data = try await avatars.load("avatars/alice.png")
-/// ```
+/// The cache is always behind the gate, so a revoked grant is never served from a warm cache. A
+/// service without gatekeepers is an error, not an open door. Nothing half-built is returned:
+/// every service is assembled, or a ``ConfigurationError`` lists every problem at its path.
 public struct Assembler: Sendable {
     /// The component types the configuration may name.
     public var registry: PluginRegistry
     /// The clock given to time-dependent policies and audit records.
     public var clock: @Sendable () -> Date
-    /// Receives one record per decision of every assembled service (and shadow records). With
-    /// a decision log, both receive every record.
+    /// Receives every record of every assembled service, beside any decision log.
     public var observer: (any AccessObserver)?
-    /// A decision log file that replaces the configuration's `decisionLog.path` (its `mask`,
-    /// `capacity` and `overflow` are kept), or adds a decision log with the default settings
-    /// when the configuration has none; `gatehouse check --decision-log FILE` sets it.
+    /// A decision log file that replaces the configuration's `decisionLog.path`, or adds a log
+    /// with the default settings (`gatehouse check --decision-log FILE`).
     public var decisionLogFile: URL?
 
     /// Creates an assembler.
@@ -59,11 +50,8 @@ public struct Assembler: Sendable {
         return try assemble(configuration, baseDirectory: baseDirectory, file: nil, shape: shape)
     }
 
-    /// Assembles a configuration; relative paths resolve against `baseDirectory`.
-    ///
-    /// A decision log (the configuration's `"decisionLog"`, or ``decisionLogFile``) is opened
-    /// here, creating its file, and receives every record of every service, as ``observer``
-    /// does.
+    /// Assembles a configuration, opening (creating) its decision log; relative paths resolve
+    /// against `baseDirectory`.
     ///
     /// - Throws: ``ConfigurationError`` listing every problem found.
     public func assemble(
@@ -72,8 +60,7 @@ public struct Assembler: Sendable {
         try assemble(configuration, baseDirectory: baseDirectory, file: file, shape: nil)
     }
 
-    /// Assembles a configuration read from JSON with the problems of its shape (`nil` for one
-    /// built in code), so that every problem is reported in one error.
+    /// Assembles with the problems of the JSON's shape (`nil` when built in code), all in one error.
     private func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL?,
         shape: [ConfigurationError.Issue]?
@@ -101,8 +88,7 @@ public struct Assembler: Sendable {
         return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
     }
 
-    /// The decision log the configuration and ``decisionLogFile`` ask for, opened; `nil` when
-    /// none is asked for or it cannot be opened (an issue says why).
+    /// The decision log asked for, opened; `nil` when none is, or it cannot be opened (an issue).
     private func openDecisionLog(
         _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector
     ) -> DecisionLog? {
@@ -130,8 +116,8 @@ public struct Assembler: Sendable {
     }
 
     /// The service assembled, or `nil` with its problems in `run`; `shapeChecked` when reading
-    /// the JSON already reported missing or empty gatekeepers. `mask` (the decision log's) is its
-    /// gate's mask, so a masked value appears in no record, verdict or denial.
+    /// the JSON already reported missing gatekeepers. `mask` (the decision log's) is the gate's,
+    /// so a masked value appears in no record, verdict or denial.
     private func assemble(
         _ service: ServiceConfiguration, run: AssemblyRun, shapeChecked: Bool, mask: Set<String>
     )
@@ -141,28 +127,24 @@ public struct Assembler: Sendable {
         run.declaredAttributes = service.attributes
         if service.gatekeepers.isEmpty && !shapeChecked {
             run.issues.add(
-                ConfigurationPath.member(path, "gatekeepers"),
-                "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+                ConfigurationPath.member(path, "gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
         }
-        let gates = service.gatekeepers.enumerated().map { index, component in
-            run.policy(
-                component,
-                path: ConfigurationPath.element(ConfigurationPath.member(path, "gatekeepers"), index),
-                depth: 0)
+        func policies(_ components: [ComponentConfiguration], under key: String) -> [AssemblyRun.Built?] {
+            components.enumerated().map { index, component in
+                run.policy(
+                    component, path: ConfigurationPath.element(ConfigurationPath.member(path, key), index),
+                    depth: 0)
+            }
         }
-        let shadow = service.shadow.enumerated().map { index, component in
-            run.policy(
-                component, path: ConfigurationPath.element(ConfigurationPath.member(path, "shadow"), index),
-                depth: 0)
-        }
+        let gates = policies(service.gatekeepers, under: "gatekeepers")
+        let shadow = policies(service.shadow, under: "shadow")
         let loader = run.component(
             service.loader, path: ConfigurationPath.member(path, "loader"), from: run.registry.loaders,
             kind: "loader")
         let source = service.resourceAttributes.map {
             run.component(
                 $0, path: ConfigurationPath.member(path, "resourceAttributes"),
-                from: run.registry.attributeSources,
-                kind: "attribute source")
+                from: run.registry.attributeSources, kind: "attribute source")
         }
         guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
             source.map({ $0 != nil }) ?? true

@@ -11,11 +11,9 @@ final class AssemblyRun: @unchecked Sendable {
     let clock: @Sendable () -> Date
     let observer: (any AccessObserver)?
     let issues: IssueCollector
-    /// The places of the problems found reading the JSON: a component holding one is not built
-    /// (its problem is reported already).
+    /// Where reading the JSON found problems: a component holding one is not built.
     var shapeProblems: [String] = []
-    /// The policies `validate` checks ahead, each at its place: every `ValidatingPolicy` built
-    /// that nests no other component (a combinator's members are listed themselves).
+    /// What `validate` checks: each `ValidatingPolicy` that nests no component, at its place.
     private(set) var checks: [AssembledServices.Check] = []
     /// The attribute names the service being built declares, handed to its rules files.
     var declaredAttributes: [String]?
@@ -32,10 +30,11 @@ final class AssemblyRun: @unchecked Sendable {
         self.observer = observer
     }
 
+    /// A policy built, with its line of `explain`.
+    typealias Built = (policy: any AccessPolicy, line: ExplanationLine)
+
     /// A policy and its explanation, or `nil` when it could not be built (issues reported).
-    func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> (
-        policy: any AccessPolicy, line: ExplanationLine
-    )? {
+    func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> Built? {
         guard depth <= Self.maximumNesting else {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
             return nil
@@ -75,8 +74,7 @@ final class AssemblyRun: @unchecked Sendable {
         if !children.isEmpty { children[children.count - 1].append(line) }
     }
 
-    /// A loader or attribute source and its description, or `nil` when it could not be built
-    /// (issues reported).
+    /// A loader or attribute source and its description, or `nil` (issues reported).
     func component<Component>(
         _ component: ComponentConfiguration, path: String,
         from plugins: [String: PluginRegistry.Plugin<Component>],
@@ -88,8 +86,8 @@ final class AssemblyRun: @unchecked Sendable {
         return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
     }
 
-    /// The plugin for the component's type, or `nil` when the type is unknown (reported) or the
-    /// component holds a problem found reading the JSON (reported already).
+    /// The plugin for the component's type, or `nil` when the type is unknown or the component
+    /// holds a shape problem (either reported).
     private func plugin<Component>(
         for component: ComponentConfiguration, at path: String,
         in plugins: [String: PluginRegistry.Plugin<Component>],
@@ -198,8 +196,7 @@ struct ExplanationLine: Sendable, Hashable {
     }
 }
 
-/// A policy given another name in the configuration (`"name": "office-hours"`), so that denials
-/// and audit records can tell two gatekeepers of the same type apart.
+/// A policy renamed by the configuration's `"name"`, so that denials tell two of a type apart.
 struct RenamedPolicy: AccessPolicy {
     let name: String
     let policy: any AccessPolicy

@@ -92,8 +92,7 @@ enum BuiltInPlugins {
             })
     }
 
-    /// A memory loader; every key must keep the resource identity rule, or the proxy would
-    /// refuse every request for it (a key in NFD could never be loaded).
+    /// A memory loader; a key breaking the resource identity rule (NFD) could never be loaded.
     static func makeMemory(
         _ settings: MemorySettings, _ context: PluginContext
     ) throws -> any ResourceLoading<String, Data> {
@@ -202,8 +201,7 @@ enum BuiltInPlugins {
     }
 }
 
-/// A string setting checked as it is decoded, so that a bad one is reported with every other
-/// problem of its component (see ``SettingsDecoder``).
+/// A string setting checked as it is decoded, so that a bad one is reported with the others.
 struct Checked<Rule: SettingRule>: Decodable, Sendable, SettingPlaceholder {
     /// The text as written.
     var text: String
@@ -229,7 +227,6 @@ struct Checked<Rule: SettingRule>: Decodable, Sendable, SettingPlaceholder {
 /// What a ``Checked`` setting accepts.
 protocol SettingRule {
     associatedtype Value: Sendable
-    /// Any value; it stands in for a bad one and is never used.
     static var placeholder: Value { get }
     /// The value `text` names, or `nil`.
     static func value(of text: String) -> Value?

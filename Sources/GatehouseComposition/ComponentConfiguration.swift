@@ -8,7 +8,7 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
     public var type: String
     /// The other keys of the component, in file order.
     public var settings: JSONObject
-    /// Where the component sat relative to the settings being decoded (for error paths).
+    /// Where it sat relative to the settings being decoded, for error paths.
     var relativePath: [AnyCodingKey] = []
 
     /// Creates a component of `type` with `settings` (without the `type` key).
@@ -33,7 +33,7 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads `{"type": "...", ...settings}` at `path`; `nil` when it cannot (the issue reported).
+    /// Reads a component at `path`; `nil` when it cannot (the issue reported).
     init?(_ value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(var object) = value else {
             issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
@@ -65,7 +65,7 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
         return .object(object)
     }
 
-    /// Whether type and settings are equal (where it was written does not count).
+    /// Whether type and settings are equal, wherever it was written.
     public static func == (lhs: ComponentConfiguration, rhs: ComponentConfiguration) -> Bool {
         lhs.type == rhs.type && lhs.settings == rhs.settings
     }

@@ -28,8 +28,12 @@ enum ConfigurationDuration {
 
     /// `250ms`, `2s`: the shortest way to write a duration of whole milliseconds.
     static func text(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = milliseconds(duration)
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+
+    /// The whole milliseconds of `duration`, rounded down.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

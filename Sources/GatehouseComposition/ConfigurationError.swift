@@ -112,6 +112,40 @@ final class IssueCollector: @unchecked Sendable {
         return !unknown.isEmpty
     }
 
+    /// The non-empty strings of the array `value` (`noun`s); every other element is reported,
+    /// shown by `found`.
+    func strings(_ value: JSONValue, at path: String, of noun: String, found: KeyPath<JSONValue, String>)
+        -> [String]
+    {
+        guard case .array(let values) = value else {
+            add(path, "expected an array of \(noun)s, found \(value.kindDescription)")
+            return []
+        }
+        var strings: [String] = []
+        for (index, element) in values.enumerated() {
+            guard case .string(let text) = element, !text.isEmpty else {
+                add(
+                    ConfigurationPath.element(path, index),
+                    "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
+                continue
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// `object[key]` when it is a positive whole number; `nil` when absent or not one (reported).
+    func positiveInteger(
+        _ key: String, in object: JSONObject, at path: String, expected: String = "a positive whole number"
+    ) -> Int? {
+        guard let value = object[key] else { return nil }
+        guard case .number(let text) = value, let number = Int(text), number > 0 else {
+            add(ConfigurationPath.member(path, key), "expected \(expected), found \(value.shown)")
+            return nil
+        }
+        return number
+    }
+
     var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
     var isEmpty: Bool { lock.withLock { stored.isEmpty } }
 }

@@ -4,30 +4,20 @@
     import Darwin
 #endif
 
-/// Reads the bytes of a configuration file, bounded in size and in time.
-///
-/// Any file that is not a directory is read: a regular file, and also `/dev/stdin` or the pipe
-/// of a shell's `<(...)`, since a person may well generate a configuration; `/dev/null` reads
-/// as empty, which ``GatehouseConfiguration`` reports as such. The reader never waits for a
-/// pipe to get a writer (a named pipe nobody writes to reads as empty), never reads more than
-/// `limit` bytes (so `/dev/zero` is refused, not read forever), and gives up on a pipe or device
-/// that has not finished within `patience`.
+/// Reads the bytes of any file but a directory (a pipe too), bounded in size and time: it never
+/// waits for a pipe to get a writer, reads at most `limit` bytes (`/dev/zero` is refused, not
+/// read forever), and gives up on a pipe or device that has not ended within `patience`.
 enum ConfigurationFileReader {
-    /// What was wrong, as the message of a ``ConfigurationError/Issue``.
+    /// What was wrong, as an issue's message.
     struct Failure: Error, Equatable {
         var message: String
     }
 
     /// The largest configuration read: far more than any real one.
     static let maximumSize = 16 << 20
-
-    /// How long a pipe or device may take to deliver the whole configuration.
     static let patience = Duration.seconds(10)
 
-    /// The bytes of the file at `path`.
-    ///
-    /// - Throws: ``Failure`` when the file cannot be opened or read, is a directory, is larger
-    ///   than `limit`, or did not finish within `patience`.
+    /// The bytes of the file at `path`; throws a ``Failure`` saying why not.
     static func contents(ofFile path: String, limit: Int = maximumSize, patience: Duration = patience)
         throws(Failure) -> [UInt8]
     {
@@ -62,9 +52,7 @@ enum ConfigurationFileReader {
             if code == EINTR { continue }
             guard code == EAGAIN || code == EWOULDBLOCK else { throw cannotRead(path, code) }
             // A pipe or device with nothing to read yet: wait for more, up to the deadline.
-            let left = clock.now.duration(to: deadline)
-            let milliseconds =
-                left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            let milliseconds = ConfigurationDuration.milliseconds(clock.now.duration(to: deadline))
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard milliseconds > 0, poll(&poller, 1, Int32(milliseconds)) != 0 else {
                 throw Failure(
@@ -79,7 +67,7 @@ enum ConfigurationFileReader {
     private static func spoken(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         if attoseconds == 0 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+        return "\(ConfigurationDuration.milliseconds(duration)) ms"
     }
 
     private static func cannotRead(_ path: String, _ code: Int32) -> Failure {

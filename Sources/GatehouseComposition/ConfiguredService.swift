@@ -2,14 +2,14 @@ import Foundation
 import GatehouseCore
 
 /// A service assembled from configuration: gate → optional cache → loader, usable wherever an
-/// `any ResourceLoading<String, Data>` is, and able to decide without loading (for `check`),
-/// store, remove and list.
+/// `any ResourceLoading<String, Data>` is, and able to decide without loading.
 ///
-/// Every operation is decided by the same gate (``gate``), each with its own action: `load`
-/// asks `"read"` (or the action given), `store` `"write"`, `remove` `"delete"`, `keys(under:)`
-/// `"list"` for the folder and then `"read"` for each key. Shadow gatekeepers, if configured,
-/// are asked on every decision and reported to the observer as records with
-/// `AccessRecord.isShadow` set; their answer is never enforced. Every record names the service.
+/// One gate decides every operation, each with its action: `load` `"read"` (or the action
+/// given), `store` `"write"`, `remove` `"delete"`, `keys(under:)` `"list"`, then `"read"` for
+/// each key. Shadow gatekeepers are recorded (`AccessRecord.isShadow`), never enforced.
+///
+/// An operation throws `AccessDenied` when the gate refuses, `CancellationError`, or the loader's
+/// own error unchanged (``UnsupportedOperation`` when it cannot store or list).
 public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// A configured service is a gate: a cache may stand behind it, never in front of it.
     public typealias Gate = AccessGate
@@ -32,37 +32,27 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     }
 
     /// Loads `key` for the current `AccessContext` with the given action.
-    ///
-    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
     public func load(_ key: String, action: String) async throws -> Data {
         try await proxy.authorize(key, action: AccessAction(rawValue: action))
         return try await proxy.base.load(key)
     }
 
     /// Stores `resource` for `key` if the gate allows `"write"`.
-    ///
-    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged
-    ///   (``UnsupportedOperation`` when it does not store).
     public func store(_ resource: Data, for key: String) async throws {
         try await proxy.store(resource, for: key)
     }
 
     /// Removes `key` if the gate allows `"delete"`.
-    ///
-    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
     public func remove(_ key: String) async throws {
         try await proxy.remove(key)
     }
 
     /// The keys under the folder `prefix` that may be read, if the gate allows `"list"` on it.
-    ///
-    /// - Throws: `AccessDenied`, `CancellationError`, or the loader's own error, unchanged.
     public func keys(under prefix: String) async throws -> [String] {
         try await proxy.keys(under: prefix)
     }
 
-    /// Decides `request` without loading anything: returns when every gatekeeper allows. The
-    /// resource's attributes, when the service has a source for them, are merged in first.
+    /// Decides `request`, with the resource's attributes merged in, without loading anything.
     ///
     /// - Throws: `AccessDenied` or `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
@@ -70,9 +60,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
             request, identity: gate.identity, resourceAttributes: proxy.attributes(of: request.resource))
     }
 
-    /// Decides `request` without loading anything and explains the verdict, every gatekeeper's
-    /// step included. The resource's attributes, when the service has a source for them, are
-    /// merged in first.
+    /// Decides `request` as ``authorize(_:)`` does and explains the verdict, step by step.
     ///
     /// - Throws: `CancellationError` only.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {

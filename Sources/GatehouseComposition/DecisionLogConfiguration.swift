@@ -1,16 +1,8 @@
 import GatehouseAudit
 
 /// The top-level `"decisionLog"` of a configuration: a file that receives one JSON line per
-/// decision of every service (a `DecisionLog` from GatehouseAudit).
-///
-/// ```json
-/// "decisionLog": { "path": "decisions.jsonl", "mask": ["token"], "capacity": 10000, "overflow": "drop" }
-/// ```
-///
-/// `path` is required and, when relative, taken from the configuration file's folder; `mask`
-/// lists attribute keys never written (default none); `capacity` is the most records queued
-/// (default 10000); `overflow` says what a full queue does: `"drop"` (the default: count, and
-/// report the count in the log) or `"wait"` (the deciding caller waits for room).
+/// decision of every service (a `DecisionLog` from GatehouseAudit). See docs/configuration.md,
+/// "Decision log".
 public struct DecisionLogConfiguration: Sendable, Hashable {
     /// The log file, relative to the configuration file's folder unless absolute.
     public var path: String
@@ -34,8 +26,7 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
 
     static let keys = ["path", "mask", "capacity", "overflow"]
 
-    /// Reads `{"path": ..., "mask": [...], "capacity": N, "overflow": "drop" | "wait"}`,
-    /// reporting every problem at its place.
+    /// Reads the JSON object, reporting every problem at its place.
     init?(value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
             issues.add(path, "expected an object with \"path\", found \(value.kindDescription)")
@@ -56,36 +47,15 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
                 ConfigurationPath.member(path, "path"),
                 "expected a non-empty string, found \(other.shown)")
         }
-        var mask: [String] = []
-        if let maskValue = object["mask"] {
-            let maskPath = ConfigurationPath.member(path, "mask")
-            if case .array(let values) = maskValue {
-                for (index, value) in values.enumerated() {
-                    guard case .string(let key) = value, !key.isEmpty else {
-                        issues.add(
-                            ConfigurationPath.element(maskPath, index),
-                            "expected an attribute key (a non-empty string), found \(value.shown)"
-                        )
-                        continue
-                    }
-                    mask.append(key)
-                }
-            } else {
-                issues.add(
-                    maskPath, "expected an array of attribute keys, found \(maskValue.kindDescription)")
-            }
-        }
-        var capacity = DecisionLog.defaultCapacity
-        if let capacityValue = object["capacity"] {
-            if case .number(let text) = capacityValue, let number = Int(text), number > 0 {
-                capacity = number
-            } else {
-                issues.add(
-                    ConfigurationPath.member(path, "capacity"),
-                    "expected a positive whole number of records, found \(capacityValue.shown)"
-                )
-            }
-        }
+        let mask =
+            object["mask"].map {
+                issues.strings(
+                    $0, at: ConfigurationPath.member(path, "mask"), of: "attribute key", found: \.shown)
+            } ?? []
+        let capacity =
+            issues.positiveInteger(
+                "capacity", in: object, at: path, expected: "a positive whole number of records")
+            ?? DecisionLog.defaultCapacity
         var overflow = DecisionLog.Overflow.drop
         if let overflowValue = object["overflow"] {
             let names = DecisionLog.Overflow.allCases.map(\.rawValue)

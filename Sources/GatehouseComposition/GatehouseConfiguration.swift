@@ -3,29 +3,18 @@ import GatehouseCore
 import GatehousePolicies
 
 /// A configuration file: named services, each a loader, an optional cache and gatekeepers, and
-/// optionally a decision log that receives every service's decisions.
+/// optionally a decision log. The format is in docs/configuration.md.
 ///
-/// ```json
-/// { "services": { "avatars": {
-///     "loader": { "type": "disk", "root": "assets" },
-///     "cache": { "countLimit": 500, "byteLimit": 10000000 },
-///     "gatekeepers": [ { "type": "allowList", "resources": ["avatars/*"] } ] } } }
-/// ```
-///
-/// Reading a file checks its shape (unknown keys, wrong types, missing parts) and reports every
-/// problem with its path; ``Assembler`` then checks each component's type and settings.
-///
-/// `init(json:file:)` keeps the file's order of services and keys. Foundation's `JSONDecoder`
-/// does not keep the order of object keys, so a configuration decoded with it may list its
-/// services in another order; equality therefore compares services by name, not position.
+/// Reading checks the shape and reports every problem with its path; ``Assembler`` then checks
+/// each component. `init(json:file:)` keeps the file's order; `JSONDecoder` does not, so
+/// equality compares services by name, not position.
 public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     /// The services, in file order.
     public var services: [ServiceConfiguration]
     /// The top-level `"decisionLog"`, if any: one JSON line per decision of every service.
     public var decisionLog: DecisionLogConfiguration?
 
-    /// Whether both have the same services (compared by name; order does not matter) and the
-    /// same decision log.
+    /// Whether both have the same services, in any order, and the same decision log.
     public static func == (lhs: GatehouseConfiguration, rhs: GatehouseConfiguration) -> Bool {
         lhs.services.sorted { $0.name < $1.name } == rhs.services.sorted { $0.name < $1.name }
             && lhs.decisionLog == rhs.decisionLog
@@ -43,24 +32,18 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         self.decisionLog = decisionLog
     }
 
-    /// Reads a configuration from JSON text, reporting every shape problem with its location.
+    /// Reads a configuration from UTF-8 JSON; an invisible character in any string or key is an
+    /// issue (see docs/configuration.md).
     ///
-    /// The text must be UTF-8 (a UTF-16 or UTF-32 file says so), and no string or key may hold
-    /// an invisible character (a default-ignorable code point, a format character, a blank such
-    /// as U+3164 HANGUL FILLER): each one is an issue at its path naming the code point.
-    ///
-    /// - Throws: ``ConfigurationError``.
+    /// - Throws: ``ConfigurationError`` listing every shape problem with its location.
     public init(json data: Data, file: URL? = nil) throws {
         let (configuration, issues) = try Self.read(json: data, file: file)
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
         self = configuration
     }
 
-    /// Reads a configuration file.
-    ///
-    /// Any file but a directory is read, at most 16 MiB: a regular file, and also a pipe
-    /// (`/dev/stdin`, a shell's `<(...)`) or a device; `/dev/null` is an empty configuration.
-    /// A pipe or device that has not ended within 10 seconds is an error, never a hang.
+    /// Reads a configuration file, or a pipe such as `/dev/stdin`, of at most 16 MiB; a pipe
+    /// that has not ended within 10 seconds is an error, never a hang.
     ///
     /// - Throws: ``ConfigurationError``, also when the file cannot be read.
     public init(contentsOf url: URL) throws {
@@ -80,10 +63,8 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return try read(json: Data(bytes), file: url)
     }
 
-    /// Reads as much of a configuration as its shape allows: every service whose loader could
-    /// be read, with the components that could be read, and the shape's issues. The
-    /// ``Assembler`` then checks those components in the same pass, so a mistake in the shape
-    /// does not hide one in a component.
+    /// Reads as much of a configuration as its shape allows, with the shape's issues, so that
+    /// the ``Assembler`` checks the rest in the same pass.
     ///
     /// - Throws: ``ConfigurationError`` when the text is not JSON (or not UTF-8, or empty).
     static func read(json data: Data, file: URL?) throws -> (Self, [ConfigurationError.Issue]) {
@@ -138,9 +119,6 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return .object(object)
     }
 
-    /// The keys of the top level, `$schema` aside.
-    static let topLevelKeys = ["services", "decisionLog"]
-
     /// The services and the decision log of a configuration's top level.
     private static func parts(of value: JSONValue, issues: IssueCollector) -> (
         [ServiceConfiguration], DecisionLogConfiguration?
@@ -151,7 +129,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         }
         ConfigurationCharacters.check(value, at: "", issues: issues)
         issues.addUnknownKeys(
-            of: root, at: "", known: topLevelKeys + ["$schema"],
+            of: root, at: "", known: ["services", "decisionLog", "$schema"],
             #"the top level has "services", "decisionLog" (and "$schema")"#)
         let decisionLog = root["decisionLog"].flatMap {
             $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
@@ -191,13 +169,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var gatekeepers: [ComponentConfiguration]
     /// Dry-run gatekeepers: evaluated on every call and reported to the observer, never enforced.
     public var shadow: [ComponentConfiguration]
-    /// The attribute names this service's requests carry (`"attributes": ["tenant", "owner"]`),
-    /// or `nil` when not declared. When declared, a placeholder or condition of the service's
-    /// rules files that names another attribute makes the file invalid: validation flags it.
+    /// The attribute names this service's requests carry, or `nil` when not declared; its rules
+    /// files may read no other (see docs/policies.md, "Declared attributes").
     public var attributes: [String]?
-    /// Where the resources' own attributes come from (`"resourceAttributes": {"type": "json",
-    /// "path": "owners.json"}`), or `nil`. They are merged into each request before any
-    /// gatekeeper is asked and win over the caller's attributes of the same name.
+    /// Where the resources' own attributes come from, or `nil`; they win over the caller's.
     public var resourceAttributes: ComponentConfiguration?
 
     /// Creates a service.
@@ -220,6 +195,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
     }
 
     static let keys = ["loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes"]
+    static let noOpenDoor =
+        "a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"
 
     init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
         guard case .object(let object) = value else {
@@ -246,24 +223,20 @@ public struct ServiceConfiguration: Sendable, Hashable {
         if let gatesValue = object["gatekeepers"] {
             gatekeepers = Self.components(gatesValue, path: gatesPath, issues: issues)
             if case .array(let array) = gatesValue, array.isEmpty {
-                issues.add(
-                    gatesPath,
-                    "empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"
-                )
+                issues.add(gatesPath, "empty; " + Self.noOpenDoor)
             }
         } else {
-            issues.add(
-                gatesPath,
-                "missing; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)")
+            issues.add(gatesPath, "missing; " + Self.noOpenDoor)
         }
         let shadow =
             object["shadow"].map {
                 Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues)
             } ?? []
 
-        var attributes: [String]?
-        if let value = object["attributes"] {
-            attributes = Self.names(value, path: ConfigurationPath.member(path, "attributes"), issues: issues)
+        let attributes = object["attributes"].map {
+            issues.strings(
+                $0, at: ConfigurationPath.member(path, "attributes"), of: "attribute name",
+                found: \.kindDescription)
         }
         let resourceAttributes = object["resourceAttributes"].flatMap {
             $0 == .null
@@ -272,31 +245,11 @@ public struct ServiceConfiguration: Sendable, Hashable {
                     $0, path: ConfigurationPath.member(path, "resourceAttributes"), issues: issues)
         }
 
-        // A service with shape problems is kept (they are reported), so that the assembler
-        // checks the components that could be read in the same pass.
+        // Kept despite shape problems, so that the assembler checks its other components too.
         guard let loader else { return nil }
         self.init(
             name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow,
             attributes: attributes, resourceAttributes: resourceAttributes)
-    }
-
-    /// An array of non-empty attribute names.
-    private static func names(_ value: JSONValue, path: String, issues: IssueCollector) -> [String] {
-        guard case .array(let values) = value else {
-            issues.add(path, "expected an array of attribute names, found \(value.kindDescription)")
-            return []
-        }
-        var names: [String] = []
-        for (index, element) in values.enumerated() {
-            guard case .string(let name) = element, !name.isEmpty else {
-                issues.add(
-                    ConfigurationPath.element(path, index),
-                    "expected an attribute name (a non-empty string), found \(element.kindDescription)")
-                continue
-            }
-            names.append(name)
-        }
-        return names
     }
 
     private static func components(_ value: JSONValue, path: String, issues: IssueCollector)
@@ -345,27 +298,16 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
                 "expected an object with \"countLimit\" and/or \"byteLimit\", found \(value.kindDescription)")
             return nil
         }
-        let keys = ["countLimit", "byteLimit"]
-        var ok = !issues.addUnknownKeys(
-            of: object, at: path, known: keys, #"a cache has "countLimit" and "byteLimit""#)
-        func limit(_ key: String) -> Int? {
-            guard let value = object[key] else { return nil }
-            guard case .number(let text) = value, let number = Int(text), number > 0 else {
-                issues.add(
-                    ConfigurationPath.member(path, key),
-                    "expected a positive whole number, found \(value.shown)")
-                ok = false
-                return nil
-            }
-            return number
-        }
-        countLimit = limit("countLimit")
-        byteLimit = limit("byteLimit")
+        let before = issues.issues.count
+        issues.addUnknownKeys(
+            of: object, at: path, known: ["countLimit", "byteLimit"],
+            #"a cache has "countLimit" and "byteLimit""#)
+        countLimit = issues.positiveInteger("countLimit", in: object, at: path)
+        byteLimit = issues.positiveInteger("byteLimit", in: object, at: path)
         if object["countLimit"] == nil && object["byteLimit"] == nil {
             issues.add(path, "give \"countLimit\", \"byteLimit\" or both")
-            ok = false
         }
-        if !ok { return nil }
+        guard issues.issues.count == before else { return nil }
     }
 
     var json: JSONValue {

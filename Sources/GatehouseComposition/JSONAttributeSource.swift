@@ -1,11 +1,8 @@
 import Foundation
 
-/// The built-in attribute source `json`: a JSON object mapping each resource to an object of
-/// string attributes, `{"docs/plan.md": {"owner": "alice"}}`. The file is data, not a grant:
-/// it is read at each decision, so an edit counts at once. A resource it does not name has no
-/// attributes; a missing or malformed file throws, which fails the gate.
+/// The built-in attribute source `json`, `{"docs/plan.md": {"owner": "alice"}}`, read at each
+/// decision so an edit counts at once; a missing or malformed file throws, failing the gate.
 struct JSONAttributeSource: AttributeSource {
-    /// The file, resolved against the configuration's folder.
     let url: URL
     /// The path as the configuration writes it, for messages.
     let path: String

@@ -4,11 +4,9 @@ import GatehouseCore
 /// What a plugin factory knows about where it is being built: the configuration's folder (for
 /// relative paths), the clock and observer of this assembly, and a way to build nested policies.
 public struct PluginContext: Sendable {
-    /// The folder of the configuration file; relative paths resolve against it, never against
-    /// the working directory.
+    /// The configuration's folder; relative paths resolve against it, never the working directory.
     public let baseDirectory: URL
-    /// The clock of this assembly: give it to time-dependent policies so that a caller can
-    /// evaluate "as if at" an instant.
+    /// The clock of this assembly: give it to time-dependent policies (`gatehouse check --at`).
     public let clock: @Sendable () -> Date
     /// The observer of this assembly, if any.
     public let observer: (any AccessObserver)?
@@ -18,13 +16,11 @@ public struct PluginContext: Sendable {
     let build: AssemblyRun
     let depth: Int
 
-    /// Resolves a path from the configuration: absolute paths stay, relative ones are taken
-    /// from `baseDirectory`.
+    /// `path` if absolute, else `path` under ``baseDirectory``, standardized.
     public func resolve(_ path: String) -> URL {
         Self.resolve(path, against: baseDirectory)
     }
 
-    /// `path` if absolute, else `path` under `baseDirectory`, standardized.
     static func resolve(_ path: String, against baseDirectory: URL) -> URL {
         if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
         return baseDirectory.appendingPathComponent(path).standardizedFileURL
@@ -54,6 +50,5 @@ public struct PluginContext: Sendable {
     }
 }
 
-/// Thrown by ``PluginContext/policy(_:)`` when a nested component failed; its problems have
-/// already been reported at their own paths.
+/// Thrown when a nested component failed; its problems are reported already.
 struct NestedComponentFailed: Error {}

@@ -2,29 +2,10 @@ import Foundation
 import GatehouseCore
 
 /// The component types a configuration may name, each with its `Decodable` settings type and a
-/// factory. The built-ins are registered from the start: loaders `disk`, `memory`; policies
-/// `alwaysDeny`, `alwaysAllow`, `allowList`, `timeWindow`, `file`, `remote`, `allOf`, `anyOf`,
-/// `not`; attribute source `json`.
-///
-/// ```swift
-/// /// Allows requests whose `tenant` attribute is this tenant.
-/// struct TenantPolicy: AccessPolicy {
-///     let name = "tenant"
-///     let tenant: String
-///     func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-///         request.attributes["tenant"] == tenant ? .allow : .deny(reason: "not tenant \(tenant)")
-///     }
-/// }
-/// struct TenantSettings: Decodable { var tenant: String }
-///
-/// var registry = PluginRegistry()
-/// try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, context in
-///     TenantPolicy(tenant: settings.tenant)
-/// }
-/// ```
+/// factory; the built-ins are registered from the start. See docs/configuration.md, "Your own
+/// types", for an example.
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings (decodes, then calls the factory) and describes it
-    /// for `explain`.
+    /// Builds a component from its settings and describes it for `explain`.
     struct Plugin<Component>: Sendable {
         let build:
             @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> Component
@@ -74,14 +55,10 @@ public struct PluginRegistry: Sendable {
     /// The registered attribute source type names, sorted.
     public var attributeSourceTypes: [String] { attributeSources.keys.sorted() }
 
-    /// Registers a gatekeeper type.
+    /// Registers a gatekeeper type: `settings` is decoded from the component's other keys (a key
+    /// it does not read is reported as unknown), `describe` gives its line of `explain`, and
+    /// `factory` builds it, throwing ``SettingsError`` to point at one setting.
     ///
-    /// - Parameters:
-    ///   - type: The name used in `"type"`; must not be taken already.
-    ///   - settings: The settings type, decoded from the component's other keys. A key the
-    ///     settings type does not read is reported as unknown.
-    ///   - describe: One line for `explain`, from the settings; by default the settings as JSON.
-    ///   - factory: Builds the gatekeeper. Throw ``SettingsError`` to point at one setting.
     /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
     public mutating func registerGatekeeper<Settings: Decodable & Sendable>(
         _ type: String,
@@ -107,13 +84,6 @@ public struct PluginRegistry: Sendable {
     }
 
     /// Registers an attribute source type, named by a service's `"resourceAttributes"`.
-    ///
-    /// ```swift
-    /// struct OwnersSettings: Decodable { var table: String }
-    /// try registry.registerAttributeSource("owners", settings: OwnersSettings.self) { settings, _ in
-    ///     OwnersTable(name: settings.table)   // an AttributeSource
-    /// }
-    /// ```
     ///
     /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
     public mutating func registerAttributeSource<Settings: Decodable & Sendable>(

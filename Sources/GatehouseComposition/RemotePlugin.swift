@@ -2,17 +2,9 @@ import Foundation
 import GatehouseCore
 import GatehouseRemote
 
-/// The `remote` gatekeeper type: `RemotePolicy` from GatehouseRemote.
-///
-/// ```json
-/// { "type": "remote", "protocol": "opa", "url": "http://127.0.0.1:8181/v1/data/gatehouse",
-///   "timeout": "250ms", "maxResponseBytes": 1048576,
-///   "bearerTokenEnvironment": "OPA_TOKEN", "proxy": "none" }
-/// ```
-///
-/// A URL never carries credentials: user information is refused, and a token comes from the
-/// environment variable `bearerTokenEnvironment` names. What is said about the URL (problems,
-/// `explain`) never shows its query.
+/// The `remote` gatekeeper type, `RemotePolicy` (settings in docs/configuration.md). A URL never
+/// carries credentials (a token comes from `bearerTokenEnvironment`), and what is said about it
+/// never shows its query.
 extension BuiltInPlugins {
     struct RemoteSettings: Decodable {
         var `protocol`: String

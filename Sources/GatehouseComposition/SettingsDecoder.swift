@@ -1,20 +1,13 @@
-/// Decodes a plugin's `Decodable` settings from a ``JSONValue`` and notes every key the settings
-/// type looked at, so that keys it never asked for are reported as unknown: a typo such as
-/// `"subjcts"` must never pass silently.
+/// Decodes a plugin's settings from a ``JSONValue``, noting every key the type looked at so
+/// that the others are reported as unknown: a typo such as `"subjcts"` must never pass silently.
 ///
-/// A value that cannot be decoded (a missing key, a wrong type, a value the type refuses) is
-/// noted and a stand-in is decoded in its place, so that decoding goes on and every such problem
-/// of the settings is reported at once: `requireEnd` of the wrong type does not hide an unknown
-/// `whenInvalid`. The stand-in is the type's ``SettingPlaceholder/placeholder``, or an empty or
-/// zero value the type can be decoded from. When the type has none, decoding stops there; the
-/// keys it never got to are not known to be wrong, but those its `CodingKey` type cannot even
-/// represent are, and are reported too.
+/// A value that cannot be decoded is noted and a stand-in (a ``SettingPlaceholder``, or an empty
+/// or zero value) decoded in its place, so that every problem is reported at once. Without a
+/// stand-in decoding stops; then only the keys its `CodingKey` type cannot represent are unknown.
 final class SettingsDecoder {
-    /// A key that the settings type does not have, with the key it probably meant.
+    /// A key that the settings type does not have, relative to the settings, and its likely meaning.
     struct UnknownKey {
-        /// Where, relative to the settings object.
         var path: [any CodingKey]
-        /// A key of the same object that the type asked for and that is close in spelling.
         var suggestion: String?
     }
 
@@ -23,20 +16,16 @@ final class SettingsDecoder {
         var errors: [DecodingError]
     }
 
-    /// Keys the settings type did not read (all of them after a successful decoding; after a
-    /// failed one, those its coding keys cannot represent), in file order.
+    /// The unknown keys of the last decoding, in file order.
     private(set) var unknownKeys: [UnknownKey] = []
     private var readKeys: [String: Set<String>] = [:]
     private var objects: [(path: [any CodingKey], object: JSONObject, unrepresentable: Set<String>)] = []
     private var problems: [DecodingError] = []
-    /// Whether a value that cannot be decoded is noted and stood in for (not while looking for a
-    /// stand-in).
+    /// Whether a bad value is stood in for (not while looking for a stand-in).
     private var recovers = true
 
-    /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read.
-    ///
-    /// - Throws: ``Problems`` listing every value that could not be decoded, or the
-    ///   `DecodingError` of settings that are not even an object.
+    /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read. Throws
+    /// ``Problems``, or the `DecodingError` of settings that are not even an object.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, ignoring: Set<String>) throws -> T {
         readKeys = ["": ignoring]
         objects = []
@@ -54,9 +43,7 @@ final class SettingsDecoder {
         }
     }
 
-    /// Notes `error` and returns a stand-in for the `T` that could not be decoded.
-    ///
-    /// - Throws: ``Unrecoverable`` when there is no stand-in (the error is noted).
+    /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws.
     fileprivate func recover<T: Decodable>(from error: any Error, as type: T.Type) throws -> T {
         guard recovers else { throw error }
         guard let error = error as? DecodingError else { throw error }
@@ -77,7 +64,6 @@ final class SettingsDecoder {
         throw Unrecoverable()
     }
 
-    /// Thrown when a value could not be decoded and nothing can stand in for it; decoding stops.
     private struct Unrecoverable: Error {}
 
     private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
@@ -311,9 +297,7 @@ private struct SingleValue: SingleValueDecodingContainer {
     }
 }
 
-/// A settings value that can stand in for one that could not be decoded, so that decoding goes
-/// on and reports the next problem too (see ``SettingsDecoder``).
+/// A settings type with a value that stands in for a bad one, never used to build anything.
 protocol SettingPlaceholder {
-    /// Any value of the type; it is never used to build anything.
     static var placeholder: Self { get }
 }

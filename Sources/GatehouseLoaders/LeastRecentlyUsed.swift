@@ -1,22 +1,19 @@
-/// A least-recently-used store with hard limits: a dictionary to slots of one array, linked by
-/// index in recency order, so every operation is O(1). Package-visible for the benchmark.
+/// A least-recently-used store with hard limits: a dictionary to slots of parallel arrays, linked
+/// by index in recency order, so every operation is O(1). Package-visible for the benchmark.
+///
+/// The links sit in an array of their own, not in a generic slot beside the key and the value:
+/// moving an entry then touches only non-generic memory. Called from another module, this code
+/// runs unspecialized, and a generic slot made each move copy through the value witness table
+/// (`cache-hit` took 2.5 × `memory-load` instead of 1.1 ×).
 package struct LeastRecentlyUsed<Key: Hashable, Value> {
-    /// One entry and its neighbours in the recency list; -1 for none.
-    private struct Slot {
-        var key: Key
-        var value: Value
-        var cost: Int
-        /// The next more recently used slot.
-        var newer = -1
-        /// The next less recently used slot.
-        var older = -1
-    }
-
     package let countLimit: Int
     package let costLimit: Int
     package private(set) var totalCost = 0
     private var slotIndex: [Key: Int] = [:]
-    private var slots: [Slot] = []
+    private var keys: [Key] = []
+    private var values: [Value] = []
+    private var costs: [Int] = []
+    private var links: [RecencyLink] = []
     /// The most recently used slot, or -1 when empty.
     private var newest = -1
     /// The least recently used slot, or -1 when empty.
@@ -28,7 +25,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         self.costLimit = Swift.max(0, costLimit)
     }
 
-    package var count: Int { slots.count }
+    package var count: Int { keys.count }
 
     /// The value for `key`, marking it most recently used.
     package mutating func value(forKey key: Key) -> Value? {
@@ -37,7 +34,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
             unlink(index)
             linkAsNewest(index)
         }
-        return slots[index].value
+        return values[index]
     }
 
     /// Stores `value` as most recently used, evicting until both limits hold. A value costlier
@@ -46,26 +43,32 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
         removeValue(forKey: key)
         let cost = Swift.max(0, cost)
         guard countLimit > 0, cost <= costLimit else { return }
-        while slots.count >= countLimit || totalCost > costLimit - cost {
+        while keys.count >= countLimit || totalCost > costLimit - cost {
             removeSlot(oldest)
         }
-        slots.append(Slot(key: key, value: value, cost: cost))
-        slotIndex[key] = slots.count - 1
+        keys.append(key)
+        values.append(value)
+        costs.append(cost)
+        links.append(RecencyLink(newer: -1, older: -1))
+        slotIndex[key] = keys.count - 1
         totalCost += cost
-        linkAsNewest(slots.count - 1)
+        linkAsNewest(keys.count - 1)
     }
 
     @discardableResult
     package mutating func removeValue(forKey key: Key) -> Value? {
         guard let index = slotIndex[key] else { return nil }
-        let value = slots[index].value
+        let value = values[index]
         removeSlot(index)
         return value
     }
 
     package mutating func removeAll() {
         slotIndex.removeAll()
-        slots.removeAll()
+        keys.removeAll()
+        values.removeAll()
+        costs.removeAll()
+        links.removeAll()
         totalCost = 0
         newest = -1
         oldest = -1
@@ -74,29 +77,43 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     /// Unlinks and removes the slot at `index`, moving the last slot into its place.
     private mutating func removeSlot(_ index: Int) {
         unlink(index)
-        slotIndex.removeValue(forKey: slots[index].key)
-        totalCost -= slots[index].cost
-        let last = slots.count - 1
+        slotIndex.removeValue(forKey: keys[index])
+        totalCost -= costs[index]
+        let last = keys.count - 1
         if index != last {
-            slots.swapAt(index, last)
-            let moved = slots[index]
-            slotIndex[moved.key] = index
-            if moved.newer >= 0 { slots[moved.newer].older = index } else { newest = index }
-            if moved.older >= 0 { slots[moved.older].newer = index } else { oldest = index }
+            keys.swapAt(index, last)
+            values.swapAt(index, last)
+            costs.swapAt(index, last)
+            let moved = links[last]
+            links[index] = moved
+            slotIndex[keys[index]] = index
+            if moved.newer >= 0 { links[moved.newer].older = index } else { newest = index }
+            if moved.older >= 0 { links[moved.older].newer = index } else { oldest = index }
         }
-        slots.removeLast()
+        keys.removeLast()
+        values.removeLast()
+        costs.removeLast()
+        links.removeLast()
     }
 
     private mutating func unlink(_ index: Int) {
-        let (newer, older) = (slots[index].newer, slots[index].older)
-        if newer >= 0 { slots[newer].older = older } else { newest = older }
-        if older >= 0 { slots[older].newer = newer } else { oldest = newer }
+        let link = links[index]
+        if link.newer >= 0 { links[link.newer].older = link.older } else { newest = link.older }
+        if link.older >= 0 { links[link.older].newer = link.newer } else { oldest = link.newer }
     }
 
     private mutating func linkAsNewest(_ index: Int) {
-        slots[index].newer = -1
-        slots[index].older = newest
-        if newest >= 0 { slots[newest].newer = index } else { oldest = index }
+        links[index] = RecencyLink(newer: -1, older: newest)
+        if newest >= 0 { links[newest].newer = index } else { oldest = index }
         newest = index
     }
+}
+
+/// One slot's neighbours in the recency list of ``LeastRecentlyUsed``; -1 for none. Not nested in
+/// the generic type, so that moving an entry needs no generic metadata.
+struct RecencyLink {
+    /// The next more recently used slot.
+    var newer: Int
+    /// The next less recently used slot.
+    var older: Int
 }

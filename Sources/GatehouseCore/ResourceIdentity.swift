@@ -60,9 +60,10 @@ public struct ResourceIdentity: Sendable, Hashable {
         for (offset, scalar) in resource.unicodeScalars.enumerated() where Self.isControl(scalar) {
             return .controlCharacter(scalar, offset: offset)
         }
-        let normalized = Self.normalized(resource)
-        if !normalized.utf8.elementsEqual(resource.utf8) {
-            return .notNFC(normalized: normalized)
+        // ASCII text is in NFC.
+        if !resource.utf8.allSatisfy({ $0 < 0x80 }) {
+            let normalized = Self.normalized(resource)
+            if !normalized.utf8.elementsEqual(resource.utf8) { return .notNFC(normalized: normalized) }
         }
         return checksPath ? Self.pathViolation(in: resource) : nil
     }
@@ -81,18 +82,33 @@ public struct ResourceIdentity: Sendable, Hashable {
 
     private static func pathViolation(in resource: String) -> Violation? {
         // Bytes, not `Character`s: `/` followed by a combining mark is one `Character`, and a
-        // loader sees the `/` all the same.
+        // loader sees the `/` all the same. One pass, no array of components.
         let slash = UInt8(ascii: "/")
-        let dot = UInt8(ascii: ".")
-        let bytes = resource.utf8
-        guard let first = bytes.first else { return .empty }
+        guard let first = resource.utf8.first else { return .empty }
         if first == slash { return .leadingSlash }
-        for component in bytes.split(separator: slash, omittingEmptySubsequences: false) {
-            if component.isEmpty { return .emptyComponent }
-            if component.elementsEqual([dot]) { return .dotComponent }
-            if component.elementsEqual([dot, dot]) { return .dotDotComponent }
+        var length = 0
+        var onlyDots = true
+        for byte in resource.utf8 {
+            if byte == slash {
+                if let violation = componentViolation(length: length, onlyDots: onlyDots) { return violation }
+                (length, onlyDots) = (0, true)
+            } else {
+                length += 1
+                onlyDots = onlyDots && byte == UInt8(ascii: ".")
+            }
         }
-        return nil
+        return componentViolation(length: length, onlyDots: onlyDots)
+    }
+
+    /// The violation of a path component of `length` bytes, all dots when `onlyDots`.
+    private static func componentViolation(length: Int, onlyDots: Bool) -> Violation? {
+        guard onlyDots else { return nil }
+        switch length {
+        case 0: return .emptyComponent
+        case 1: return .dotComponent
+        case 2: return .dotDotComponent
+        default: return nil
+        }
     }
 }
 

@@ -3,11 +3,11 @@
 #elseif canImport(Darwin)
     import os
 #else
-    import Synchronization
+    import Foundation
 #endif
 
-/// State shared between tasks behind one lock: `OSAllocatedUnfairLock` on Apple platforms (where
-/// `Mutex` needs macOS 15), `Mutex` elsewhere. See docs/platforms.md.
+/// State shared between tasks behind one lock: `OSAllocatedUnfairLock` on Apple platforms, an
+/// `NSLock` (a pthread mutex) elsewhere. See docs/platforms.md.
 package final class LockedState<State>: @unchecked Sendable {
     #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
         private let lock: OSAllocatedUnfairLock<State>
@@ -20,9 +20,10 @@ package final class LockedState<State>: @unchecked Sendable {
             try lock.withLockUnchecked(body)
         }
     #else
-        // The state sits beside the mutex, not inside it: `Mutex<State>` would hand `body` an
-        // `inout sending` value, which a `State` that is not `Sendable` cannot be.
-        private let mutex = Mutex(())
+        // Not `Mutex`: the thread sanitizer does not see the atomics of the prebuilt
+        // Synchronization library, so it reported every access under the lock as a race; it
+        // does see the pthread mutex inside `NSLock`.
+        private let lock = NSLock()
         private var state: State
 
         package init(_ state: State) {
@@ -30,7 +31,9 @@ package final class LockedState<State>: @unchecked Sendable {
         }
 
         package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-            try mutex.withLock { _ in try body(&state) }
+            lock.lock()
+            defer { lock.unlock() }
+            return try body(&state)
         }
     #endif
 }

@@ -39,8 +39,7 @@ struct CaseOutcome {
     /// The request, service and instant of the case, for the line under a failure.
     var requestLine: String {
         let at = testCase.at.map { ", at \(printable($0.text))" } ?? ""
-        return
-            "      request: \(report.requestText) (service \(printable(report.service))\(at))"
+        return "      request: \(report.requestText) (service \(printable(report.service))\(at))"
     }
 
     /// The case as a JSON object: its name, whether it passed, what it expected, then the

@@ -48,13 +48,12 @@ struct Demo: Subcommand {
             return .error
         }
         let config = Self.display(bundled)
-        let shownConfig = printable(config)
         let monday = "2026-11-30T10:00:00Z"
         let saturday = "2026-11-28T10:00:00Z"
         var failures: [String] = []
 
         say("Gatehouse demo: a gate in front of a folder of avatars.")
-        say("The configuration is \(shownConfig); `gatehouse explain` describes it:\n")
+        say("The configuration is \(printable(config)); `gatehouse explain` describes it:\n")
         _ = await quietly(["explain", config]) { say($0, indent: "  ") }
 
         func step(_ title: String, _ arguments: [String], expect: ExitStatus) async {

@@ -28,12 +28,11 @@ enum Validate: Subcommand {
         let progress = commands.console.progress("validating \(printable(path))")
         let files: [AssembledServices.CheckedRulesFile]
         do {
+            defer { progress.finish() }
             files = try await services.validate { done, total in
                 progress.update("validating \(printable(path)): gatekeeper \(done + 1) of \(total)")
             }
-            progress.finish()
         } catch {
-            progress.finish()
             return commands.configurationFailed(error, file: path, json: json)
         }
         let names = services.services.map(\.name)
@@ -73,10 +72,9 @@ enum Validate: Subcommand {
         let counts: (rules: Int, groups: Int, attributes: [String])
         let progress = commands.console.progress("validating \(printable(path))")
         do {
+            defer { progress.finish() }
             counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationCounts()
-            progress.finish()
         } catch {
-            progress.finish()
             let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
             return commands.problems(problems, file: path, json: json, status: .error)
         }

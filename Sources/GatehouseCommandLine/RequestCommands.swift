@@ -287,12 +287,11 @@ enum List: RequestCommand {
         var report = request.report(name, action: "list", key: folder)
         let progress = request.commands.console.progress("listing \(printable(request.key))")
         do {
+            defer { progress.finish() }
             report.keys = try await request.service.keys(under: folder)
         } catch {
-            progress.finish()
             return request.finish(report, after: error)
         }
-        progress.finish()
         report.allowed = true
         guard request.json else {
             for key in report.keys ?? [] { request.commands.console.out(printable(key)) }

@@ -116,7 +116,7 @@ struct TestTable {
                 string(object["gatekeeper"], place: "\(place).gatekeeper", nonEmpty: true)
                 ?? string(object["gate"], place: "\(place).gate", nonEmpty: true)
             if object["gatekeeper"] != nil, object["gate"] != nil {
-                problems.append("\(place): give \"gatekeeper\" or its older spelling \"gate\", not both")
+                add(place, "give \"gatekeeper\" or its older spelling \"gate\", not both")
             }
             testCase.attributes = attributes(object["attributes"], place: "\(place).attributes")
             if let text = string(object["at"], place: "\(place).at") {

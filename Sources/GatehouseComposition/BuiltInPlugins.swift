@@ -170,11 +170,8 @@ enum BuiltInPlugins {
     }
 
     static func describeAllowList(_ settings: AllowListSettings) -> String {
-        var parts: [String] = []
-        if let resources = settings.resources {
-            parts.append("resources \(resources.joined(separator: ", "))")
-        }
-        if let subjects = settings.subjects { parts.append("subjects \(subjects.joined(separator: ", "))") }
+        let lists = [("resources", settings.resources), ("subjects", settings.subjects)]
+        let parts = lists.compactMap { key, list in list.map { "\(key) \($0.joined(separator: ", "))" } }
         return "allowList: " + parts.joined(separator: "; ")
     }
 

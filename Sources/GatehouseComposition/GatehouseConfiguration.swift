@@ -212,10 +212,10 @@ public struct ServiceConfiguration: Sendable, Hashable {
         let loader = object["loader"].flatMap { ComponentConfiguration($0, path: loaderPath, issues: issues) }
         if object["loader"] == nil { issues.add(loaderPath, "missing; say which loader serves this service") }
 
-        var cache: CacheConfiguration?
-        if let cacheValue = object["cache"], cacheValue != .null {
-            cache = CacheConfiguration(
-                value: cacheValue, path: ConfigurationPath.member(path, "cache"), issues: issues)
+        let cache = object["cache"].flatMap {
+            $0 == .null
+                ? nil
+                : CacheConfiguration(value: $0, path: ConfigurationPath.member(path, "cache"), issues: issues)
         }
 
         let gatesPath = ConfigurationPath.member(path, "gatekeepers")

@@ -30,23 +30,21 @@ final class SettingsDecoder {
         readKeys = ["": ignoring]
         objects = []
         problems = []
+        let result: T
         do {
-            let result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
-            unknownKeys = collectUnknownKeys(failed: false)
-            guard problems.isEmpty else { throw Problems(errors: problems) }
-            return result
-        } catch let error as Problems {
-            throw error
+            result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
         } catch {
             unknownKeys = collectUnknownKeys(failed: true)
             throw problems.isEmpty ? error : Problems(errors: problems)
         }
+        unknownKeys = collectUnknownKeys(failed: false)
+        guard problems.isEmpty else { throw Problems(errors: problems) }
+        return result
     }
 
     /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws.
     fileprivate func recover<T: Decodable>(from error: any Error, as type: T.Type) throws -> T {
-        guard recovers else { throw error }
-        guard let error = error as? DecodingError else { throw error }
+        guard recovers, let error = error as? DecodingError else { throw error }
         problems.append(error)
         if let placeholder = (T.self as? any SettingPlaceholder.Type)?.placeholder as? T {
             return placeholder

@@ -14,11 +14,9 @@ public struct AllowList: AccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
-    /// The lists; one that was not given is empty and not checked.
-    let resources: PatternLookup
-    let subjects: PatternLookup
-    let checksResources: Bool
-    let checksSubjects: Bool
+    /// The lists; `nil` for one that was not given, which is not checked.
+    let resources: PatternLookup?
+    let subjects: PatternLookup?
     let anonymousAllowed: Bool
 
     /// Creates an allow-list of resource patterns, subject patterns, or both.
@@ -46,11 +44,9 @@ public struct AllowList: AccessPolicy {
             }
         }
         self.name = name
-        self.resources = PatternLookup((resources ?? []).map(ResourceIdentity.normalized))
-        self.subjects = PatternLookup((subjects ?? []).map(ResourceIdentity.normalized))
-        self.checksResources = resources != nil
-        self.checksSubjects = subjects != nil
-        self.anonymousAllowed = self.subjects.patterns.contains("*")
+        self.resources = resources.map { PatternLookup($0.map(ResourceIdentity.normalized)) }
+        self.subjects = subjects.map { PatternLookup($0.map(ResourceIdentity.normalized)) }
+        self.anonymousAllowed = self.subjects?.patterns.contains("*") == true
     }
 
     /// Allows when every given list matches; otherwise denies, naming what is not listed.
@@ -67,14 +63,14 @@ public struct AllowList: AccessPolicy {
     /// otherwise nothing.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         guard isListed(subject: request.subject) else { return .exact(allowing: .nothing) }
-        guard checksResources else { return .exact(allowing: .everything) }
+        guard let resources else { return .exact(allowing: .everything) }
         return .exact(allowing: .anyOf(resources.patterns.map(AccessPlan.Residual.matching)))
     }
 
     /// Allows, or denies naming what is not listed, one clause each, joined with "; ".
     private func decision(for request: AccessRequest) -> AccessDecision {
         var problems: [String] = []
-        if checksResources && !resources.contains(match: request.resource) {
+        if let resources, !resources.contains(match: request.resource) {
             problems.append("resource \"\(request.resource)\" is not in the allow-list")
         }
         if !isListed(subject: request.subject) {
@@ -86,6 +82,7 @@ public struct AllowList: AccessPolicy {
     }
 
     private func isListed(subject: String?) -> Bool {
-        !checksSubjects || subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
+        guard let subjects else { return true }
+        return subject.map { subjects.contains(match: $0) } ?? anonymousAllowed
     }
 }

@@ -95,7 +95,7 @@ package final class RulesFile: Sendable {
         namingAttributes: Bool = false
     ) throws -> (file: RulesFile, groupCount: Int, attributes: [String]) {
         let lexer = try RulesLexer(bytes, fileName: fileName)
-        var parser = RulesParser(fileName: fileName, lineCount: lexer.lineCount)
+        var parser = RulesParser(lineCount: lexer.lineCount)
         var uses: [RulesAttributeUse] = []
         let readingUses = declared != nil || namingAttributes
         lexer.forEachLine { line, text in
@@ -123,13 +123,13 @@ package final class RulesFile: Sendable {
         guard problems.isEmpty else { throw RulesFileError(file: fileName, problems: problems) }
         let groupCount = parser.groups.count
         let names = namingAttributes ? Set(uses.map(\.name)).sorted() : []
-        return (RulesFile(&parser), groupCount, names)
+        return (RulesFile(&parser, fileName: fileName), groupCount, names)
     }
 
-    /// Indexes what `parser` read from a file without problems, taking its rules.
-    private init(_ parser: inout RulesParser) {
-        fileName = parser.fileName
-        ruleCount = parser.ruleCount
+    /// Indexes what `parser` read from the file `fileName` without problems, taking its rules.
+    private init(_ parser: inout RulesParser, fileName: String) {
+        self.fileName = fileName
+        ruleCount = parser.rules.count
         groups = parser.groups.hierarchy()
         // Freed before the index is built: with a million rules, the parser's tables are large.
         parser.resourceIDs = [:]

@@ -3,7 +3,6 @@ import GatehouseCore
 /// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from, noting
 /// the problem of each bad line and reading on.
 struct RulesParser {
-    let fileName: String
     /// The rules, in file order.
     var rules: [IndexedRule] = []
     /// The distinct resource patterns, by id, and their ids by spelling.
@@ -24,18 +23,15 @@ struct RulesParser {
     private var sawLineAfterEnd = false
 
     /// A parser for a file of (at most) `lineCount` lines that hold fields.
-    init(fileName: String, lineCount: Int) {
-        self.fileName = fileName
+    init(lineCount: Int) {
         rules.reserveCapacity(lineCount)
         resources.reserveCapacity(lineCount)
         resourceIDs.reserveCapacity(lineCount)
     }
 
-    var ruleCount: Int { rules.count }
-
     /// Whether no line said anything: no rule, group, comment or `end`, and no bad line.
     var isEmpty: Bool {
-        ruleCount == 0 && !sawGroup && !sawComment && endLine == nil && problems.isEmpty
+        rules.isEmpty && !sawGroup && !sawComment && endLine == nil && problems.isEmpty
     }
 
     /// Reads one line that has fields, ranges of `text`; a bad line adds its problem to

@@ -10,15 +10,6 @@ import Testing
 /// validated, and denied no one.
 @Suite("Rules files and allow-lists: invisible characters and star look-alikes")
 struct InvisibleCharacterTests {
-    static func parseError(_ text: String) -> RulesFileError? {
-        do {
-            _ = try RulesFile.parse(text, fileName: "r.rules")
-            return nil
-        } catch {
-            return error as? RulesFileError
-        }
-    }
-
     /// Every code point that may be assigned a character other than private use: planes 0–3 and
     /// 14 (planes 4–13 hold none as of Unicode 16; 15 and 16 are private use). Scanning these,
     /// not all 1.1 million, keeps a test of the whole repertoire within a second or two.
@@ -29,7 +20,7 @@ struct InvisibleCharacterTests {
     }
 
     @Test func aDenyOfASubjectFollowedByAHangulFillerIsMalformedInsteadOfDenyingNoOne() {
-        let error = Self.parseError("allow * read *\ndeny mallory\u{3164} read docs/*\n")
+        let error = rulesParseError("allow * read *\ndeny mallory\u{3164} read docs/*\n")
         #expect(error?.kind == .malformed)
         #expect(
             error?.errorDescription
@@ -43,7 +34,7 @@ struct InvisibleCharacterTests {
             0x00AD, 0x16FE4,
         ] as [UInt32])
     func everyInvisibleCharacterFoundIsMalformedAndNamed(_ value: UInt32) {
-        let error = Self.parseError("deny * read a\(Self.text(value))b\n")
+        let error = rulesParseError("deny * read a\(Self.text(value))b\n")
         #expect(error?.kind == .malformed)
         #expect(error?.message.hasPrefix("column 14 holds U+") == true)
         #expect(error?.message.hasSuffix("an invisible character; remove it") == true)
@@ -66,13 +57,13 @@ struct InvisibleCharacterTests {
     }
 
     @Test func anInvisibleCharacterInACommentIsMalformedToo() {
-        #expect(Self.parseError("# a note\u{200D}\nallow * read *\n")?.kind == .malformed)
+        #expect(rulesParseError("# a note\u{200D}\nallow * read *\n")?.kind == .malformed)
     }
 
     /// The star look-alikes the attack found accepted.
     @Test(arguments: [0x273A, 0x2055, 0x1F7B1, 0xA673, 0x0359, 0x20F0, 0x229B, 0x2605] as [UInt32])
     func aStarLookAlikeIsMalformedAndNamed(_ value: UInt32) throws {
-        let error = Self.parseError("deny * read Keys/\(Self.text(value))\n")
+        let error = rulesParseError("deny * read Keys/\(Self.text(value))\n")
         #expect(error?.kind == .malformed)
         let name = try #require(Unicode.Scalar(value)?.properties.name)
         #expect(

@@ -21,17 +21,8 @@ struct RulesEveryProblemTests {
         allow  @editors  write  docs/*
         """
 
-    static func parseError(_ text: String, requireEnd: Bool = false) -> RulesFileError? {
-        do {
-            _ = try RulesFile.parse(text, fileName: "r.rules", requireEnd: requireEnd)
-            return nil
-        } catch {
-            return error as? RulesFileError
-        }
-    }
-
     @Test func aFileWithSixMistakesReportsAllSixInLineOrder() throws {
-        let error = try #require(Self.parseError(Self.sixMistakes))
+        let error = try #require(rulesParseError(Self.sixMistakes))
         #expect(error.problems.map(\.line) == [3, 4, 5, 6, 7, 8], "\(error)")
         #expect(error.unlistedProblemCount == 0)
         let messages = error.problems.map(\.message)
@@ -48,7 +39,7 @@ struct RulesEveryProblemTests {
     }
 
     @Test func theFirstProblemIsStillThePrimaryOne() throws {
-        let error = try #require(Self.parseError(Self.sixMistakes))
+        let error = try #require(rulesParseError(Self.sixMistakes))
         #expect(error.line == 3)
         #expect(error.kind == .malformed)
         #expect(error.errorDescription == "r.rules:3: \(error.message) (and 5 more problems)")
@@ -56,32 +47,32 @@ struct RulesEveryProblemTests {
 
     @Test(arguments: [("dney", "deny"), ("gruop", "group"), ("alow", "allow"), ("Allow", "allow")])
     func aMisspeltKeywordGetsADidYouMean(written: String, meant: String) throws {
-        let error = try #require(Self.parseError("\(written) * read docs/*\n"))
+        let error = try #require(rulesParseError("\(written) * read docs/*\n"))
         #expect(error.message.hasSuffix("did you mean \"\(meant)\"?"), "\(error.message)")
     }
 
     @Test func aWordFarFromEveryKeywordGetsNoSuggestion() throws {
-        let error = try #require(Self.parseError("permit * read docs/*\n"))
+        let error = try #require(rulesParseError("permit * read docs/*\n"))
         #expect(error.message == #"unknown effect "permit"; expected allow, deny or group"#)
     }
 
     @Test func aCycleAnUndefinedGroupAndAMissingEndAreReportedTogether() throws {
         let text = "group a @b\ngroup b @a\nallow @c read x\nalow * read y\n"
-        let error = try #require(Self.parseError(text, requireEnd: true))
+        let error = try #require(rulesParseError(text, requireEnd: true))
         #expect(error.problems.map(\.line) == [2, 3, 4, nil], "\(error)")
         #expect(error.problems[0].message.hasPrefix("group cycle: "))
         #expect(error.problems.last?.kind == .incomplete)
     }
 
     @Test func linesAfterTheEndLineAreNamedOnceAndStillChecked() throws {
-        let error = try #require(Self.parseError("allow a read x\nend\nallow a read y\nalow b read z\n"))
+        let error = try #require(rulesParseError("allow a read x\nend\nallow a read y\nalow b read z\n"))
         #expect(error.problems.map(\.line) == [3, 4], "\(error)")
         #expect(error.problems[0].message.hasPrefix("a line after the end line"))
     }
 
     @Test func aFileWithAHundredAndFiftyProblemsListsAHundredAndCountsTheRest() throws {
         let text = String(repeating: "alow * read docs/*\n", count: 150)
-        let error = try #require(Self.parseError(text))
+        let error = try #require(rulesParseError(text))
         #expect(error.problems.count == 100)
         #expect(error.problems.last?.line == 100)
         #expect(error.unlistedProblemCount == 50)
@@ -91,14 +82,14 @@ struct RulesEveryProblemTests {
     }
 
     @Test func theCountOfUnlistedProblemsHasThousandsSeparators() throws {
-        let error = try #require(Self.parseError(String(repeating: "alow * read docs/*\n", count: 1_200)))
+        let error = try #require(rulesParseError(String(repeating: "alow * read docs/*\n", count: 1_200)))
         #expect(error.problemDescriptions.last == "r.rules: and 1,100 more")
         #expect(error.errorDescription?.hasSuffix("(and 1,199 more problems)") == true)
     }
 
     @Test func everyUndefinedGroupIsAProblemAtTheLineFirstNamingIt() throws {
         let text = "group editors a\n" + (1...150).map { "allow @g\($0) read x\n" }.joined()
-        let error = try #require(Self.parseError(text))
+        let error = try #require(rulesParseError(text))
         #expect(error.problems.map(\.line) == Array(2...101))
         #expect(
             error.problems[0].message == #"undefined group "g1"; define it with a line "group g1 MEMBER...""#)

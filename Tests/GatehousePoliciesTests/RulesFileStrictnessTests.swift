@@ -8,15 +8,6 @@ import Testing
 /// matches another, and a file that is not a whole version.
 @Suite("Rules files: strict lexing, NFC, incomplete versions")
 struct RulesFileStrictnessTests {
-    static func parseError(_ text: String, requireEnd: Bool = false) -> RulesFileError? {
-        do {
-            _ = try RulesFile.parse(text, fileName: "r.rules", requireEnd: requireEnd)
-            return nil
-        } catch {
-            return error as? RulesFileError
-        }
-    }
-
     @Test func aDenyWrittenInNFDMatchesItsNFCRequest() throws {
         let rules = try RulesFile.parse(
             "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n", fileName: "r")
@@ -31,7 +22,7 @@ struct RulesFileStrictnessTests {
     }
 
     @Test func aNULInsideAFieldIsMalformedWithItsColumn() {
-        let error = Self.parseError("allow * read *\ndeny * read secret\u{0000}\n")
+        let error = rulesParseError("allow * read *\ndeny * read secret\u{0000}\n")
         #expect(error?.kind == .malformed)
         #expect(
             error?.errorDescription
@@ -41,7 +32,7 @@ struct RulesFileStrictnessTests {
     @Test(arguments: [0x01, 0x0B, 0x0C, 0x1B, 0x7F, 0x85, 0x9B] as [UInt32])
     func everyOtherControlCharacterIsMalformed(_ value: UInt32) {
         let control = String(Character(Unicode.Scalar(value)!))
-        let error = Self.parseError("deny * read a\(control)b\n")
+        let error = rulesParseError("deny * read a\(control)b\n")
         #expect(error?.kind == .malformed)
         #expect(error?.line == 1)
         #expect(error?.message.hasPrefix("column 14 holds U+") == true)
@@ -49,11 +40,11 @@ struct RulesFileStrictnessTests {
 
     @Test func aCarriageReturnOnlyEndsALine() throws {
         #expect(try RulesFile.parse("allow a read x\r\nallow b read y\r", fileName: "r").ruleCount == 2)
-        #expect(Self.parseError("deny * read a\rb\n")?.kind == .malformed)
+        #expect(rulesParseError("deny * read a\rb\n")?.kind == .malformed)
     }
 
     @Test func aNoBreakSpaceJoiningTwoFieldsIsMalformed() {
-        let error = Self.parseError("allow * read *\ndeny mallory\u{00A0}read Keys/*\n")
+        let error = rulesParseError("allow * read *\ndeny mallory\u{00A0}read Keys/*\n")
         #expect(
             error?.errorDescription
                 == "r.rules:2: column 13 holds U+00A0 (NO-BREAK SPACE), a Unicode space or invisible "
@@ -64,20 +55,20 @@ struct RulesFileStrictnessTests {
     @Test(arguments: [0x1680, 0x2003, 0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000] as [UInt32])
     func everyUnicodeSpaceIsMalformed(_ value: UInt32) {
         let space = String(Character(Unicode.Scalar(value)!))
-        #expect(Self.parseError("deny * read a\(space)b\n")?.kind == .malformed)
+        #expect(rulesParseError("deny * read a\(space)b\n")?.kind == .malformed)
     }
 
     @Test(arguments: [0x202E, 0x2066, 0x200F] as [UInt32])
     func aBidirectionalControlIsMalformed(_ value: UInt32) {
         let control = String(Character(Unicode.Scalar(value)!))
-        let error = Self.parseError("deny * read \(control)secret\n")
+        let error = rulesParseError("deny * read \(control)secret\n")
         #expect(error?.message.contains("bidirectional control") == true)
     }
 
     @Test(arguments: [0xFF0A, 0x2217, 0x204E, 0x2731, 0xFE61] as [UInt32])
     func aLookAlikeOfTheStarIsMalformedWithAHint(_ value: UInt32) {
         let star = String(Character(Unicode.Scalar(value)!))
-        let error = Self.parseError("deny * read Keys/\(star)\n")
+        let error = rulesParseError("deny * read Keys/\(star)\n")
         #expect(error?.kind == .malformed)
         #expect(error?.message.hasPrefix("column 18 holds U+") == true)
         #expect(
@@ -93,13 +84,13 @@ struct RulesFileStrictnessTests {
     }
 
     @Test func aByteOrderMarkElsewhereIsNamed() {
-        let error = Self.parseError("allow * read *\n\u{FEFF}deny * read x\n")
+        let error = rulesParseError("allow * read *\n\u{FEFF}deny * read x\n")
         #expect(error?.line == 2)
         #expect(error?.message.hasPrefix("column 1 holds U+FEFF (ZERO WIDTH NO-BREAK SPACE)") == true)
     }
 
     @Test func aZeroByteFileIsIncompleteNotEmptyOfRules() {
-        let error = Self.parseError("")
+        let error = rulesParseError("")
         #expect(error?.kind == .incomplete)
         #expect(
             error?.errorDescription
@@ -108,8 +99,8 @@ struct RulesFileStrictnessTests {
     }
 
     @Test func aFileOfBlankLinesIsIncompleteToo() {
-        #expect(Self.parseError("\n  \n\t\n")?.kind == .incomplete)
-        #expect(Self.parseError("\n  \n\t\n")?.message.hasPrefix("holds no rule and no comment") == true)
+        #expect(rulesParseError("\n  \n\t\n")?.kind == .incomplete)
+        #expect(rulesParseError("\n  \n\t\n")?.message.hasPrefix("holds no rule and no comment") == true)
     }
 
     @Test func aRequiredEndLineMustBeThere() throws {
@@ -117,22 +108,22 @@ struct RulesFileStrictnessTests {
         #expect(try RulesFile.parse("end", fileName: "r", requireEnd: true).ruleCount == 0)
         #expect(
             try RulesFile.parse("allow a read x\nend\n# trailing comment\n\n", fileName: "r").ruleCount == 1)
-        let missing = Self.parseError("allow * read *\n", requireEnd: true)
+        let missing = rulesParseError("allow * read *\n", requireEnd: true)
         #expect(missing?.kind == .incomplete)
         #expect(
             missing?.errorDescription
                 == "r.rules: has no end line, which this policy requires: the file may be a version "
                 + "still being written; finish it with a line \"end\"")
         // A partly written end line is not an end line.
-        #expect(Self.parseError("allow * read *\nen", requireEnd: true)?.kind == .malformed)
+        #expect(rulesParseError("allow * read *\nen", requireEnd: true)?.kind == .malformed)
     }
 
     @Test func nothingButCommentsMayFollowTheEndLine() {
         #expect(
-            Self.parseError("allow a read x\nend\ndeny a read x\n")?.errorDescription
+            rulesParseError("allow a read x\nend\ndeny a read x\n")?.errorDescription
                 == "r.rules:3: a line after the end line (line 2); the end line comes last")
         #expect(
-            Self.parseError("end\nend\n")?.errorDescription
+            rulesParseError("end\nend\n")?.errorDescription
                 == "r.rules:2: a second end line (the first is line 1); a file has one, last")
     }
 

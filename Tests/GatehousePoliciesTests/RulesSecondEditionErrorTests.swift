@@ -31,21 +31,12 @@ struct RulesSecondEditionErrorTests {
         }
     }
 
-    static func parseError(_ text: String) -> RulesFileError? {
-        do {
-            _ = try RulesFile.parse(text, fileName: "r.rules")
-            return nil
-        } catch {
-            return error as? RulesFileError
-        }
-    }
-
     /// Checks the engine's error, and that the reference model also calls the text malformed.
     static func check(_ example: Malformed, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(throws: ReferenceRules.Malformed.self, "the reference", sourceLocation: sourceLocation) {
             try ReferenceRules(parsing: example.text)
         }
-        guard let error = parseError(example.text) else {
+        guard let error = rulesParseError(example.text) else {
             Issue.record("parsed without an error", sourceLocation: sourceLocation)
             return
         }

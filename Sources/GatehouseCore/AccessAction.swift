@@ -1,11 +1,5 @@
-/// What a request asks to do: `.read` is checked by the compiler, and a string literal names any
-/// other action (`"share"`).
-///
-/// ```swift
-/// let request = AccessRequest(subject: "alice", action: .write, resource: "docs/plan.txt")
-/// let shared = AccessRequest(subject: "alice", action: "share", resource: "docs/plan.txt")
-/// let typed = AccessAction(rawValue: commandLineAction)   // from a `String` variable
-/// ```
+/// What a request asks to do: `.read`, `.write`, `.delete`, `.list`, a string literal
+/// (`"share"`), or `AccessAction(rawValue:)` for text in a variable.
 public struct AccessAction: Sendable, Hashable, Codable, RawRepresentable, ExpressibleByStringLiteral,
     CustomStringConvertible
 {

@@ -21,10 +21,8 @@ public struct AccessContext: Sendable, Hashable {
     /// ``with(subject:attributes:operation:isolation:)``.
     @TaskLocal public static var current = AccessContext()
 
-    /// Runs `operation` in the current context changed by the arguments, and returns its result.
-    ///
-    /// `attributes` are merged into the enclosing context's (a name given here wins); a `nil`
-    /// `subject` keeps the enclosing one. Tasks that `operation` starts inherit the change.
+    /// Runs `operation` in the current context with `attributes` merged in (a name given here
+    /// wins) and `subject`, if given, replacing the enclosing one; tasks it starts inherit them.
     public static func with<Result>(
         subject: String? = nil,
         attributes: [String: String] = [:],

@@ -2,23 +2,15 @@ import Foundation
 
 /// The gatekeepers on their own, without a service behind them: asks them in order and gives an
 /// explained verdict, a thrown ``AccessDenied``, or a filtered batch. ``AccessProxy`` is a gate
-/// plus a service; use a gate directly to guard an operation of your own.
-///
-/// - The resource is checked against ``ResourceIdentity``, the subject and action as text,
-///   before any gatekeeper; a request that breaks it is denied by `(identity)`.
-/// - The first gatekeeper that does not allow decides; a grant is never cached; a gatekeeper
-///   that throws fails the verdict, and a gate with no gatekeepers denies (fail closed).
-/// - A task cancelled before the gate is asked, or while its gatekeepers allowed, gets
-///   `CancellationError`, so a guarded operation does not start. A denial stays a denial.
-/// - The observer gets one ``AccessRecord`` per verdict and one per shadow gatekeeper; values of
-///   ``mask``ed attributes appear in no record, verdict or denial.
+/// plus a service. Before any gatekeeper the resource must keep ``ResourceIdentity`` (else
+/// `(identity)` denies); the first gatekeeper that does not allow decides; a throw or an empty
+/// gate denies (fail closed); a task cancelled before or while the gate allows gets
+/// `CancellationError`. The observer gets one ``AccessRecord`` per verdict and per shadow
+/// gatekeeper. See docs/architecture.md.
 ///
 /// ```swift
 /// let gate = AccessGate(gatekeepers: [rules], observer: auditLog)
-/// func share(_ document: String, with user: String) async throws {
-///     try await gate.authorize(AccessRequest(subject: me, action: "share", resource: document))
-///     try await store.share(document, with: user)
-/// }
+/// try await gate.authorize(AccessRequest(subject: me, action: "share", resource: document))
 /// ```
 public struct AccessGate: Sendable {
     package let gatekeepers: [any AccessPolicy]
@@ -33,13 +25,9 @@ public struct AccessGate: Sendable {
     let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
 
     /// Creates a gate that asks `gatekeepers` in order; `clock` stamps records and `service`
-    /// names the service in each.
-    ///
-    /// `shadow` gatekeepers are asked and reported (``AccessRecord/isShadow``), never enforced:
-    /// with an observer, each is asked off the caller's path in a task that keeps the caller's
-    /// ``AccessContext`` but not its cancellation; beyond 64 asks in flight per gate, an ask is
-    /// recorded as dropped (``AccessRecord/isDropped``). Use ``ResourceIdentity/text`` as
-    /// `identity` for resources that are not paths; `mask` names attributes such as a token.
+    /// names the service in each. `shadow` gatekeepers are asked off the caller's path and
+    /// recorded (``AccessRecord/isShadow``), never enforced. Use ``ResourceIdentity/text`` as
+    /// `identity` for resources that are not paths.
     public init(
         gatekeepers: [any AccessPolicy],
         shadow: [any AccessPolicy] = [],
@@ -58,8 +46,8 @@ public struct AccessGate: Sendable {
         self.mask = mask
     }
 
-    /// Asks the gatekeepers about `request` and records an explained verdict: every step and,
-    /// for a denial by a rules gatekeeper, its ``AccessVerdict/nearMisses``.
+    /// Asks the gatekeepers about `request` and records an explained verdict, with
+    /// ``AccessVerdict/nearMisses`` for a denial by rules.
     ///
     /// - Throws: `CancellationError` only; a denial or a failure is a verdict, not an error.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
@@ -73,8 +61,7 @@ public struct AccessGate: Sendable {
         try await authorize(request, identity: identity)
     }
 
-    /// The requests the gatekeepers allow, in order, each decided and recorded as
-    /// ``authorize(_:)`` would.
+    /// The requests the gatekeepers allow, in order, each decided as ``authorize(_:)`` would.
     ///
     /// - Throws: `CancellationError` when the task is cancelled; no partial result.
     public func permitted(_ requests: [AccessRequest]) async throws(CancellationError) -> [AccessRequest] {
@@ -119,8 +106,8 @@ public struct AccessGate: Sendable {
         var request: AccessRequest
     }
 
-    /// The one decision path. `explained`: the verdict lists every step; `whyNot`: a denial
-    /// asks its gatekeeper for near misses (never on a load).
+    /// The one decision path. `explained` lists every step; `whyNot` asks a denying gatekeeper
+    /// for near misses (never on a load).
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes?
@@ -149,9 +136,7 @@ public struct AccessGate: Sendable {
         let shown = Redaction(mask: mask, request: request)
         let decided = Decided(
             verdict: shown.verdict(answer.verdict), failure: answer.failure, request: shown.request)
-        if let observer {
-            report(request, decided, to: observer)
-        }
+        if let observer { report(request, decided, to: observer) }
         return decided
     }
 
@@ -228,30 +213,29 @@ public struct AccessGate: Sendable {
             AccessRecord(
                 request: decided.request, verdict: decided.verdict, instant: clock(), service: service,
                 requestID: id))
+        let shadowRecord = { @Sendable [clock, service] (verdict: AccessVerdict, dropped: Bool) in
+            AccessRecord(
+                request: shown.request, verdict: verdict, instant: clock(), service: service, requestID: id,
+                isShadow: true, isDropped: dropped)
+        }
         for gatekeeper in shadow {
             guard let ticket = shadowAsks.begin() else {
                 let reason =
                     "not asked: \(shadowAsks.limit) shadow asks of this gate were in flight, the most at once"
                 let step = AccessVerdict.Step(gatekeeper: gatekeeper.name, outcome: .failed, reason: reason)
-                observer.observe(
-                    AccessRecord(
-                        request: decided.request, verdict: AccessVerdict(step, steps: [step]),
-                        instant: clock(), service: service, requestID: id, isShadow: true, isDropped: true))
+                observer.observe(shadowRecord(AccessVerdict(step, steps: [step]), true))
                 continue
             }
             // Unstructured, not a child: it inherits the task-local values (the caller's
             // AccessContext) but not the caller's cancellation, and nothing waits for it.
-            Task { [clock, service, shadowAsks] in
+            Task { [shadowAsks] in
                 let step: AccessVerdict.Step
                 do {
                     step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
                 } catch {
                     step = Self.failed(gatekeeper.name, error)
                 }
-                observer.observe(
-                    AccessRecord(
-                        request: shown.request, verdict: shown.verdict(AccessVerdict(step, steps: [step])),
-                        instant: clock(), service: service, requestID: id, isShadow: true))
+                observer.observe(shadowRecord(shown.verdict(AccessVerdict(step, steps: [step])), false))
                 shadowAsks.end(ticket)
             }
         }
@@ -260,8 +244,8 @@ public struct AccessGate: Sendable {
     /// Bounds the tasks a slow or silent shadow can hold, whatever the traffic.
     package static let maximumShadowAsksInFlight = 64
 
-    /// Returns when every shadow ask begun before the call is recorded: call it before closing a
-    /// decision log. A shadow that never answers keeps it waiting, so give a shadow a deadline.
+    /// Returns when every shadow ask begun before the call is recorded, as before closing a
+    /// decision log; a shadow that never answers keeps it waiting.
     public func waitForShadowAnswers() async {
         await shadowAsks.waitForThoseInFlight()
     }
@@ -272,8 +256,7 @@ public struct AccessGate: Sendable {
             ?? ResourceIdentity.text.violation(in: action.rawValue).map { "the action \($0)" }
     }
 
-    /// The names that stand in verdicts for the identity check, an empty gate, and a failed read
-    /// of a resource's attributes.
+    /// The names that stand in verdicts for the identity check, an empty gate, and attributes.
     package static let identityGatekeeper = "(identity)"
     package static let noGatekeeper = "(none)"
     package static let attributesGatekeeper = "(attributes)"

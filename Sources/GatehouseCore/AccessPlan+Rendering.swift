@@ -1,5 +1,3 @@
-// A plan's renderings: SQL, the literal prefixes to walk, and JSON.
-
 extension AccessPlan {
     /// A SQL boolean expression over the text column `column` that holds where ``permits(_:)``
     /// holds; a part that must check each name renders as false. `LIKE` must compare
@@ -24,11 +22,12 @@ extension AccessPlan {
     }
 
     private static func like(_ pattern: Pattern) -> String {
+        // Scalar by scalar: a `_` followed by a combining mark must be escaped too.
         pattern.runs.map { run in
             var escaped = ""
-            for character in run.unicodeScalars {
-                if character == "%" || character == "_" || character == "\\" { escaped += "\\" }
-                escaped.unicodeScalars.append(character)
+            for scalar in run.unicodeScalars {
+                if scalar == "%" || scalar == "_" || scalar == "\\" { escaped += "\\" }
+                escaped.unicodeScalars.append(scalar)
             }
             return escaped
         }.joined(separator: "%")

@@ -1,17 +1,9 @@
 import Foundation
 
 /// What a caller may reach: the resources a gate allows for one subject, action and attributes,
-/// as a ``Residual`` over the resource name. Make one with
-/// ``AccessGate/plan(subject:action:attributes:at:)``. For the built-in gatekeepers the plan is
-/// exact (``permits(_:)`` agrees with ``AccessGate/decide(_:)``); one that cannot plan leaves a
-/// part that must check each name, named in ``unplanned``. See docs/plans.md.
-///
-/// ```swift
-/// let plan = try await gate.plan(subject: "alice", action: "read", attributes: [:], at: now)
-/// plan.permits("docs/a")          // Bool
-/// plan.sql(column: "resource")    // "resource" LIKE 'docs/%' ESCAPE '\'
-/// plan.prefixes                   // ["docs/"]
-/// ```
+/// as a ``Residual`` over the resource name, made by ``AccessGate/plan(subject:action:attributes:at:)``.
+/// A gatekeeper that cannot plan leaves a part that must check each name (``unplanned``).
+/// See docs/plans.md.
 public struct AccessPlan: Sendable, Hashable {
     /// Where the gate allows.
     public let residual: Residual
@@ -26,13 +18,12 @@ public struct AccessPlan: Sendable, Hashable {
 
     /// The gatekeepers that cannot plan, each once, in order: their parts must check each name.
     public var unplanned: [String] {
-        var names: [String] = []
-        for name in residual.gatekeepersToAsk where !names.contains(name) { names.append(name) }
-        return names
+        var seen: Set<String> = []
+        return residual.gatekeepersToAsk.filter { seen.insert($0).inserted }
     }
 
-    /// Whether the plan decides every name by itself (no part must check each name).
-    public var isExact: Bool { unplanned.isEmpty }
+    /// Whether no part must check each name.
+    package var isExact: Bool { unplanned.isEmpty }
 
     /// Whether `resource` keeps ``identity`` and the residual holds; a part that must check each
     /// name counts as not permitting (fail closed).
@@ -44,11 +35,6 @@ public struct AccessPlan: Sendable, Hashable {
     /// the gate allows, for a listing that still asks the gate about each name.
     public var candidates: AccessPlan {
         AccessPlan(residual.bound(unplanned: true), identity: identity)
-    }
-
-    /// ``permits(_:)`` as a function, to filter a collection of names.
-    public var predicate: @Sendable (String) -> Bool {
-        { [self] in permits($0) }
     }
 
     /// Who asks, to do what, with what attributes, and when: a request without a resource.
@@ -73,8 +59,8 @@ public struct AccessPlan: Sendable, Hashable {
             self.instant = instant
         }
 
-        /// The request about `resource`, as a gatekeeper decides it.
-        public func request(for resource: String) -> AccessRequest {
+        /// The request about `resource`.
+        package func request(for resource: String) -> AccessRequest {
             AccessRequest(subject: subject, action: action, resource: resource, attributes: attributes)
         }
     }
@@ -100,7 +86,7 @@ public struct AccessPlan: Sendable, Hashable {
 
         /// A gatekeeper that cannot plan: each name must be asked of it.
         public static func checkEach(_ gatekeeper: String) -> Part {
-            Part(allowed: .checkEach(gatekeeper), denied: .checkEach(gatekeeper))
+            Part(allowed: .unplanned(gatekeeper), denied: .unplanned(gatekeeper))
         }
 
         /// A gatekeeper that fails for every name (a broken rules file), which the gate denies.
@@ -113,7 +99,7 @@ public struct AccessPlan: Sendable, Hashable {
         var isTotal: Bool { allowed.gatekeepersToAsk.isEmpty && denied == .not(allowed) }
 
         /// ``AllOf``: the first member that does not allow decides, in order.
-        public static func allOf(_ parts: [Part]) -> Part {
+        package static func allOf(_ parts: [Part]) -> Part {
             guard !parts.isEmpty else { return .failed }
             if parts.allSatisfy(\.isTotal) { return .exact(allowing: .allOf(parts.map(\.allowed))) }
             let denied = parts.indices.map { index in
@@ -123,7 +109,7 @@ public struct AccessPlan: Sendable, Hashable {
         }
 
         /// ``AnyOf``: the first member that does not deny decides, in order.
-        public static func anyOf(_ parts: [Part]) -> Part {
+        package static func anyOf(_ parts: [Part]) -> Part {
             guard !parts.isEmpty else { return .failed }
             if parts.allSatisfy(\.isTotal) { return .exact(allowing: .anyOf(parts.map(\.allowed))) }
             let allowed = parts.indices.map { index in
@@ -136,8 +122,7 @@ public struct AccessPlan: Sendable, Hashable {
 
 extension AccessPlan {
     /// A set of resource names: patterns combined with `and`, `or` and `not`, and parts only a
-    /// gatekeeper can decide. Build it with the static functions, which fold constants and
-    /// flatten nesting.
+    /// gatekeeper can decide. The static functions build it with constants folded.
     public indirect enum Residual: Sendable, Hashable, CustomStringConvertible {
         /// Every name.
         case everything
@@ -162,11 +147,6 @@ extension AccessPlan {
         /// The names `pattern` matches: ``everything`` for `*`.
         public static func matching(_ pattern: Pattern) -> Residual {
             pattern.runs == ["", ""] ? .everything : .pattern(pattern)
-        }
-
-        /// The names a gatekeeper named `gatekeeper` must be asked about, one by one.
-        public static func checkEach(_ gatekeeper: String) -> Residual {
-            .unplanned(gatekeeper)
         }
 
         /// The names in every member.
@@ -263,7 +243,7 @@ extension AccessPlan {
         public let runs: [String]
 
         /// The pattern spelled `spelling`, each `*` a wildcard.
-        public init(_ spelling: String) {
+        package init(_ spelling: String) {
             self.init(runs: spelling.split(separator: "*", omittingEmptySubsequences: false).map(String.init))
         }
 
@@ -283,25 +263,17 @@ extension AccessPlan {
         /// Whether the pattern matches `name`, each middle run at its leftmost place after the one
         /// before.
         public func matches(_ name: String) -> Bool {
-            let name = Array(name.utf8)
             let first = Array(runs[0].utf8)
-            guard name.starts(with: first) else { return false }
-            if runs.count == 1 { return name.count == first.count }
             let last = Array(runs[runs.count - 1].utf8)
-            guard first.count + last.count <= name.count, name.suffix(last.count).elementsEqual(last)
+            var rest = Array(name.utf8)[...]
+            guard rest.starts(with: first) else { return false }
+            if runs.count == 1 { return rest.count == first.count }
+            guard first.count + last.count <= rest.count, rest.suffix(last.count).elementsEqual(last)
             else { return false }
-            var position = first.count
-            let limit = name.count - last.count
+            rest = rest.dropFirst(first.count).dropLast(last.count)
             for run in runs.dropFirst().dropLast() {
-                let bytes = Array(run.utf8)
-                var start = position
-                while start + bytes.count <= limit
-                    && !name[start..<(start + bytes.count)].elementsEqual(bytes)
-                {
-                    start += 1
-                }
-                guard start + bytes.count <= limit else { return false }
-                position = start + bytes.count
+                guard let found = rest.firstRange(of: Array(run.utf8)) else { return false }
+                rest = rest[found.upperBound...]
             }
             return true
         }

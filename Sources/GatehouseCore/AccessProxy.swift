@@ -2,22 +2,15 @@ import Foundation
 
 /// A gate in front of a loader: conforms to the same protocol, asks its ``gate`` on every call,
 /// and either forwards the call unchanged or throws ``AccessDenied`` without touching the loader.
-/// The gate's rules are its rules: fail closed, and a cancelled task never reaches the loader.
-///
-/// With `attributes`, the resource's own attributes (its owner) are merged into each request
-/// about a key. They win over the caller's ``AccessContext`` attributes of the same name, so a
-/// caller cannot claim ownership; a throw fails the gate (`(attributes)`).
+/// With `attributes`, a resource's own attributes (its owner) are merged into each request and
+/// win over the caller's ``AccessContext`` attributes; a throw fails the gate (`(attributes)`).
 ///
 /// ```swift
-/// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]))
-/// let data = try await avatars.load("avatars/alice.png")
-///
-/// let documents = store.guarded(by: rules, attributes: { key in
-///     ["owner": try await owners.owner(of: key)]   // for `allow * write docs/* if owner={subject}`
-/// })
+/// let documents = store.guarded(by: rules, attributes: { ["owner": try await owners.owner(of: $0)] })
+/// let data = try await documents.load("docs/plan.txt")
 /// ```
 public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
-    /// A proxy is a gate: a cache may stand behind it, never in front of it.
+    /// A proxy is a gate: a cache may stand behind it, never in front of it (it does not compile).
     public typealias Gate = AccessGate
     package let base: Base
     /// The gate every call is decided by.
@@ -28,9 +21,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     let resourceName: @Sendable (Base.Key) -> String
     let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
 
-    /// Creates a proxy over a gate of `gatekeepers`, the other gate parameters as in
-    /// ``AccessGate/init(gatekeepers:shadow:observer:clock:identity:service:mask:)``. `resource`
-    /// names a key's resource (`String(describing: key)` by default).
+    /// Creates a proxy over a gate of `gatekeepers` (see ``AccessGate``); `resource` names a key's
+    /// resource (`String(describing: key)` by default).
     public init(
         _ base: Base,
         gatekeepers: [any AccessPolicy],
@@ -94,11 +86,7 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
 }
 
 extension ResourceLoading {
-    /// Guards this loader with gatekeepers asked in order on every call.
-    ///
-    /// ```swift
-    /// let avatars = thumbnails.guarded(by: AllowList(resources: ["avatars/*"]), TimeWindow(...))
-    /// ```
+    /// Guards this loader with gatekeepers asked in order on every call, as ``AccessProxy`` does.
     public func guarded(
         by gatekeepers: any AccessPolicy...,
         action: AccessAction = .read,

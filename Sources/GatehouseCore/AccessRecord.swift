@@ -15,8 +15,8 @@ public struct AccessRecord: Sendable, Hashable, Codable {
     public var requestID: UUID
     /// Whether this is a shadow gatekeeper's answer: reported, never enforced.
     public var isShadow: Bool
-    /// Whether the shadow gatekeeper was not asked, because its gate had 64 shadow asks in
-    /// flight; the verdict is then a failure saying so. Always `false` for an enforced verdict.
+    /// Whether the shadow gatekeeper was not asked (64 asks of its gate were in flight); the
+    /// verdict is then a failure saying so.
     public var isDropped: Bool
 
     /// Creates a record of `verdict`.
@@ -49,9 +49,6 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         isShadow = try container.decode(Bool.self, forKey: .isShadow)
         isDropped = try container.decodeIfPresent(Bool.self, forKey: .isDropped) ?? false
     }
-
-    /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
-    public var decision: AccessDecision { verdict.decision }
     /// The deciding gatekeeper.
     public var gatekeeper: String { verdict.gatekeeper }
 }

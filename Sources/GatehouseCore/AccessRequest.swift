@@ -6,8 +6,7 @@ public struct AccessRequest: Sendable, Hashable, Codable {
     public var action: AccessAction
     /// The resource, as text: the key passed to `load`.
     public var resource: String
-    /// Further facts about the call (device, tenant, purpose) and about the resource (its owner),
-    /// for policies that use them.
+    /// Further facts about the call (device, tenant) and about the resource (its owner).
     public var attributes: [String: String]
 
     /// Creates a request.
@@ -21,14 +20,6 @@ public struct AccessRequest: Sendable, Hashable, Codable {
         self.action = action
         self.resource = resource
         self.attributes = attributes
-    }
-
-    /// Creates a request whose action is given as text, such as one read from a command line.
-    public init(subject: String? = nil, action: String, resource: String, attributes: [String: String] = [:])
-    {
-        self.init(
-            subject: subject, action: AccessAction(rawValue: action), resource: resource,
-            attributes: attributes)
     }
 }
 

@@ -1,10 +1,5 @@
 /// What an ``AccessGate`` decided about one request, explained: the outcome, the gatekeeper that
 /// decided, why, the deciding rule when one is known, and every gatekeeper's step in order.
-///
-/// ```swift
-/// let verdict = try await gate.decide(request)
-/// print(verdict)   // allowed by rules (documents.rules:4)
-/// ```
 public struct AccessVerdict: Sendable, Hashable, Codable {
     /// How a request, or one gatekeeper's step, ended.
     public enum Outcome: String, Sendable, Hashable, Codable {

@@ -1,5 +1,3 @@
-// The services a proxy stands in front of: loading, storing and listing.
-
 /// A service that loads a resource for a key. A real loader and the ``AccessProxy`` guarding it
 /// both conform, so a caller cannot tell which it holds.
 public protocol ResourceLoading<Key, Resource>: Sendable {

@@ -1,21 +1,12 @@
-/// A policy that can check, ahead of its decisions, what they will depend on (a rules file, a
-/// downloaded document), so that `gatehouse validate` finds a broken one before a call does.
-/// The combinators forward the check to their members; a policy of your own adopts it:
+/// A policy that can check ahead what its decisions will depend on (a rules file, a downloaded
+/// document), so that `gatehouse validate` finds a broken one before a call does. A check reads
+/// what decisions would read and changes nothing they use; the combinators ask their members.
 ///
 /// ```swift
-/// extension TenantDirectoryPolicy: ValidatingPolicy {
-///     func validationIssues() async -> [ValidationIssue] {
-///         do {
-///             _ = try await directory.fetch()
-///             return []
-///         } catch {
-///             return [ValidationIssue(message: "the tenant directory cannot be read: \(error)")]
-///         }
-///     }
+/// func validationIssues() async -> [ValidationIssue] {
+///     (try? await directory.fetch()) == nil ? [ValidationIssue(message: "no directory")] : []
 /// }
 /// ```
-///
-/// A check reads what decisions would read and changes nothing they use.
 public protocol ValidatingPolicy: AccessPolicy {
     /// Every problem that would make this policy's decisions fail if it were asked now.
     func validationIssues() async -> [ValidationIssue]

@@ -54,9 +54,8 @@ public struct AccessDenied: Error, Sendable {
 }
 
 extension AccessDenied: CustomStringConvertible, LocalizedError {
-    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`.
-    /// A caller may show it: it names the request's attributes but carries none of their values,
-    /// and a value the reason quotes reads `…`.
+    /// A sentence such as `access denied by allowList: subject "bob" is not listed (bob read "a")`,
+    /// safe to show: it names attributes but carries no value (a value the reason quotes reads `…`).
     public var description: String {
         let who = gatekeeper + (rule.map { " (\($0))" } ?? "")
         let what = isFailure ? "access denied, gatekeeper \(who) failed" : "access denied by \(who)"

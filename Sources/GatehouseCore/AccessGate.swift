@@ -82,10 +82,7 @@ public struct AccessGate: Sendable {
     ) async throws {
         let decided = try await decided(
             request, identity: identity, explained: observer != nil, resourceAttributes: resourceAttributes)
-        if !decided.verdict.isAllowed {
-            throw AccessDenied(
-                request: decided.request, verdict: decided.verdict, underlyingError: decided.failure)
-        }
+        if let denial = decided.denial { throw denial }
     }
 
     /// ``decide(_:)`` under `identity`, with the resource's attributes merged in.
@@ -99,19 +96,12 @@ public struct AccessGate: Sendable {
         ).verdict
     }
 
-    /// A verdict, the masked request, and the error a failed gatekeeper threw.
-    private struct Decided {
-        var verdict: AccessVerdict
-        var failure: (any Error)?
-        var request: AccessRequest
-    }
-
-    /// The one decision path. `explained` lists every step; `whyNot` asks a denying gatekeeper
-    /// for near misses (never on a load).
+    /// The one decision path: the masked verdict, and what `authorize` throws when it is not an
+    /// allow. `explained` lists every step; `whyNot` asks a denying gatekeeper for near misses.
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: ResourceAttributes?
-    ) async throws(CancellationError) -> Decided {
+    ) async throws(CancellationError) -> (verdict: AccessVerdict, denial: AccessDenied?) {
         if Task.isCancelled { throw CancellationError() }
         var request = request
         let answer: (verdict: AccessVerdict, failure: (any Error)?)
@@ -134,10 +124,12 @@ public struct AccessGate: Sendable {
         }
         if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
         let shown = Redaction(mask: mask, request: request)
-        let decided = Decided(
-            verdict: shown.verdict(answer.verdict), failure: answer.failure, request: shown.request)
-        if let observer { report(request, decided, to: observer) }
-        return decided
+        let verdict = shown.verdict(answer.verdict)
+        if let observer { report(shown, verdict, of: request, to: observer) }
+        if verdict.isAllowed { return (verdict, nil) }
+        return (
+            verdict, AccessDenied(request: shown.request, verdict: verdict, underlyingError: answer.failure)
+        )
     }
 
     /// The denial of a request that breaks `identity` or the text rule, or of an empty gate.
@@ -191,28 +183,26 @@ public struct AccessGate: Sendable {
 
     /// The step of a gatekeeper that answered; a note is an allow's reason, or added to a denial's.
     private static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
-        switch answer.decision {
-        case .allow:
-            return AccessVerdict.Step(
-                gatekeeper: gatekeeper, outcome: .allowed, reason: answer.note.map(ReasonLimit.bounded),
-                rule: answer.rule)
-        case .deny(let reason):
-            return AccessVerdict.Step(
-                gatekeeper: gatekeeper, outcome: .denied,
-                reason: ReasonLimit.bounded(answer.note.map { "\(reason) (\($0))" } ?? reason),
-                rule: answer.rule)
-        }
+        let reason =
+            switch answer.decision {
+            case .allow: answer.note
+            case .deny(let reason): answer.note.map { "\(reason) (\($0))" } ?? reason
+            }
+        return AccessVerdict.Step(
+            gatekeeper: gatekeeper, outcome: answer.decision.isAllowed ? .allowed : .denied,
+            reason: reason.map(ReasonLimit.bounded), rule: answer.rule)
     }
 
     /// Records the verdict, then asks each shadow gatekeeper off the caller's path; all records of
     /// the call share one request id.
-    private func report(_ request: AccessRequest, _ decided: Decided, to observer: any AccessObserver) {
+    private func report(
+        _ shown: Redaction, _ verdict: AccessVerdict, of request: AccessRequest,
+        to observer: any AccessObserver
+    ) {
         let id = UUID()
-        let shown = Redaction(mask: mask, request: request)
         observer.observe(
             AccessRecord(
-                request: decided.request, verdict: decided.verdict, instant: clock(), service: service,
-                requestID: id))
+                request: shown.request, verdict: verdict, instant: clock(), service: service, requestID: id))
         let shadowRecord = { @Sendable [clock, service] (verdict: AccessVerdict, dropped: Bool) in
             AccessRecord(
                 request: shown.request, verdict: verdict, instant: clock(), service: service, requestID: id,

@@ -31,8 +31,8 @@ public struct AccessPlan: Sendable, Hashable {
         identity.violation(in: resource) == nil && residual.holds(for: resource, unplanned: false)
     }
 
-    /// The plan with every part that must check each name taken as allowing: a superset of what
-    /// the gate allows, for a listing that still asks the gate about each name.
+    /// The plan with every part that must check each name taken as allowing: a superset, for a
+    /// listing that still asks the gate about each name.
     public var candidates: AccessPlan {
         AccessPlan(residual.bound(unplanned: true), identity: identity)
     }
@@ -90,7 +90,7 @@ public struct AccessPlan: Sendable, Hashable {
         }
 
         /// A gatekeeper that fails for every name (a broken rules file), which the gate denies.
-        public static let failed = Part(allowed: .nothing, denied: .nothing)
+        package static let failed = Part(allowed: .nothing, denied: .nothing)
 
         /// ``Not``'s part.
         var inverted: Part { Part(allowed: denied, denied: allowed) }

@@ -1,11 +1,6 @@
 /// The rule that makes gates and loaders agree on which resource a request names: before any
 /// gatekeeper, text not in Unicode NFC or holding a control character is refused, and with
 /// ``path`` an empty, absolute or `.`/`..` path too. See docs/security.md.
-///
-/// ```swift
-/// ResourceIdentity.path.violation(in: "tenants/acme/../globex/plan.txt")  // .dotDotComponent
-/// ResourceIdentity.path.violation(in: "tenants/acme/plan.txt")            // nil
-/// ```
 public struct ResourceIdentity: Sendable, Hashable {
     let checksPath: Bool
 
@@ -68,9 +63,7 @@ public struct ResourceIdentity: Sendable, Hashable {
         return checksPath ? Self.pathViolation(in: resource) : nil
     }
 
-    /// `text` in NFC as the Swift runtime normalizes it (as `String ==` compares), the one
-    /// spelling gates compare; Foundation's `precomposedStringWithCanonicalMapping` uses older
-    /// tables.
+    /// `text` in NFC as `String ==` compares it; Foundation's NFC uses older Unicode tables.
     public static func normalized(_ text: String) -> String {
         text.utf8.allSatisfy { $0 < 0x80 } ? text : String(decoding: text._nfcCodeUnits, as: UTF8.self)
     }

@@ -16,14 +16,10 @@ public protocol ResourceLoading<Key, Resource>: Sendable {
 /// A service that also writes and deletes resources. A `load` that starts after `store` (or
 /// `remove`) returned sees the stored resource or a later one (or does not find the key).
 public protocol ResourceStoring<Key, Resource>: ResourceLoading {
-    /// Stores `resource` for `key`, replacing what was there.
-    ///
-    /// - Throws: The service's own error when the key cannot be written.
+    /// Stores `resource` for `key`, replacing what was there, or throws the service's own error.
     func store(_ resource: Resource, for key: Key) async throws
 
-    /// Removes what is stored for `key`.
-    ///
-    /// - Throws: The service's own error, such as its not-found error.
+    /// Removes what is stored for `key`, or throws the service's own error (such as not found).
     func remove(_ key: Key) async throws
 }
 

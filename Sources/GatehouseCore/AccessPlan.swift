@@ -250,11 +250,8 @@ extension AccessPlan {
         /// The pattern of these literal runs, a `*` between each two (a run's own `*` is text).
         public init(runs: [String]) {
             precondition(!runs.isEmpty, "a pattern has at least one run")
-            var kept = [runs[0]]
-            for (index, run) in runs.enumerated().dropFirst() where !run.isEmpty || index == runs.count - 1 {
-                kept.append(run)
-            }
-            self.runs = kept
+            let middle = runs.dropFirst().dropLast().filter { !$0.isEmpty }
+            self.runs = runs.count == 1 ? runs : [runs[0]] + middle + [runs[runs.count - 1]]
         }
 
         /// Whether the pattern matches exactly one name (it has no `*`).

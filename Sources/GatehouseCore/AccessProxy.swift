@@ -52,9 +52,8 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         self.resourceAttributes = attributes
     }
 
-    /// Asks the gatekeepers about `key` and, if all allow, loads it from the base.
-    ///
-    /// - Throws: ``AccessDenied``, `CancellationError`, or the base's own error, unchanged.
+    /// Asks the gatekeepers about `key` and, if all allow, loads it from the base; throws
+    /// ``AccessDenied``, `CancellationError`, or the base's own error, unchanged.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         try await authorize(key, action: action)
         return try await base.load(key)

@@ -1,6 +1,5 @@
 /// A gatekeeper that allows when every member allows, asked in order until one does not. A member
 /// that throws, or no member at all (``EmptyCombinatorError``), makes it throw (fail closed).
-/// See docs/policies.md.
 public struct AllOf: ValidatingPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
@@ -128,8 +127,8 @@ public struct Not: ValidatingPolicy {
     }
 }
 
-/// What an ``AllOf`` or ``AnyOf`` with no members throws when asked: a denial would turn into an
-/// allow under ``Not``.
+/// What an ``AllOf`` or ``AnyOf`` with no members throws when asked (a denial would turn into an
+/// allow under ``Not``).
 public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name of the combinator asked.
     package var policy: String

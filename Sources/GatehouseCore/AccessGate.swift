@@ -116,7 +116,7 @@ public struct AccessGate: Sendable {
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 let step = AccessVerdict.Step(
-                    gatekeeper: Self.attributesGatekeeper, outcome: .failed,
+                    gatekeeper: "(attributes)", outcome: .failed,
                     reason: ReasonLimit.bounded(
                         "the resource's attributes could not be read: \(describe(error))"))
                 answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
@@ -246,10 +246,9 @@ public struct AccessGate: Sendable {
             ?? ResourceIdentity.text.violation(in: action.rawValue).map { "the action \($0)" }
     }
 
-    /// The names that stand in verdicts for the identity check, an empty gate, and attributes.
+    /// The names that stand in verdicts for the identity check and an empty gate.
     package static let identityGatekeeper = "(identity)"
     package static let noGatekeeper = "(none)"
-    package static let attributesGatekeeper = "(attributes)"
 }
 
 extension AccessVerdict {

@@ -166,8 +166,8 @@
 
             var allowed = false
             if records.count == 1, let record = records.first {
-                allowed = record.verdict.isAllowed
-                switch record.verdict.decision {
+                allowed = record.decision.isAllowed
+                switch record.decision {
                 case .allow: say("   gatekeeper \(record.gatekeeper): allows")
                 case .deny(let reason): say(wrapped("   gatekeeper \(record.gatekeeper): denies: \(reason)"))
                 }
@@ -206,7 +206,7 @@
                 shown = .guidance
                 tally.denialsShownAsGuidance += 1
                 let deniedReason = records.first.flatMap { record -> String? in
-                    if case .deny(let reason) = record.verdict.decision { return reason }
+                    if case .deny(let reason) = record.decision { return reason }
                     return nil
                 }
                 // The reason is printed once: on the gate's line when the view shows that same text.

@@ -37,6 +37,11 @@ public struct AccessPlan: Sendable, Hashable {
         AccessPlan(residual.bound(unplanned: true), identity: identity)
     }
 
+    /// ``permits(_:)`` as a function, to filter a collection of names.
+    public var predicate: @Sendable (String) -> Bool {
+        { [self] in permits($0) }
+    }
+
     /// Who asks, to do what, with what attributes, and when: a request without a resource.
     public struct Request: Sendable, Hashable {
         /// The caller, or `nil` for the app itself or an anonymous caller.

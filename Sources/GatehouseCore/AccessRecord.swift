@@ -49,6 +49,9 @@ public struct AccessRecord: Sendable, Hashable, Codable {
         isShadow = try container.decode(Bool.self, forKey: .isShadow)
         isDropped = try container.decodeIfPresent(Bool.self, forKey: .isDropped) ?? false
     }
+
+    /// The outcome as a plain decision: ``AccessDecision/allow`` or a denial with its reason.
+    public var decision: AccessDecision { verdict.decision }
     /// The deciding gatekeeper.
     public var gatekeeper: String { verdict.gatekeeper }
 }

@@ -21,6 +21,14 @@ public struct AccessRequest: Sendable, Hashable, Codable {
         self.resource = resource
         self.attributes = attributes
     }
+
+    /// Creates a request whose action is given as text, such as one read from a command line.
+    public init(subject: String? = nil, action: String, resource: String, attributes: [String: String] = [:])
+    {
+        self.init(
+            subject: subject, action: AccessAction(rawValue: action), resource: resource,
+            attributes: attributes)
+    }
 }
 
 extension AccessRequest: CustomStringConvertible {

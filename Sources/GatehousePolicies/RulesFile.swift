@@ -194,7 +194,7 @@ package final class RulesFile: Sendable {
 
     /// The rule that decides a request with these fields and no attributes; see `decide(_:)`.
     package func decide(subject: String?, action: String, resource: String) -> Verdict? {
-        decide(AccessRequest(subject: subject, action: AccessAction(rawValue: action), resource: resource))
+        decide(AccessRequest(subject: subject, action: action, resource: resource))
     }
 
     /// The decision for `request`: allow, or a denial naming the deciding line.

@@ -70,7 +70,7 @@ struct AccessPlanTests {
             let allowed = try await gate.decide(AccessRequest(subject: "alice", resource: name)).isAllowed
             #expect(plan.permits(name) == allowed, "\(name)")
         }
-        #expect(Self.names.filter(plan.permits) == ["docs/a", "docs/b.txt"])
+        #expect(Self.names.filter(plan.predicate) == ["docs/a", "docs/b.txt"])
     }
 
     @Test func aCustomGatekeeperLeavesAPartThatChecksEachNameNamingIt() async throws {

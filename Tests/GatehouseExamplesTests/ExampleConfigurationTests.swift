@@ -88,8 +88,7 @@ extension ExampleConfigurationTests {
             _ subject: String?, _ action: String, _ resource: String, _ attributes: [String: String] = [:]
         ) async throws -> String? {
             let request = AccessRequest(
-                subject: subject, action: AccessAction(rawValue: action), resource: resource,
-                attributes: attributes)
+                subject: subject, action: action, resource: resource, attributes: attributes)
             do {
                 try await service().authorize(request)
                 return nil

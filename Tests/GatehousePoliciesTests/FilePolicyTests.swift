@@ -397,8 +397,7 @@ struct FilePolicyTests {
                         Int.random(in: 0..<5, using: &random) == 0
                         ? nil : random.string(from: "ab", maxLength: 2)
                     let request = AccessRequest(
-                        subject: subject,
-                        action: AccessAction(rawValue: random.string(from: "rw", maxLength: 1).nonEmpty),
+                        subject: subject, action: random.string(from: "rw", maxLength: 1).nonEmpty,
                         resource: random.string(from: "ab/", maxLength: 6))
                     let expected = referenceDecide(
                         reference, subject: subject, action: request.action.rawValue,

@@ -23,8 +23,7 @@ struct PlanAgreementTests {
                 #expect(plan.isExact)
                 for resource in universe.resources {
                     let request = AccessRequest(
-                        subject: caller.subject, action: AccessAction(rawValue: caller.action),
-                        resource: resource,
+                        subject: caller.subject, action: caller.action, resource: resource,
                         attributes: caller.attributes)
                     let allowed = try await !gate.permitted([request]).isEmpty
                     pairs += 1

@@ -269,9 +269,7 @@ struct RulesGenerator {
             : Self.actions.randomElement(using: &random)!
         let resource = (0..<int(in: 1...3)).map { _ in Self.segments.randomElement(using: &random)! }
             .joined(separator: "/")
-        return AccessRequest(
-            subject: subject, action: AccessAction(rawValue: action), resource: resource,
-            attributes: attributes)
+        return AccessRequest(subject: subject, action: action, resource: resource, attributes: attributes)
     }
 
     /// A text the pattern may match: each `*` replaced by some text (unless stars are text), each

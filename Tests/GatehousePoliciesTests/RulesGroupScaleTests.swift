@@ -62,10 +62,8 @@ struct RulesGroupScaleTests {
         )
 
         func decide(_ subject: String, _ action: String) async throws -> AccessDecision {
-            try await rules.explain(
-                AccessRequest(subject: subject, action: AccessAction(rawValue: action), resource: "docs/a")
-            )
-            .decision
+            try await rules.explain(AccessRequest(subject: subject, action: action, resource: "docs/a"))
+                .decision
         }
         // The bottom subject belongs to the top group, through 15,999 others.
         #expect(try await decide(bottom, "read") == .allow)
@@ -111,8 +109,7 @@ struct RulesGroupScaleTests {
                 ("read", "docs/a"), ("read", "docs/secret"), ("write", "docs/a"), ("list", "x"),
                 ("delete", "logs/a"),
             ] {
-                let request = AccessRequest(
-                    subject: subject, action: AccessAction(rawValue: action), resource: resource)
+                let request = AccessRequest(subject: subject, action: action, resource: resource)
                 #expect(
                     rules.decide(request) == reference.decide(request), "\(subject) \(action) \(resource)")
             }

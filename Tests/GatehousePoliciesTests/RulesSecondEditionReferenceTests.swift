@@ -204,8 +204,7 @@ struct RulesSecondEditionReferenceTests {
     /// reference.
     static func check(_ example: Case, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let request = AccessRequest(
-            subject: example.subject, action: AccessAction(rawValue: example.action),
-            resource: example.resource,
+            subject: example.subject, action: example.action, resource: example.resource,
             attributes: example.attributes)
         let reference = try ReferenceRules(parsing: example.rules)
         #expect(

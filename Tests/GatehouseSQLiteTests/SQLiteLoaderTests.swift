@@ -73,8 +73,7 @@ struct SQLiteLoaderTests {
                 var allowed: [String] = []
                 for name in stored {
                     let request = AccessRequest(
-                        subject: caller.subject, action: AccessAction(rawValue: caller.action),
-                        resource: name,
+                        subject: caller.subject, action: caller.action, resource: name,
                         attributes: caller.attributes)
                     if try await !gate.permitted([request]).isEmpty { allowed.append(name) }
                 }

@@ -1,7 +1,5 @@
-/// How one case of a `gatehouse test` table came out: the decision `check` would print for its
-/// request, held against what the case expects (the decision and, when named, the deciding
-/// gatekeeper). A gatekeeper that fails fails the case whatever it expects: a table that passed
-/// on a broken rules file would prove nothing.
+/// A `gatehouse test` case against its decision. A failing gatekeeper fails the case whatever it
+/// expects: a table that passed on a broken rules file would prove nothing.
 struct CaseOutcome {
     var testCase: TestTable.Case
     /// The decision, as `check` reports it.
@@ -42,8 +40,7 @@ struct CaseOutcome {
         return "      request: \(report.requestText) (service \(printable(report.service))\(at))"
     }
 
-    /// The case as a JSON object: its name, whether it passed, what it expected, then the
-    /// decision's members as `check --json` prints them (without `command`).
+    /// The case as JSON: name, passed, expect, then the decision as `check --json` has it.
     var json: JSONText {
         var members: [(String, JSONText)] = [
             ("name", .string(testCase.name)),
@@ -56,7 +53,6 @@ struct CaseOutcome {
         return .object(members)
     }
 
-    /// `"name"` with the name escaped for one line of text.
     private static func quoted(_ name: String) -> String {
         "\"\(printable(name))\""
     }

@@ -1,7 +1,6 @@
 import GatehouseComposition
 
-/// A small, strict command-line parser: options with values (`--config F`, `--config=F`),
-/// repeatable options, flags, and positional arguments, with messages that say what was expected.
+/// A strict parser of options (`--config F`, `--config=F`), flags and positional arguments.
 struct CommandLineArguments {
     /// An option a command accepts, with its line of help.
     struct Option {
@@ -39,9 +38,7 @@ struct CommandLineArguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
-    /// Parses `arguments` against `options`; `positionalNames` are the expected positionals, an
-    /// optional one written in brackets (`[COMMAND]`). A missing required option is reported
-    /// before a missing positional.
+    /// Parses `arguments`; an optional positional is written in brackets (`[COMMAND]`).
     init(_ arguments: [String], options: [Option], positionalNames: [String], command: String)
         throws(UsageError)
     {
@@ -123,8 +120,7 @@ struct CommandLineArguments {
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    /// `text` split at its first `=`, or `nil` without one. It splits on the scalar: a value
-    /// that starts with a combining mark makes one `Character` with the `=`.
+    /// `text` split at its first `=` scalar (a combining mark after it makes one `Character`).
     static func splitAtEquals(_ text: String) -> (name: String, value: String)? {
         guard let equals = text.unicodeScalars.firstIndex(of: "=") else { return nil }
         return (String(text[..<equals]), String(text[text.unicodeScalars.index(after: equals)...]))

@@ -2,12 +2,10 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What every subcommand runs with: where it writes and the component types its configurations
-/// may name. It dispatches the arguments to the subcommand ``all`` names, and holds the
-/// messages they share (help, usage errors, configuration errors).
+/// What every subcommand runs with (console, component types), and the messages they share.
 struct Commands {
     let console: Console
-    /// The component types every configuration may name; every `Assembler` here is given it.
+    /// The component types every configuration may name.
     let registry: PluginRegistry
 
     /// Runs `arguments` (without the program name); none runs the demo.
@@ -89,9 +87,8 @@ struct Commands {
         }
     }
 
-    /// Closes the decision log, if any, so that every decision is written before the process
-    /// exits, shadow answers included (they come off the caller's path: waited for first); a
-    /// write error is a warning on standard error (the decision stands).
+    /// Closes the decision log after the shadow answers (off the caller's path) are in, so that
+    /// every decision is written before the process exits; a write error is only a warning.
     func closeDecisionLog(of services: AssembledServices) async {
         guard let log = services.decisionLog else { return }
         for service in services.services { await service.gate.waitForShadowAnswers() }

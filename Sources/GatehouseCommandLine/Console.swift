@@ -1,13 +1,11 @@
 import Foundation
 
-/// Where a command writes: results to `out`, errors and denials to `err`, and progress to
-/// `progressLine` when standard error is a terminal.
+/// Where a command writes: results to `out`, errors and denials to `err`.
 struct Console: Sendable {
     let out: @Sendable (String) -> Void
     let err: @Sendable (String) -> Void
     let outData: @Sendable (Data) -> Void
-    /// Writes text to standard error as it is (no newline); `nil` when standard error is not a
-    /// terminal, so a pipe, a file or a test never sees progress.
+    /// Writes progress as it is (no newline); `nil` unless standard error is a terminal.
     var progressLine: (@Sendable (String) -> Void)? = nil
     /// How long work runs before its progress shows.
     var progressDelay: Duration = .seconds(1)
@@ -19,14 +17,12 @@ struct Console: Sendable {
         outData: { FileHandle.standardOutput.write($0) },
         progressLine: terminalError)
 
-    /// Writes to standard error when it is a terminal; `nil` otherwise.
     private static var terminalError: (@Sendable (String) -> Void)? {
         guard isatty(STDERR_FILENO) == 1 else { return nil }
         return { text in FileHandle.standardError.write(Data(text.utf8)) }
     }
 
-    /// A progress line that starts with `text`; it shows nothing unless standard error is a
-    /// terminal.
+    /// A progress line that starts with `text`; it shows nothing unless standard error is a terminal.
     func progress(_ text: String) -> Progress {
         Progress(text, write: progressLine, delay: progressDelay)
     }

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse demo`, and `gatehouse` with no arguments: a short story on the bundled
-/// configuration, each step showing the command a person would type to see the same thing.
+/// `gatehouse demo` (also bare `gatehouse`): a story on the bundled example, showing each command.
 struct Demo: Subcommand {
     static let name = "demo"
     static let abstract =
@@ -11,16 +10,13 @@ struct Demo: Subcommand {
     static let discussion = "Exit status: 0 when every step behaved as told, 1 otherwise."
 
     let console: Console
-    /// The component types the demo's commands assemble configurations with.
     let registry: PluginRegistry
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         await Demo(console: commands.console, registry: commands.registry).run()
     }
 
-    /// The bundled configuration: `Examples/demo/gatehouse.json` under the working directory
-    /// (the package root, as with `swift run gatehouse`), else in the package this source file
-    /// was built from (`Sources/GatehouseCommandLine/Demo.swift`, two folders below its root).
+    /// `Examples/demo/gatehouse.json` under the working directory, else in this source's package.
     static func bundledConfiguration() -> URL? {
         let fromWorkingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent("Examples/demo/gatehouse.json")
@@ -85,8 +81,7 @@ struct Demo: Subcommand {
             ["check", "--config", config, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
             expect: .ok)
 
-        // Step 4b edits a rules file, so it works on a copy, never on the bundled example. The
-        // copy stays after the demo, so that its command can be run again.
+        // Step 4b edits a copy, kept so that its command can be run again.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-demo-\(UUID().uuidString.prefix(8))")
         let rules = folder.appendingPathComponent("avatars.rules")
@@ -131,8 +126,7 @@ struct Demo: Subcommand {
         return .error
     }
 
-    /// Prints `text`, each of its lines wrapped to ``width`` at spaces: the first line after
-    /// `indent`, the lines it wraps onto after `continuation`.
+    /// Prints `text`, each line wrapped to ``width``, its wrapped part after `continuation`.
     private func say(_ text: String, indent: String = "", continuation: String? = nil) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             // Empty words keep runs of spaces, such as an indented line of `explain`.
@@ -143,8 +137,7 @@ struct Demo: Subcommand {
         }
     }
 
-    /// `words` joined by spaces into lines of at most ``width`` characters, each broken line
-    /// ending in `lineEnd` (a word longer than that stays whole on its own line).
+    /// `words` in lines of at most ``width`` (a longer word alone), broken ones ending in `lineEnd`.
     static func wrap(_ words: [String], indent: String, continuation: String, lineEnd: String = "")
         -> [String]
     {
@@ -164,9 +157,7 @@ struct Demo: Subcommand {
         return lines
     }
 
-    /// `$ gatehouse ARGUMENTS` as shell lines of at most ``width`` characters, broken between
-    /// arguments (an option stays with its value) with a trailing `\`, so that it can be
-    /// pasted as is.
+    /// `$ gatehouse ARGUMENTS` as lines to paste into a shell, an option kept with its value.
     static func command(_ arguments: [String]) -> [String] {
         var units = ["$ gatehouse"]
         for argument in arguments {

@@ -3,8 +3,7 @@ import GatehouseComposition
 import GatehouseCore
 import GatehousePolicies
 
-/// `gatehouse validate`: every problem of a configuration and its rules files, or of one
-/// rules file on its own.
+/// `gatehouse validate`: every problem of a configuration and its rules files, or of a rules file.
 enum Validate: Subcommand {
     static let name = "validate"
     static let abstract = "check a configuration, or a rules file, and report every problem with its place"
@@ -54,9 +53,9 @@ enum Validate: Subcommand {
                     ] + (reads.isEmpty ? [] : [("reads", .array(reads))])))
         } else {
             commands.console.out(
-                "\(printable(path)): valid; \(count(names.count, "service")), \(count(rules, "rule")), "
-                    + "\(count(groups, "group")): "
-                    + names.map(printable).joined(separator: ", "))
+                "\(printable(path)): valid; \(count(names.count, "service")), "
+                    + "\(summary(rules: rules, groups: groups, attributes: [])): \(names.map(printable).joined(separator: ", "))"
+            )
             for file in reading {
                 commands.console.out(
                     "\(printable(file.place)): \(printable(file.file)): "
@@ -66,8 +65,7 @@ enum Validate: Subcommand {
         return .ok
     }
 
-    /// Checks the rules file at `path` on its own: every problem, one per line, or the counts
-    /// of its rules and groups.
+    /// Checks the rules file at `path` on its own.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
         let counts: (rules: Int, groups: Int, attributes: [String])
         let progress = commands.console.progress("validating \(printable(path))")
@@ -95,8 +93,7 @@ enum Validate: Subcommand {
         return .ok
     }
 
-    /// `12 rules, 2 groups; reads attributes device, tenant` (nothing about attributes when
-    /// the file reads none).
+    /// `12 rules, 2 groups; reads attributes device, tenant`.
     static func summary(rules: Int, groups: Int, attributes: [String]) -> String {
         "\(count(rules, "rule")), \(count(groups, "group"))"
             + (attributes.isEmpty
@@ -105,13 +102,11 @@ enum Validate: Subcommand {
 
     /// `1 rule`, `200,000 rules`.
     static func count(_ number: Int, _ noun: String) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
+        var digits = String(number)
+        for index in stride(from: digits.count - 3, to: 0, by: -3) {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: index))
         }
-        return "\(text) \(noun)\(number == 1 ? "" : "s")"
+        return "\(digits) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 

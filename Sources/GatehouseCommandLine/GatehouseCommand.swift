@@ -2,23 +2,8 @@ import Foundation
 import GatehouseComposition
 
 /// The `gatehouse` command as a value an app's own executable runs, with the app's plugin types:
-/// every configuration it reads is assembled with ``registry``.
-///
-/// ```swift
-/// import GatehouseCommandLine
-/// import GatehouseComposition
-///
-/// @main
-/// struct MyGatehouse {
-///     static func main() async throws {
-///         var registry = PluginRegistry()
-///         try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, _ in
-///             TenantPolicy(tenant: settings.tenant)
-///         }
-///         await GatehouseCommand.main(registry: registry)
-///     }
-/// }
-/// ```
+/// every configuration it reads is assembled with ``registry``. docs/cli.md ("Shipping the
+/// command with your own plugins") shows such a `main`.
 public struct GatehouseCommand: Sendable {
     /// The version of the Gatehouse package, as `gatehouse --version` prints it.
     public static let version = "3.0.0"
@@ -26,7 +11,6 @@ public struct GatehouseCommand: Sendable {
     /// The component types every configuration the command reads may name.
     public var registry: PluginRegistry
 
-    /// Where the command writes: the process's standard output and error, or a test's capture.
     let console: Console
 
     /// A command whose configurations may name the types of `registry` (by default the

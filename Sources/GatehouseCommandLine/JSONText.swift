@@ -1,6 +1,5 @@
-/// A tiny JSON writer with members in a fixed order, for the command's `--json` output. Strings
-/// also escape every scalar that is unsafe to print raw (`Unicode.Scalar.isUnsafeToPrint`) as
-/// `\uXXXX`: the same string to any JSON reader, and harmless in a terminal.
+/// JSON with members in a fixed order; a scalar unsafe to print raw is written `\uXXXX` (the same
+/// string to any JSON reader, harmless in a terminal).
 indirect enum JSONText {
     case null
     case bool(Bool)

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What a request command found, as text or as one JSON object. The values of masked
-/// attributes (`decisionLog.mask`) appear in neither: each shows as `(masked)`, also inside a reason.
+/// What a request command found, as text or JSON; masked values show as `(masked)`, in reasons too.
 struct Report {
     var command: String
     var service: String
@@ -87,7 +86,7 @@ struct Report {
 
     /// The JSON members, in a fixed order.
     var members: [(String, JSONText)] {
-        let members: [(String, JSONText)] = [
+        Self.present([
             ("command", .string(command)),
             ("service", .string(service)),
             (
@@ -99,8 +98,6 @@ struct Report {
                     ("attributes", .object(attributes.map { ($0.key, .string($0.value)) })),
                 ])
             ),
-        ]
-        let optional: [(String, JSONText?)] = [
             ("allowed", allowed.map { .bool($0) }),
             ("gatekeeper", gatekeeper.map { .string($0) }),
             ("reason", reason.map { .string(hiding($0)) }),
@@ -113,39 +110,39 @@ struct Report {
             ("content", content.map { .string($0) }),
             ("contentBase64", contentBase64.map { .string($0) }),
             ("keys", keys.map { .array($0.map { .string($0) }) }),
-        ]
-        return members + optional.compactMap { name, value in value.map { (name, $0) } }
+        ])
     }
 
-    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps,
-    /// and near misses when there are any.
+    /// The members that have a value.
+    private static func present(_ members: [(String, JSONText?)]) -> [(String, JSONText)] {
+        members.compactMap { name, value in value.map { (name, $0) } }
+    }
+
+    /// The verdict as `AccessVerdict` encodes itself, masked values hidden.
     private func json(_ verdict: AccessVerdict) -> JSONText {
         func members(
             _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
         ) -> [(String, JSONText)] {
-            var members: [(String, JSONText)] = [
+            Self.present([
                 ("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper)),
-            ]
-            if let reason { members.append(("reason", .string(hiding(reason)))) }
-            if let rule { members.append(("rule", .string(rule.description))) }
-            return members
+                ("reason", reason.map { .string(hiding($0)) }),
+                ("rule", rule.map { .string($0.description) }),
+            ])
         }
         let steps = verdict.steps.map {
             JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
         }
-        let nearMisses: [(String, JSONText)] =
-            verdict.nearMisses.isEmpty
-            ? [] : [("nearMisses", .array(verdict.nearMisses.map { .string(hiding($0)) }))]
+        let nearMisses = verdict.nearMisses.map { JSONText.string(hiding($0)) }
         return .object(
-            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [
-                ("steps", .array(steps))
-            ] + nearMisses)
+            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule)
+                + Self.present([
+                    ("steps", .array(steps)), ("nearMisses", nearMisses.isEmpty ? nil : .array(nearMisses)),
+                ]))
     }
 }
 
 extension PreparedRequest {
-    /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
-    /// after the gate allowed, and exits 1.
+    /// Finishes an operation that threw: a denial exits 3, a loader failure (after an allow) 1.
     func finish(_ report: Report, after error: any Error) -> ExitStatus {
         var report = report
         if let denied = error as? AccessDenied {
@@ -157,8 +154,7 @@ extension PreparedRequest {
         return finish(report, status: .error)
     }
 
-    /// Prints the report, as JSON or as the line of its outcome, and returns `status`; `done` is
-    /// the line of a success, `allowed: ...` when not given.
+    /// Prints the report (JSON, or its outcome's line: `done` for a success) and returns `status`.
     func finish(_ report: Report, status: ExitStatus, done: String? = nil) -> ExitStatus {
         let console = commands.console
         if json {

@@ -22,8 +22,7 @@ enum RequestOptions {
         help: "append one JSON line per decision to FILE (keeps the configuration's decisionLog mask)")
     static let json = CommandLineArguments.Option(name: "json", help: "print one JSON object instead of text")
 
-    /// The options of `store`, `remove` and `list`, whose action is fixed: `--action` is refused
-    /// with `refusal`.
+    /// The options of `store`, `remove` and `list`, which refuse `--action` with `refusal`.
     static func fixedAction(_ refusal: String, extra: [CommandLineArguments.Option] = [])
         -> [CommandLineArguments.Option]
     {
@@ -52,10 +51,10 @@ enum RequestOptions {
     }
 }
 
-/// A subcommand that asks a service's gate about one request. Its `run` reads the attributes
-/// and the instant, assembles the configuration, picks the service, runs ``run(_:)`` and closes
-/// the decision log; a mistake on the way ends it with its status.
+/// A subcommand about one request; the shared `run` assembles it, its ``run(_:)`` answers it.
 protocol RequestCommand: Subcommand {
+    /// Refuses arguments that do not go together; the default accepts all.
+    static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError)
     /// Runs the command on its request, prepared.
     static func run(_ request: PreparedRequest) async -> ExitStatus
 }
@@ -63,10 +62,13 @@ protocol RequestCommand: Subcommand {
 extension RequestCommand {
     static var positionals: [String] { ["KEY"] }
 
+    static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) {}
+
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let json = arguments.flag("json")
         let parsed: (attributes: [String: String], instant: Date?)
         do throws(CommandLineArguments.UsageError) {
+            try validate(arguments)
             parsed = try RequestOptions.attributesAndInstant(arguments)
         } catch {
             return commands.usage(error.message, json: json)
@@ -86,7 +88,7 @@ extension RequestCommand {
         let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
         let request = PreparedRequest(
             commands: commands, arguments: arguments, services: services, service: service,
-            key: arguments.positionals[0])
+            key: arguments.positionals.first ?? "", instant: instant)
         let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
@@ -100,8 +102,10 @@ struct PreparedRequest {
     /// Every service of the configuration (and its decision log, if any).
     var services: AssembledServices
     var service: ConfiguredService
-    /// The positional argument: a key, or for `list` a folder.
+    /// The positional argument: a key, for `list` a folder, for `plan` empty.
     var key: String
+    /// The `--at` instant, if given.
+    var instant: Date?
 
     var json: Bool { arguments.flag("json") }
 
@@ -139,8 +143,7 @@ enum Check: RequestCommand {
         return request.finish(report, status: report.status)
     }
 
-    /// Decides the report's request on `service` without loading anything, as `check` does:
-    /// the report takes the explained verdict. `gatehouse test` decides each case with it.
+    /// The report with the explained verdict of its request on `service` (also for `gatehouse test`).
     static func decide(_ report: Report, on service: ConfiguredService) async -> Report {
         var report = report
         do {

@@ -1,6 +1,4 @@
-/// One subcommand of `gatehouse`: its name, options, help and run side by side. The usage line,
-/// the help text and the overview are made from these, and ``Commands/all`` lists every
-/// subcommand once: adding one is a type and a line there.
+/// One subcommand of `gatehouse`: help and usage are made from it; ``Commands/all`` lists it.
 protocol Subcommand: Sendable {
     /// The word that runs it: `check` in `gatehouse check`.
     static var name: String { get }

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse test`: decides every case of a table as `check` would and compares each with
-/// what it expects.
+/// `gatehouse test`: decides every case of a table as `check` would, against what it expects.
 enum TestCommand: Subcommand {
     static let name = "test"
     static let abstract = "decide every case of a table as check would, and compare with what each expects"
@@ -44,8 +43,11 @@ enum TestCommand: Subcommand {
         }
 
         let config = Self.path(table.config, besideFile: path)
-        let clock = CaseClock()
-        guard let services = commands.assemble(config, clock: { clock.now }, json: json) else {
+        // The one configuration's clock reads the instant the case being decided pins, if any.
+        let pinned = LockedState<Date?>(nil)
+        guard
+            let services = commands.assemble(config, clock: { pinned.withLock { $0 } ?? Date() }, json: json)
+        else {
             return .error
         }
         var problems: [String] = []
@@ -56,7 +58,7 @@ enum TestCommand: Subcommand {
         var outcomes: [CaseOutcome] = []
         for (index, (testCase, service)) in zip(table.cases, chosen.compactMap { $0 }).enumerated() {
             progress.update("deciding case \(index + 1) of \(table.cases.count)")
-            clock.pin(testCase.at?.instant)
+            pinned.withLock { $0 = testCase.at?.instant }
             let context = AccessContext(subject: testCase.subject, attributes: testCase.attributes)
             let report = AccessContext.$current.withValue(context) {
                 Report(

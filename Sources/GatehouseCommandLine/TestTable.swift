@@ -1,9 +1,7 @@
 import Foundation
 import GatehouseComposition
 
-/// A table of expected decisions for `gatehouse test` (its shape is in ``TestCommand``'s help),
-/// read strictly: every key known, every value of the right type, each problem named by its
-/// place (`cases[3].expect`).
+/// The table of `gatehouse test`, read strictly: each problem named by its place (`cases[3].expect`).
 struct TestTable {
     enum Expectation: String {
         case allow

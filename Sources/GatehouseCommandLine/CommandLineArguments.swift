@@ -23,9 +23,8 @@ struct CommandLineArguments {
         /// `  --config FILE      the configuration file`, for a command's help.
         var helpLine: String {
             let head = "  " + form
-            let padding = String(repeating: " ", count: max(1, 23 - head.count))
-            return head.count > 22
-                ? "\(head)\n\(String(repeating: " ", count: 23))\(help)" : head + padding + help
+            let column = String(repeating: " ", count: 23)
+            return head.count > 22 ? "\(head)\n\(column)\(help)" : head + column.dropFirst(head.count) + help
         }
     }
 
@@ -44,12 +43,10 @@ struct CommandLineArguments {
     {
         let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
         let accepted = known.filter { $0.value.refusal == nil }.keys.sorted()
-        var index = 0
+        var rest = arguments[...]
         var onlyPositionals = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
+        while let argument = rest.popFirst() {
+            if onlyPositionals || !argument.hasPrefix("--") {
                 if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
                     throw UsageError(
                         message:
@@ -76,24 +73,17 @@ struct CommandLineArguments {
                 throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
             }
             if option.valueName != nil {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                        throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
-                    }
-                    value = arguments[index]
-                    index += 1
+                if inlineValue == nil, rest.first?.hasPrefix("--") ?? true {
+                    throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
                 }
+                let value = inlineValue ?? rest.removeFirst()
                 if !option.repeatable, values[name] != nil {
                     throw UsageError(message: "option '--\(name)' was given twice; it takes one value")
                 }
                 values[name, default: []].append(value)
+            } else if inlineValue != nil {
+                throw UsageError(message: "option '--\(name)' is a flag and takes no value")
             } else {
-                if inlineValue != nil {
-                    throw UsageError(message: "option '--\(name)' is a flag and takes no value")
-                }
                 flags.insert(name)
             }
         }
@@ -112,10 +102,8 @@ struct CommandLineArguments {
         }
     }
 
-    /// The single value of `name`, if given.
     func value(_ name: String) -> String? { values[name]?.last }
 
-    /// Every value of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }

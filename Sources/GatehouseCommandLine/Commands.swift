@@ -5,7 +5,6 @@ import GatehouseCore
 /// What every subcommand runs with (console, component types), and the messages they share.
 struct Commands {
     let console: Console
-    /// The component types every configuration may name.
     let registry: PluginRegistry
 
     /// Runs `arguments` (without the program name); none runs the demo.

@@ -30,12 +30,8 @@ struct Console: Sendable {
 
 /// The exit statuses of `gatehouse`, as documented in docs/cli.md.
 enum ExitStatus: Int32 {
-    /// Allowed, or done.
     case ok = 0
-    /// An error: a bad configuration, a loader failure, an unwritable output file.
     case error = 1
-    /// The command was typed wrong.
     case usage = 2
-    /// Access was denied.
     case denied = 3
 }

@@ -52,10 +52,10 @@ enum Validate: Subcommand {
                         ("groups", .number(groups)),
                     ] + (reads.isEmpty ? [] : [("reads", .array(reads))])))
         } else {
+            let counted = summary(rules: rules, groups: groups, attributes: [])
             commands.console.out(
-                "\(printable(path)): valid; \(count(names.count, "service")), "
-                    + "\(summary(rules: rules, groups: groups, attributes: [])): \(names.map(printable).joined(separator: ", "))"
-            )
+                "\(printable(path)): valid; \(count(names.count, "service")), \(counted): "
+                    + names.map(printable).joined(separator: ", "))
             for file in reading {
                 commands.console.out(
                     "\(printable(file.place)): \(printable(file.file)): "

@@ -11,19 +11,8 @@ public struct GatehouseCommand: Sendable {
     /// The component types every configuration the command reads may name.
     public var registry: PluginRegistry
 
+    /// Where it writes; a test passes its own to the memberwise `init(registry:console:)`.
     let console: Console
-
-    /// A command whose configurations may name the types of `registry` (by default the
-    /// built-in types only), writing to standard output and standard error.
-    public init(registry: PluginRegistry = PluginRegistry()) {
-        self.init(registry: registry, console: .standard)
-    }
-
-    /// A command writing through `console`; tests capture its output this way.
-    init(registry: PluginRegistry, console: Console) {
-        self.registry = registry
-        self.console = console
-    }
 
     /// Runs the command on `arguments` (without the program name) and returns its exit status:
     /// 0 allowed or done, 1 error, 2 usage, 3 denied.
@@ -36,5 +25,13 @@ public struct GatehouseCommand: Sendable {
     public static func main(registry: PluginRegistry = PluginRegistry()) async -> Never {
         let status = await GatehouseCommand(registry: registry).run(Array(CommandLine.arguments.dropFirst()))
         exit(status)
+    }
+}
+
+extension GatehouseCommand {
+    /// A command whose configurations may name the types of `registry` (by default the
+    /// built-in types only), writing to standard output and standard error.
+    public init(registry: PluginRegistry = PluginRegistry()) {
+        self.init(registry: registry, console: .standard)
     }
 }

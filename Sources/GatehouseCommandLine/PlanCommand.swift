@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse plan`: what a subject may reach in a service, as a plan over resource names, in
-/// text, JSON or one line of SQL.
+/// `gatehouse plan`: what a subject may reach, as a plan over names, in text, JSON or SQL.
 enum Plan: RequestCommand {
     static let name = "plan"
     static let abstract = "print what a subject may reach: the names the gate allows, as a plan"

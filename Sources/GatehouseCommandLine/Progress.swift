@@ -1,9 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// One line of progress on a terminal's standard error: shown after the console's delay,
-/// rewritten in place at most ten times a second, erased when the work ends; without a terminal,
-/// nothing.
+/// A line of progress on a terminal's standard error: shown after the delay, rewritten in place
+/// at most ten times a second, erased when the work ends.
 final class Progress: Sendable {
     private struct State {
         var text: String

@@ -16,14 +16,12 @@ struct Report {
     /// The deciding rule (`file:line`), when the gatekeeper knows it.
     var rule: String?
     var failed: Bool?
-    /// The explained verdict, for `check`.
     var verdict: AccessVerdict?
     var error: String?
     var bytes: Int?
     var output: String?
     var content: String?
     var contentBase64: String?
-    /// The keys `list` may show.
     var keys: [String]?
 
     static let masked = "(masked)"
@@ -34,7 +32,6 @@ struct Report {
         return allowed == true ? .ok : .denied
     }
 
-    /// Takes the verdict's outcome, deciding gatekeeper, reason and rule.
     mutating func record(_ verdict: AccessVerdict) {
         self.verdict = verdict
         allowed = verdict.isAllowed
@@ -44,7 +41,6 @@ struct Report {
         if !verdict.isAllowed { failed = verdict.outcome == .failed }
     }
 
-    /// Takes the denial's gatekeeper, reason and rule.
     mutating func record(_ denied: AccessDenied) {
         allowed = false
         gatekeeper = denied.gatekeeper

@@ -73,10 +73,9 @@ extension RequestCommand {
         } catch {
             return commands.usage(error.message, json: json)
         }
-        let instant = parsed.instant
         guard
             let services = commands.assemble(
-                arguments.value("config") ?? "", clock: { instant ?? Date() },
+                arguments.value("config") ?? "", clock: { parsed.instant ?? Date() },
                 decisionLog: arguments.value("decision-log"), json: json)
         else { return .error }
         let service: ConfiguredService
@@ -88,7 +87,7 @@ extension RequestCommand {
         let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
         let request = PreparedRequest(
             commands: commands, arguments: arguments, services: services, service: service,
-            key: arguments.positionals.first ?? "", instant: instant)
+            key: arguments.positionals.first ?? "", instant: parsed.instant)
         let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
@@ -104,7 +103,6 @@ struct PreparedRequest {
     var service: ConfiguredService
     /// The positional argument: a key, for `list` a folder, for `plan` empty.
     var key: String
-    /// The `--at` instant, if given.
     var instant: Date?
 
     var json: Bool { arguments.flag("json") }

@@ -12,8 +12,6 @@ enum StoreInput {
     /// The most `store` reads: 64 MiB, the disk loader's default `maximumFileSize`.
     static let limit = 64 << 20
 
-    static let chunkSize = 64 << 10
-
     /// What reading a source found.
     enum Outcome: Equatable {
         /// The source ended within the limit: all it gave.
@@ -31,11 +29,9 @@ enum StoreInput {
     }
 
     /// Reads `source` (as `read(2)`) until it ends, fails, or gives `limit + 1` bytes, never more.
-    static func read(
-        limit: Int, chunkSize: Int = chunkSize, _ source: (UnsafeMutableRawBufferPointer) -> Int
-    ) -> Outcome {
+    static func read(limit: Int, _ source: (UnsafeMutableRawBufferPointer) -> Int) -> Outcome {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
             let got = chunk.withUnsafeMutableBytes { buffer in
@@ -96,7 +92,7 @@ enum StoreInput {
     }
 }
 
-/// The system's `read`, named apart from ``StoreInput/read(limit:chunkSize:_:)``.
+/// The system's `read`, named apart from ``StoreInput/read(limit:_:)``.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }

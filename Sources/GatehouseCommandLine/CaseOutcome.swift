@@ -42,15 +42,14 @@ struct CaseOutcome {
 
     /// The case as JSON: name, passed, expect, then the decision as `check --json` has it.
     var json: JSONText {
-        var members: [(String, JSONText)] = [
-            ("name", .string(testCase.name)),
-            ("passed", .bool(passed)),
-            ("expect", .string(testCase.expect.rawValue)),
-        ]
-        if let gatekeeper = testCase.gatekeeper { members.append(("expectGatekeeper", .string(gatekeeper))) }
-        if let at = testCase.at { members.append(("at", .string(at.text))) }
-        members += report.members.filter { $0.0 != "command" }
-        return .object(members)
+        .object(
+            [
+                ("name", .string(testCase.name)),
+                ("passed", .bool(passed)),
+                ("expect", .string(testCase.expect.rawValue)),
+                ("expectGatekeeper", testCase.gatekeeper.map { .string($0) }),
+                ("at", testCase.at.map { .string($0.text) }),
+            ] + report.members.filter { $0.0 != "command" })
     }
 
     private static func quoted(_ name: String) -> String {

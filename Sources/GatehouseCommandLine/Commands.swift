@@ -38,7 +38,7 @@ struct Commands {
     /// A usage error: the message, the usage line(s) when given, and where to find more.
     func usage(_ message: String, usage: String? = nil, json: Bool = false) -> ExitStatus {
         if json {
-            console.out(JSONText.render([("error", .string(message)), ("usage", .bool(true))]))
+            console.out(JSONText.object([("error", .string(message)), ("usage", .bool(true))]).text)
             return .usage
         }
         console.err("error: \(printable(message))")
@@ -56,15 +56,16 @@ struct Commands {
     /// Prints `problems` of `file`, each after its path, or as `{"file", "valid": false, "errors"}`.
     func problems(
         _ problems: [String], file: String, json: Bool, status: ExitStatus,
-        members: [(String, JSONText)] = []
+        members: [(String, JSONText?)] = []
     ) -> ExitStatus {
         if json {
             console.out(
-                JSONText.render(
+                JSONText.object(
                     members + [
                         ("file", .string(file)), ("valid", .bool(false)),
                         ("errors", .array(problems.map { .string($0) })),
-                    ]))
+                    ]
+                ).text)
         } else {
             for problem in problems { console.err("\(printable(file)): \(printable(problem))") }
         }

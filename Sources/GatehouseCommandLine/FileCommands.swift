@@ -45,12 +45,11 @@ enum Validate: Subcommand {
                 ])
             }
             commands.console.out(
-                JSONText.render(
-                    [
-                        ("file", .string(path)), ("valid", .bool(true)),
-                        ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
-                        ("groups", .number(groups)),
-                    ] + (reads.isEmpty ? [] : [("reads", .array(reads))])))
+                JSONText.object([
+                    ("file", .string(path)), ("valid", .bool(true)),
+                    ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
+                    ("groups", .number(groups)), ("reads", reads.isEmpty ? nil : .array(reads)),
+                ]).text)
         } else {
             let counted = summary(rules: rules, groups: groups, attributes: [])
             commands.console.out(
@@ -78,13 +77,14 @@ enum Validate: Subcommand {
         }
         if json {
             commands.console.out(
-                JSONText.render(
-                    [
-                        ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
-                        ("groups", .number(counts.groups)),
-                    ]
-                        + (counts.attributes.isEmpty
-                            ? [] : [("attributes", .array(counts.attributes.map { .string($0) }))])))
+                JSONText.object([
+                    ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
+                    ("groups", .number(counts.groups)),
+                    (
+                        "attributes",
+                        counts.attributes.isEmpty ? nil : .array(counts.attributes.map { .string($0) })
+                    ),
+                ]).text)
         } else {
             commands.console.out(
                 "\(printable(path)): valid; "
@@ -128,7 +128,8 @@ enum Explain: Subcommand {
                     ("name", .string($0.name)), ("lines", .array($0.explanation.map { .string($0) })),
                 ])
             }
-            commands.console.out(JSONText.render([("file", .string(path)), ("services", .array(described))]))
+            commands.console.out(
+                JSONText.object([("file", .string(path)), ("services", .array(described))]).text)
         } else {
             commands.console.out(
                 services.services.map { $0.explanation.map(printable).joined(separator: "\n") }

@@ -33,16 +33,14 @@ enum Instant {
 
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let yearMonth = String(format: "%04d-%02d", year, month)
         guard year >= 1 else { throw Invalid(reason: "there is no year 0000; years run from 0001") }
         guard (1...12).contains(month) else {
-            throw Invalid(reason: "there is no month \(String(format: "%02d", month)); months run 01–12")
+            throw Invalid(reason: "there is no month \(match.2); months run 01–12")
         }
         let firstOfMonth = calendar.date(from: DateComponents(year: year, month: month, day: 1))
         let days = firstOfMonth.flatMap { calendar.range(of: .day, in: .month, for: $0) }?.count ?? 31
         guard (1...days).contains(day) else {
-            throw Invalid(
-                reason: "there is no day \(String(format: "%02d", day)) in \(yearMonth); it has \(days) days")
+            throw Invalid(reason: "there is no day \(match.3) in \(match.1)-\(match.2); it has \(days) days")
         }
         guard hour <= 23 else {
             throw Invalid(reason: "there is no hour \(hour); hours run 00–23 (write 00:00 of the next day)")

@@ -78,11 +78,11 @@ struct Report {
         }
     }
 
-    var json: String { JSONText.render(members) }
+    var json: String { JSONText.object(members).text }
 
     /// The JSON members, in a fixed order.
-    var members: [(String, JSONText)] {
-        Self.present([
+    var members: [(String, JSONText?)] {
+        [
             ("command", .string(command)),
             ("service", .string(service)),
             (
@@ -106,24 +106,19 @@ struct Report {
             ("content", content.map { .string($0) }),
             ("contentBase64", contentBase64.map { .string($0) }),
             ("keys", keys.map { .array($0.map { .string($0) }) }),
-        ])
-    }
-
-    /// The members that have a value.
-    private static func present(_ members: [(String, JSONText?)]) -> [(String, JSONText)] {
-        members.compactMap { name, value in value.map { (name, $0) } }
+        ]
     }
 
     /// The verdict as `AccessVerdict` encodes itself, masked values hidden.
     private func json(_ verdict: AccessVerdict) -> JSONText {
         func members(
             _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
-        ) -> [(String, JSONText)] {
-            Self.present([
+        ) -> [(String, JSONText?)] {
+            [
                 ("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper)),
                 ("reason", reason.map { .string(hiding($0)) }),
                 ("rule", rule.map { .string($0.description) }),
-            ])
+            ]
         }
         let steps = verdict.steps.map {
             JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
@@ -131,9 +126,7 @@ struct Report {
         let nearMisses = verdict.nearMisses.map { JSONText.string(hiding($0)) }
         return .object(
             members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule)
-                + Self.present([
-                    ("steps", .array(steps)), ("nearMisses", nearMisses.isEmpty ? nil : .array(nearMisses)),
-                ]))
+                + [("steps", .array(steps)), ("nearMisses", nearMisses.isEmpty ? nil : .array(nearMisses))])
     }
 }
 

@@ -73,11 +73,11 @@ enum TestCommand: Subcommand {
         let failed = outcomes.filter { !$0.passed }.count
         if json {
             commands.console.out(
-                JSONText.render([
+                JSONText.object([
                     ("command", .string(name)), ("file", .string(path)), ("config", .string(config)),
                     ("passed", .number(outcomes.count - failed)), ("failed", .number(failed)),
                     ("cases", .array(outcomes.map(\.json))),
-                ]))
+                ]).text)
         } else {
             for outcome in outcomes where !outcome.passed || !arguments.flag("failures-only") {
                 commands.console.out(outcome.line)

@@ -150,28 +150,26 @@ extension PreparedRequest {
             console.out(report.json)
             return status
         }
-        let request = report.requestInService
+        let gatekeeper = printable(report.gatekeeper ?? "?")
         let shown = { (text: String?) in printable(report.hiding(text ?? "")) }
         switch status {
         case .ok:
-            let rule =
-                report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
-            console.out(done ?? "allowed\(rule): \(request)")
+            let rule = report.rule.map { " by \(gatekeeper) (\(printable($0)))" } ?? ""
+            console.out(done ?? "allowed\(rule): \(report.requestInService)")
+            return status
         case .denied:
             // A rules file's reason names its line already ("avatars.rules:5 denies").
-            let gatekeeper = printable(report.gatekeeper ?? "?")
             let what =
-                report.failed == true
-                ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
+                report.failed == true ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
-            console.err("  request: \(request)")
-            let nearMisses = report.verdict?.nearMisses ?? []
-            if !nearMisses.isEmpty { console.err("  nearest rules:") }
-            for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         default:
             console.err("error: \(shown(report.error ?? "unknown"))")
-            console.err("  request: \(request)")
         }
+        console.err("  request: \(report.requestInService)")
+        // Only a decided denial has them.
+        let nearMisses = report.verdict?.nearMisses ?? []
+        if !nearMisses.isEmpty { console.err("  nearest rules:") }
+        for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         return status
     }
 }

@@ -29,8 +29,7 @@ extension Subcommand {
     /// The text `gatehouse help NAME` and `gatehouse NAME --help` print.
     static var help: String {
         let options = self.options.filter { $0.refusal == nil }.map(\.helpLine)
-        return ["gatehouse \(name) - \(abstract)", "Usage: \(synopsis)"]
-            .joined(separator: "\n\n")
+        return "gatehouse \(name) - \(abstract)\n\nUsage: \(synopsis)"
             + (options.isEmpty ? "" : "\n\nOptions:\n" + options.joined(separator: "\n"))
             + (discussion.isEmpty ? "" : "\n\n" + discussion)
     }
@@ -43,14 +42,10 @@ extension Commands {
         TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
     ]
 
-    static func subcommand(named name: String) -> (any Subcommand.Type)? {
-        all.first { $0.name == name }
-    }
+    static func subcommand(named name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
 
-    /// `check, load, ... and version`, for messages.
-    static var names: String {
-        all.map { $0.name }.joined(separator: ", ")
-    }
+    /// `check, load, ..., version`, for messages.
+    static var names: String { all.map { $0.name }.joined(separator: ", ") }
 
     static var usageLines: [String] { all.map { $0.synopsis } }
 

@@ -43,13 +43,10 @@ enum TestCommand: Subcommand {
         }
 
         let config = Self.path(table.config, besideFile: path)
-        // The one configuration's clock reads the instant the case being decided pins, if any.
+        // The configuration's clock reads the instant the case being decided pins, if any.
         let pinned = LockedState<Date?>(nil)
-        guard
-            let services = commands.assemble(config, clock: { pinned.withLock { $0 } ?? Date() }, json: json)
-        else {
-            return .error
-        }
+        let clock: @Sendable () -> Date = { pinned.withLock { $0 } ?? Date() }
+        guard let services = commands.assemble(config, clock: clock, json: json) else { return .error }
         var problems: [String] = []
         let chosen = table.cases.map { service(for: $0, in: services, problems: &problems) }
         guard problems.isEmpty else { return tableFailed(problems) }

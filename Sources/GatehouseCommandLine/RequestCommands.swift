@@ -22,13 +22,14 @@ enum RequestOptions {
         help: "append one JSON line per decision to FILE (keeps the configuration's decisionLog mask)")
     static let json = CommandLineArguments.Option(name: "json", help: "print one JSON object instead of text")
 
-    /// The options of `store`, `remove` and `list`, which refuse `--action` with `refusal`.
-    static func fixedAction(_ refusal: String, extra: [CommandLineArguments.Option] = [])
+    /// The options of a request command, `extra` before `--json`; `store`, `remove` and `list`
+    /// refuse `--action` with `refusal`.
+    static func all(_ extra: [CommandLineArguments.Option] = [], refusingAction refusal: String? = nil)
         -> [CommandLineArguments.Option]
     {
-        var refused = action
-        refused.refusal = refusal
-        return [config, service, subject, attr, at, decisionLog] + extra + [json, refused]
+        var action = action
+        action.refusal = refusal
+        return [config, service, subject, action, attr, at, decisionLog] + extra + [json]
     }
 
     /// The `--attr KEY=VALUE` pairs and the `--at` instant, if given.
@@ -123,10 +124,7 @@ struct PreparedRequest {
 enum Check: RequestCommand {
     static let name = "check"
     static let abstract = "decide whether a request would be allowed, without loading anything"
-    static let options = [
-        RequestOptions.config, RequestOptions.service, RequestOptions.subject, RequestOptions.action,
-        RequestOptions.attr, RequestOptions.at, RequestOptions.decisionLog, RequestOptions.json,
-    ]
+    static let options = RequestOptions.all()
     static let discussion = """
         Prints whether the request is allowed: the deciding gatekeeper, and its rule (file:line)
         when a rules file decided; for a rules denial, the nearest rules and what failed for each.
@@ -158,14 +156,10 @@ enum Load: RequestCommand {
     static let name = "load"
     static let abstract =
         "load a resource through the gate: the loader is reached only if every gatekeeper allows"
-    static let options =
-        Array(Check.options.dropLast())
-        + [
-            .init(
-                name: "output", valueName: "FILE",
-                help: "write the resource to FILE instead of standard output"),
-            RequestOptions.json,
-        ]
+    static let options = RequestOptions.all([
+        .init(
+            name: "output", valueName: "FILE", help: "write the resource to FILE instead of standard output")
+    ])
     static let discussion = """
         Exit status: 0 loaded, 3 denied, 1 error (configuration, loader, output), 2 usage error.
         Example: gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
@@ -207,13 +201,13 @@ enum Store: RequestCommand {
     static let name = "store"
     static let abstract =
         "write a resource through the gate (action write): the loader is reached only if allowed"
-    static let options = RequestOptions.fixedAction(
-        "store always asks the action write",
-        extra: [
+    static let options = RequestOptions.all(
+        [
             .init(
                 name: "input", valueName: "FILE",
                 help: "read the resource from FILE instead of standard input")
-        ])
+        ],
+        refusingAction: "store always asks the action write")
     static let discussion = """
         Reads the resource from standard input, or --input FILE: at most 64 MiB (67108864 bytes);
         a larger or endless input (/dev/zero) stops there and nothing is stored (exit status 1).
@@ -252,7 +246,7 @@ enum Remove: RequestCommand {
     static let name = "remove"
     static let abstract =
         "delete a resource through the gate (action delete): the loader is reached only if allowed"
-    static let options = RequestOptions.fixedAction("remove always asks the action delete")
+    static let options = RequestOptions.all(refusingAction: "remove always asks the action delete")
     static let discussion =
         "Exit status: 0 removed, 3 denied, 1 error (configuration, loader), 2 usage error."
 
@@ -272,8 +266,8 @@ enum Remove: RequestCommand {
 enum List: RequestCommand {
     static let name = "list"
     static let abstract = "list the keys under a folder that the subject may read, one a line"
-    static let options = RequestOptions.fixedAction(
-        "list asks the action list on the folder, then read on each key")
+    static let options = RequestOptions.all(
+        refusingAction: "list asks the action list on the folder, then read on each key")
     static let positionals = ["PREFIX"]
     static let discussion = """
         PREFIX names a folder: "docs" or "docs/"; "" or "/" is the root. The folder is asked as

@@ -85,6 +85,7 @@ struct Demo: Subcommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-demo-\(UUID().uuidString.prefix(8))")
         let rules = folder.appendingPathComponent("avatars.rules")
+        let copy = folder.appendingPathComponent("gatehouse.json").path
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
             let text = try String(contentsOf: rules, encoding: .utf8)
@@ -105,10 +106,7 @@ struct Demo: Subcommand {
         await step(
             "4b. the very next request from bob is denied: the rules file is re-checked at every "
                 + "decision, no grant is cached.",
-            [
-                "check", "--config", folder.appendingPathComponent("gatehouse.json").path, "--subject", "bob",
-                "--at", monday, "avatars/alice.txt",
-            ],
+            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
             expect: .denied)
         await step(
             "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",

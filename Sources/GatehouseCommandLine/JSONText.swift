@@ -1,5 +1,5 @@
-/// JSON with members in a fixed order, a member without a value left out; a scalar unsafe to print raw is written `\uXXXX` (the same
-/// string to any JSON reader, harmless in a terminal).
+/// JSON with members in a fixed order (one without a value left out); a scalar unsafe to print
+/// raw is written `\uXXXX`: the same string to any JSON reader, harmless in a terminal.
 indirect enum JSONText {
     case null
     case bool(Bool)

@@ -24,8 +24,7 @@ final class Progress: Sendable {
         if delay <= .zero {
             show()
         } else {
-            // Work that never reports (one long parse) still shows after the delay; the ticker
-            // ends at its first tick after the progress is finished or gone.
+            // Work that never reports (one long parse) still shows after the delay.
             let ticker = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))

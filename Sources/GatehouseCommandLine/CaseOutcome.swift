@@ -6,10 +6,9 @@ struct CaseOutcome {
     var report: Report
 
     var passed: Bool {
-        guard report.error == nil, report.failed != true, let allowed = report.allowed else {
+        guard report.error == nil, report.failed != true, report.allowed == (testCase.expect == .allow) else {
             return false
         }
-        guard allowed == (testCase.expect == .allow) else { return false }
         return testCase.gatekeeper.map { $0 == report.gatekeeper } ?? true
     }
 

@@ -28,8 +28,8 @@ enum StoreInput {
         var status: ExitStatus
     }
 
-    /// Reads `source` (as `read(2)`) until it ends, fails, or gives `limit + 1` bytes, never more.
-    static func read(limit: Int, _ source: (UnsafeMutableRawBufferPointer) -> Int) -> Outcome {
+    /// Drains `source` (as `read(2)`) until it ends, fails, or gives `limit + 1` bytes, never more.
+    static func drain(limit: Int, _ source: (UnsafeMutableRawBufferPointer) -> Int) -> Outcome {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
@@ -56,9 +56,9 @@ enum StoreInput {
         if type == S_IFDIR {
             throw Failure(message: "cannot read \(name): it is a folder; expected a file", status: .usage)
         }
-        let outcome = read(limit: limit) { buffer in
+        let outcome = drain(limit: limit) { buffer in
             while true {
-                let got = systemRead(descriptor, buffer.baseAddress!, buffer.count)
+                let got = read(descriptor, buffer.baseAddress!, buffer.count)
                 if got >= 0 || errno != EINTR { return got }
             }
         }
@@ -90,9 +90,4 @@ enum StoreInput {
     private static func cannotRead(_ name: String, _ code: Int32) -> Failure {
         Failure(message: "cannot read \(name): \(String(cString: strerror(code)))", status: .usage)
     }
-}
-
-/// The system's `read`, named apart from ``StoreInput/read(limit:_:)``.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

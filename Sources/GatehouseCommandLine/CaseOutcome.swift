@@ -51,7 +51,5 @@ struct CaseOutcome {
             ] + report.members.filter { $0.0 != "command" })
     }
 
-    private static func quoted(_ name: String) -> String {
-        "\"\(printable(name))\""
-    }
+    private static func quoted(_ name: String) -> String { "\"\(printable(name))\"" }
 }

@@ -16,9 +16,7 @@ struct CommandLineArguments {
         var form: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 
         /// `--config FILE`, `[--attr KEY=VALUE]...` or `[--json]`, for a usage line.
-        var synopsis: String {
-            required ? form : "[\(form)]" + (repeatable ? "..." : "")
-        }
+        var synopsis: String { required ? form : "[\(form)]" + (repeatable ? "..." : "") }
 
         /// `  --config FILE      the configuration file`, for a command's help.
         var helpLine: String {

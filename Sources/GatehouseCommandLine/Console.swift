@@ -23,9 +23,7 @@ struct Console: Sendable {
     }
 
     /// A progress line that starts with `text`; it shows nothing unless standard error is a terminal.
-    func progress(_ text: String) -> Progress {
-        Progress(text, write: progressLine, delay: progressDelay)
-    }
+    func progress(_ text: String) -> Progress { Progress(text, write: progressLine, delay: progressDelay) }
 }
 
 /// The exit statuses of `gatehouse`, as documented in docs/cli.md.

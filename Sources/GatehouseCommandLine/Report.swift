@@ -66,9 +66,7 @@ struct Report {
     }
 
     /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.
-    var requestInService: String {
-        "\(requestText) (service \(printable(service)))"
-    }
+    var requestInService: String { "\(requestText) (service \(printable(service)))" }
 
     /// `text` with every masked attribute value in it replaced.
     func hiding(_ text: String) -> String {

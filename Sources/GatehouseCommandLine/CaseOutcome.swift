@@ -2,7 +2,6 @@
 /// expects: a table that passed on a broken rules file would prove nothing.
 struct CaseOutcome {
     var testCase: TestTable.Case
-    /// The decision, as `check` reports it.
     var report: Report
 
     var passed: Bool {

@@ -15,11 +15,10 @@ struct Console: Sendable {
         out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
         err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
         outData: { FileHandle.standardOutput.write($0) },
-        progressLine: terminalError)
+        progressLine: isatty(STDERR_FILENO) == 1 ? writeError : nil)
 
-    private static var terminalError: (@Sendable (String) -> Void)? {
-        guard isatty(STDERR_FILENO) == 1 else { return nil }
-        return { text in FileHandle.standardError.write(Data(text.utf8)) }
+    private static let writeError: @Sendable (String) -> Void = {
+        FileHandle.standardError.write(Data($0.utf8))
     }
 
     /// A progress line that starts with `text`; it shows nothing unless standard error is a terminal.

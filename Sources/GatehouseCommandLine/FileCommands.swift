@@ -64,7 +64,6 @@ enum Validate: Subcommand {
         return .ok
     }
 
-    /// Checks the rules file at `path` on its own.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
         let counts: (rules: Int, groups: Int, attributes: [String])
         let progress = commands.console.progress("validating \(printable(path))")

@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// A line of progress on a terminal's standard error: shown after the delay, rewritten in place
-/// at most ten times a second, erased when the work ends.
+/// A line of progress on a terminal's standard error: shown after the delay, erased at the end.
 final class Progress: Sendable {
     private struct State {
         var text: String
@@ -21,19 +20,17 @@ final class Progress: Sendable {
         self.delay = delay
         state = LockedState(State(text: text))
         guard write != nil else { return }
-        if delay <= .zero {
-            show()
-        } else {
-            // Work that never reports (one long parse) still shows after the delay.
-            let ticker = Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    guard let self else { return }
-                    self.show()
-                }
+        show()
+        guard delay > .zero else { return }
+        // Work that never reports (one long parse) still shows after the delay.
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                guard let self else { return }
+                self.show()
             }
-            state.withLock { $0.ticker = ticker }
         }
+        state.withLock { $0.ticker = ticker }
     }
 
     /// Replaces the text, shown at once if the delay has passed and the last showing is 0.1 s old.

@@ -22,8 +22,7 @@ enum RequestOptions {
         help: "append one JSON line per decision to FILE (keeps the configuration's decisionLog mask)")
     static let json = CommandLineArguments.Option(name: "json", help: "print one JSON object instead of text")
 
-    /// The options of a request command, `extra` before `--json`; `store`, `remove` and `list`
-    /// refuse `--action` with `refusal`.
+    /// A request command's options, `extra` before `--json`; `--action` refused with `refusal`.
     static func all(_ extra: [CommandLineArguments.Option] = [], refusingAction refusal: String? = nil)
         -> [CommandLineArguments.Option]
     {

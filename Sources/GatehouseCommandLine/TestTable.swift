@@ -4,8 +4,7 @@ import GatehouseComposition
 /// The table of `gatehouse test`, read strictly: each problem named by its place (`cases[3].expect`).
 struct TestTable {
     enum Expectation: String {
-        case allow
-        case deny
+        case allow, deny
     }
 
     /// One request and the decision expected for it.
@@ -56,7 +55,6 @@ struct TestTable {
         return table
     }
 
-    /// Walks a JSON value into a table, collecting problems.
     private struct Reader {
         var problems: [String] = []
 

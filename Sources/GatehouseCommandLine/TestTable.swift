@@ -91,8 +91,7 @@ struct TestTable {
             case let other?:
                 add("cases", "expected an array of cases, found \(other.kindDescription)")
             }
-            guard let config else { return nil }
-            return TestTable(config: config, cases: cases)
+            return config.map { TestTable(config: $0, cases: cases) }
         }
 
         mutating func testCase(_ value: JSONValue, place: String) -> Case? {

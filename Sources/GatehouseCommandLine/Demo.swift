@@ -52,7 +52,12 @@ struct Demo: Subcommand {
         say("The configuration is \(printable(config)); `gatehouse explain` describes it:\n")
         _ = await quietly(["explain", config]) { say($0, indent: "  ") }
 
-        func step(_ title: String, _ arguments: [String], expect: ExitStatus) async {
+        /// Runs `gatehouse COMMAND --config CONFIG --subject SUBJECT --at INSTANT KEY`, as told.
+        func step(
+            _ title: String, _ command: String, _ subject: String, at instant: String = monday,
+            config: String = config, key: String = "avatars/alice.txt", expect: ExitStatus
+        ) async {
+            let arguments = [command, "--config", config, "--subject", subject, "--at", instant, key]
             say("\n" + title, continuation: "    ")
             for line in Self.command(arguments.map { Self.quote(printable($0)) }) { console.out(line) }
             let status = await quietly(arguments) { say($0, indent: "    ", continuation: "      ") }
@@ -65,27 +70,20 @@ struct Demo: Subcommand {
         await step(
             "1. alice loads her own avatar on a Monday at 11:00 in Berlin: every gate allows and the "
                 + "loader is reached.",
-            ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice.txt"],
-            expect: .ok)
+            "load", "alice", expect: .ok)
         await step(
             "2. mallory asks for the same avatar: she is not on the team, the allow-list denies, the "
                 + "loader is never touched.",
-            ["check", "--config", config, "--subject", "mallory", "--at", monday, "avatars/alice.txt"],
-            expect: .denied)
+            "check", "mallory", expect: .denied)
         await step(
             "3. alice asks again, on a Saturday: outside office hours, the time window denies.",
-            ["check", "--config", config, "--subject", "alice", "--at", saturday, "avatars/alice.txt"],
-            expect: .denied)
-        await step(
-            "4a. bob may read any avatar while his rule stands:",
-            ["check", "--config", config, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
-            expect: .ok)
+            "check", "alice", at: saturday, expect: .denied)
+        await step("4a. bob may read any avatar while his rule stands:", "check", "bob", expect: .ok)
 
         // Step 4b edits a copy, kept so that its command can be run again.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-demo-\(UUID().uuidString.prefix(8))")
         let rules = folder.appendingPathComponent("avatars.rules")
-        let copy = folder.appendingPathComponent("gatehouse.json").path
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
             let text = try String(contentsOf: rules, encoding: .utf8)
@@ -106,15 +104,10 @@ struct Demo: Subcommand {
         await step(
             "4b. the very next request from bob is denied: the rules file is re-checked at every "
                 + "decision, no grant is cached.",
-            ["check", "--config", copy, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
-            expect: .denied)
+            "check", "bob", config: folder.appendingPathComponent("gatehouse.json").path, expect: .denied)
         await step(
             "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",
-            [
-                "load", "--config", config, "--subject", "alice", "--at", monday,
-                "avatars/alice/../../../gatehouse.json",
-            ],
-            expect: .denied)
+            "load", "alice", key: "avatars/alice/../../../gatehouse.json", expect: .denied)
 
         if failures.isEmpty {
             say("\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")

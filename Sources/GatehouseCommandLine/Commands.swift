@@ -53,19 +53,17 @@ struct Commands {
         return problems(issues, file: file, json: json, status: .error)
     }
 
-    /// Prints `problems` of `file`, each after its path, or as `{"file", "valid": false, "errors"}`.
+    /// Prints `problems` of `file`, each after its path, or as JSON (`command`, `file`, `valid`, `errors`).
     func problems(
-        _ problems: [String], file: String, json: Bool, status: ExitStatus,
-        members: [(String, JSONText?)] = []
+        _ problems: [String], file: String, json: Bool, status: ExitStatus, command: String? = nil
     ) -> ExitStatus {
         if json {
             console.out(
-                JSONText.object(
-                    members + [
-                        ("file", .string(file)), ("valid", .bool(false)),
-                        ("errors", .array(problems.map { .string($0) })),
-                    ]
-                ).text)
+                JSONText.object([
+                    ("command", command.map { .string($0) }), ("file", .string(file)),
+                    ("valid", .bool(false)),
+                    ("errors", .array(problems.map { .string($0) })),
+                ]).text)
         } else {
             for problem in problems { console.err("\(printable(file)): \(printable(problem))") }
         }

@@ -32,8 +32,7 @@ enum TestCommand: Subcommand {
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let tableFailed = { (problems: [String]) in
-            commands.problems(
-                problems, file: path, json: json, status: .usage, members: [("command", .string(name))])
+            commands.problems(problems, file: path, json: json, status: .usage, command: name)
         }
         let table: TestTable
         do {

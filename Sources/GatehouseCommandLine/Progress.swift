@@ -35,7 +35,6 @@ final class Progress: Sendable {
 
     /// Replaces the text, shown at once if the delay has passed and the last showing is 0.1 s old.
     func update(_ text: String) {
-        guard write != nil else { return }
         state.withLock { $0.text = text }
         show()
     }

@@ -27,10 +27,7 @@ struct Report {
     static let masked = "(masked)"
 
     /// The exit status of `check` for this report: ok, denied, or error.
-    var status: ExitStatus {
-        if error != nil { return .error }
-        return allowed == true ? .ok : .denied
-    }
+    var status: ExitStatus { error != nil ? .error : allowed == true ? .ok : .denied }
 
     mutating func record(_ verdict: AccessVerdict) {
         self.verdict = verdict

@@ -18,12 +18,11 @@ struct Demo: Subcommand {
 
     /// `Examples/demo/gatehouse.json` under the working directory, else in this source's package.
     static func bundledConfiguration() -> URL? {
-        let fromWorkingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent("Examples/demo/gatehouse.json")
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/demo/gatehouse.json")
-        return [fromWorkingDirectory, fromSource].first { FileManager.default.fileExists(atPath: $0.path) }
+        return [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), packageRoot]
+            .map { $0.appendingPathComponent("Examples/demo/gatehouse.json") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// `path` relative to the working directory when it is below it, else absolute.
@@ -122,9 +121,7 @@ struct Demo: Subcommand {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             // Empty words keep runs of spaces, such as an indented line of `explain`.
             let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-            for wrapped in Self.wrap(words, indent: indent, continuation: continuation ?? indent) {
-                console.out(wrapped)
-            }
+            Self.wrap(words, indent: indent, continuation: continuation ?? indent).forEach(console.out)
         }
     }
 

@@ -171,9 +171,7 @@ struct TestTable {
             var attributes: [String: String] = [:]
             for (key, value) in object.members {
                 if key.isEmpty { add(place, "an attribute needs a non-empty name") }
-                if let text = string(value, place: ConfigurationPath.member(place, key)) {
-                    attributes[key] = text
-                }
+                attributes[key] = string(value, place: ConfigurationPath.member(place, key))
             }
             return attributes
         }

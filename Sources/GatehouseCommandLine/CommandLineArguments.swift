@@ -101,9 +101,7 @@ struct CommandLineArguments {
     }
 
     func value(_ name: String) -> String? { values[name]?.last }
-
     func all(_ name: String) -> [String] { values[name] ?? [] }
-
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// `text` split at its first `=` scalar (a combining mark after it makes one `Character`).

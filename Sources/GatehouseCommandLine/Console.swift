@@ -7,7 +7,6 @@ struct Console: Sendable {
     let outData: @Sendable (Data) -> Void
     /// Writes progress as it is (no newline); `nil` unless standard error is a terminal.
     var progressLine: (@Sendable (String) -> Void)? = nil
-    /// How long work runs before its progress shows.
     var progressDelay: Duration = .seconds(1)
 
     /// The process's standard output and standard error, unbuffered.

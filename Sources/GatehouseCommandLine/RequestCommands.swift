@@ -218,7 +218,6 @@ enum Store: RequestCommand {
     static func run(_ request: PreparedRequest) async -> ExitStatus {
         var report = request.report(name, action: "write")
         let data: Data
-        // Read up to the limit only: an endless input is refused, never held whole.
         do throws(StoreInput.Failure) {
             data = try StoreInput.contents(of: request.arguments.value("input"))
         } catch {

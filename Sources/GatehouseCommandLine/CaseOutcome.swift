@@ -1,17 +1,13 @@
-/// How one case of a `gatehouse test` table came out: the decision `check` would print for its
-/// request, held against what the case expects (the decision and, when named, the deciding
-/// gatekeeper). A gatekeeper that fails fails the case whatever it expects: a table that passed
-/// on a broken rules file would prove nothing.
+/// A `gatehouse test` case against its decision. A failing gatekeeper fails the case whatever it
+/// expects: a table that passed on a broken rules file would prove nothing.
 struct CaseOutcome {
     var testCase: TestTable.Case
-    /// The decision, as `check` reports it.
     var report: Report
 
     var passed: Bool {
-        guard report.error == nil, report.failed != true, let allowed = report.allowed else {
+        guard report.error == nil, report.failed != true, report.allowed == (testCase.expect == .allow) else {
             return false
         }
-        guard allowed == (testCase.expect == .allow) else { return false }
         return testCase.gatekeeper.map { $0 == report.gatekeeper } ?? true
     }
 
@@ -42,22 +38,17 @@ struct CaseOutcome {
         return "      request: \(report.requestText) (service \(printable(report.service))\(at))"
     }
 
-    /// The case as a JSON object: its name, whether it passed, what it expected, then the
-    /// decision's members as `check --json` prints them (without `command`).
+    /// The case as JSON: name, passed, expect, then the decision as `check --json` has it.
     var json: JSONText {
-        var members: [(String, JSONText)] = [
-            ("name", .string(testCase.name)),
-            ("passed", .bool(passed)),
-            ("expect", .string(testCase.expect.rawValue)),
-        ]
-        if let gatekeeper = testCase.gatekeeper { members.append(("expectGatekeeper", .string(gatekeeper))) }
-        if let at = testCase.at { members.append(("at", .string(at.text))) }
-        members += report.members.filter { $0.0 != "command" }
-        return .object(members)
+        .object(
+            [
+                ("name", .string(testCase.name)),
+                ("passed", .bool(passed)),
+                ("expect", .string(testCase.expect.rawValue)),
+                ("expectGatekeeper", testCase.gatekeeper.map { .string($0) }),
+                ("at", testCase.at.map { .string($0.text) }),
+            ] + report.members.filter { $0.0 != "command" })
     }
 
-    /// `"name"` with the name escaped for one line of text.
-    private static func quoted(_ name: String) -> String {
-        "\"\(printable(name))\""
-    }
+    private static func quoted(_ name: String) -> String { "\"\(printable(name))\"" }
 }

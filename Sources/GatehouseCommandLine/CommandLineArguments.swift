@@ -1,7 +1,6 @@
 import GatehouseComposition
 
-/// A small, strict command-line parser: options with values (`--config F`, `--config=F`),
-/// repeatable options, flags, and positional arguments, with messages that say what was expected.
+/// A strict parser of options (`--config F`, `--config=F`), flags and positional arguments.
 struct CommandLineArguments {
     /// An option a command accepts, with its line of help.
     struct Option {
@@ -17,16 +16,13 @@ struct CommandLineArguments {
         var form: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 
         /// `--config FILE`, `[--attr KEY=VALUE]...` or `[--json]`, for a usage line.
-        var synopsis: String {
-            required ? form : "[\(form)]" + (repeatable ? "..." : "")
-        }
+        var synopsis: String { required ? form : "[\(form)]" + (repeatable ? "..." : "") }
 
         /// `  --config FILE      the configuration file`, for a command's help.
         var helpLine: String {
             let head = "  " + form
-            let padding = String(repeating: " ", count: max(1, 23 - head.count))
-            return head.count > 22
-                ? "\(head)\n\(String(repeating: " ", count: 23))\(help)" : head + padding + help
+            let column = String(repeating: " ", count: 23)
+            return head.count > 22 ? "\(head)\n\(column)\(help)" : head + column.dropFirst(head.count) + help
         }
     }
 
@@ -39,20 +35,16 @@ struct CommandLineArguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
-    /// Parses `arguments` against `options`; `positionalNames` are the expected positionals, an
-    /// optional one written in brackets (`[COMMAND]`). A missing required option is reported
-    /// before a missing positional.
+    /// Parses `arguments`; an optional positional is written in brackets (`[COMMAND]`).
     init(_ arguments: [String], options: [Option], positionalNames: [String], command: String)
         throws(UsageError)
     {
         let known = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
         let accepted = known.filter { $0.value.refusal == nil }.keys.sorted()
-        var index = 0
+        var rest = arguments[...]
         var onlyPositionals = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
+        while let argument = rest.popFirst() {
+            if onlyPositionals || !argument.hasPrefix("--") {
                 if argument.hasPrefix("-") && argument.count > 1 && !onlyPositionals {
                     throw UsageError(
                         message:
@@ -79,24 +71,17 @@ struct CommandLineArguments {
                 throw UsageError(message: "'\(command)' takes no option '--\(name)': \(refusal)")
             }
             if option.valueName != nil {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                        throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
-                    }
-                    value = arguments[index]
-                    index += 1
+                if inlineValue == nil, rest.first?.hasPrefix("--") ?? true {
+                    throw UsageError(message: "option '--\(name)' needs a value: \(option.form)")
                 }
+                let value = inlineValue ?? rest.removeFirst()
                 if !option.repeatable, values[name] != nil {
                     throw UsageError(message: "option '--\(name)' was given twice; it takes one value")
                 }
                 values[name, default: []].append(value)
+            } else if inlineValue != nil {
+                throw UsageError(message: "option '--\(name)' is a flag and takes no value")
             } else {
-                if inlineValue != nil {
-                    throw UsageError(message: "option '--\(name)' is a flag and takes no value")
-                }
                 flags.insert(name)
             }
         }
@@ -115,16 +100,11 @@ struct CommandLineArguments {
         }
     }
 
-    /// The single value of `name`, if given.
     func value(_ name: String) -> String? { values[name]?.last }
-
-    /// Every value of a repeatable option, in order.
     func all(_ name: String) -> [String] { values[name] ?? [] }
-
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
-    /// `text` split at its first `=`, or `nil` without one. It splits on the scalar: a value
-    /// that starts with a combining mark makes one `Character` with the `=`.
+    /// `text` split at its first `=` scalar (a combining mark after it makes one `Character`).
     static func splitAtEquals(_ text: String) -> (name: String, value: String)? {
         guard let equals = text.unicodeScalars.firstIndex(of: "=") else { return nil }
         return (String(text[..<equals]), String(text[text.unicodeScalars.index(after: equals)...]))

@@ -2,12 +2,9 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What every subcommand runs with: where it writes and the component types its configurations
-/// may name. It dispatches the arguments to the subcommand ``all`` names, and holds the
-/// messages they share (help, usage errors, configuration errors).
+/// What every subcommand runs with (console, component types), and the messages they share.
 struct Commands {
     let console: Console
-    /// The component types every configuration may name; every `Assembler` here is given it.
     let registry: PluginRegistry
 
     /// Runs `arguments` (without the program name); none runs the demo.
@@ -41,7 +38,7 @@ struct Commands {
     /// A usage error: the message, the usage line(s) when given, and where to find more.
     func usage(_ message: String, usage: String? = nil, json: Bool = false) -> ExitStatus {
         if json {
-            console.out(JSONText.render([("error", .string(message)), ("usage", .bool(true))]))
+            console.out(JSONText.object([("error", .string(message)), ("usage", .bool(true))]).text)
             return .usage
         }
         console.err("error: \(printable(message))")
@@ -56,18 +53,17 @@ struct Commands {
         return problems(issues, file: file, json: json, status: .error)
     }
 
-    /// Prints `problems` of `file`, each after its path, or as `{"file", "valid": false, "errors"}`.
+    /// Prints `problems` of `file`, each after its path, or as JSON (`command`, `file`, `valid`, `errors`).
     func problems(
-        _ problems: [String], file: String, json: Bool, status: ExitStatus,
-        members: [(String, JSONText)] = []
+        _ problems: [String], file: String, json: Bool, status: ExitStatus, command: String? = nil
     ) -> ExitStatus {
         if json {
             console.out(
-                JSONText.render(
-                    members + [
-                        ("file", .string(file)), ("valid", .bool(false)),
-                        ("errors", .array(problems.map { .string($0) })),
-                    ]))
+                JSONText.object([
+                    ("command", command.map { .string($0) }), ("file", .string(file)),
+                    ("valid", .bool(false)),
+                    ("errors", .array(problems.map { .string($0) })),
+                ]).text)
         } else {
             for problem in problems { console.err("\(printable(file)): \(printable(problem))") }
         }
@@ -89,9 +85,8 @@ struct Commands {
         }
     }
 
-    /// Closes the decision log, if any, so that every decision is written before the process
-    /// exits, shadow answers included (they come off the caller's path: waited for first); a
-    /// write error is a warning on standard error (the decision stands).
+    /// Closes the decision log after the shadow answers (off the caller's path) are in, so that
+    /// every decision is written before the process exits; a write error is only a warning.
     func closeDecisionLog(of services: AssembledServices) async {
         guard let log = services.decisionLog else { return }
         for service in services.services { await service.gate.waitForShadowAnswers() }

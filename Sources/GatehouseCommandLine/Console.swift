@@ -1,15 +1,12 @@
 import Foundation
 
-/// Where a command writes: results to `out`, errors and denials to `err`, and progress to
-/// `progressLine` when standard error is a terminal.
+/// Where a command writes: results to `out`, errors and denials to `err`.
 struct Console: Sendable {
     let out: @Sendable (String) -> Void
     let err: @Sendable (String) -> Void
     let outData: @Sendable (Data) -> Void
-    /// Writes text to standard error as it is (no newline); `nil` when standard error is not a
-    /// terminal, so a pipe, a file or a test never sees progress.
+    /// Writes progress as it is (no newline); `nil` unless standard error is a terminal.
     var progressLine: (@Sendable (String) -> Void)? = nil
-    /// How long work runs before its progress shows.
     var progressDelay: Duration = .seconds(1)
 
     /// The process's standard output and standard error, unbuffered.
@@ -17,29 +14,20 @@ struct Console: Sendable {
         out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
         err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
         outData: { FileHandle.standardOutput.write($0) },
-        progressLine: terminalError)
+        progressLine: isatty(STDERR_FILENO) == 1 ? writeError : nil)
 
-    /// Writes to standard error when it is a terminal; `nil` otherwise.
-    private static var terminalError: (@Sendable (String) -> Void)? {
-        guard isatty(STDERR_FILENO) == 1 else { return nil }
-        return { text in FileHandle.standardError.write(Data(text.utf8)) }
+    private static let writeError: @Sendable (String) -> Void = {
+        FileHandle.standardError.write(Data($0.utf8))
     }
 
-    /// A progress line that starts with `text`; it shows nothing unless standard error is a
-    /// terminal.
-    func progress(_ text: String) -> Progress {
-        Progress(text, write: progressLine, delay: progressDelay)
-    }
+    /// A progress line that starts with `text`; it shows nothing unless standard error is a terminal.
+    func progress(_ text: String) -> Progress { Progress(text, write: progressLine, delay: progressDelay) }
 }
 
 /// The exit statuses of `gatehouse`, as documented in docs/cli.md.
 enum ExitStatus: Int32 {
-    /// Allowed, or done.
     case ok = 0
-    /// An error: a bad configuration, a loader failure, an unwritable output file.
     case error = 1
-    /// The command was typed wrong.
     case usage = 2
-    /// Access was denied.
     case denied = 3
 }

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse demo`, and `gatehouse` with no arguments: a short story on the bundled
-/// configuration, each step showing the command a person would type to see the same thing.
+/// `gatehouse demo` (also bare `gatehouse`): a story on the bundled example, showing each command.
 struct Demo: Subcommand {
     static let name = "demo"
     static let abstract =
@@ -11,23 +10,19 @@ struct Demo: Subcommand {
     static let discussion = "Exit status: 0 when every step behaved as told, 1 otherwise."
 
     let console: Console
-    /// The component types the demo's commands assemble configurations with.
     let registry: PluginRegistry
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         await Demo(console: commands.console, registry: commands.registry).run()
     }
 
-    /// The bundled configuration: `Examples/demo/gatehouse.json` under the working directory
-    /// (the package root, as with `swift run gatehouse`), else in the package this source file
-    /// was built from (`Sources/GatehouseCommandLine/Demo.swift`, two folders below its root).
+    /// `Examples/demo/gatehouse.json` under the working directory, else in this source's package.
     static func bundledConfiguration() -> URL? {
-        let fromWorkingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .appendingPathComponent("Examples/demo/gatehouse.json")
-        let fromSource = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/demo/gatehouse.json")
-        return [fromWorkingDirectory, fromSource].first { FileManager.default.fileExists(atPath: $0.path) }
+        return [URL(fileURLWithPath: FileManager.default.currentDirectoryPath), packageRoot]
+            .map { $0.appendingPathComponent("Examples/demo/gatehouse.json") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// `path` relative to the working directory when it is below it, else absolute.
@@ -56,7 +51,12 @@ struct Demo: Subcommand {
         say("The configuration is \(printable(config)); `gatehouse explain` describes it:\n")
         _ = await quietly(["explain", config]) { say($0, indent: "  ") }
 
-        func step(_ title: String, _ arguments: [String], expect: ExitStatus) async {
+        /// Runs `gatehouse COMMAND --config CONFIG --subject SUBJECT --at INSTANT KEY`, as told.
+        func step(
+            _ title: String, _ command: String, _ subject: String, at instant: String = monday,
+            config: String = config, key: String = "avatars/alice.txt", expect: ExitStatus
+        ) async {
+            let arguments = [command, "--config", config, "--subject", subject, "--at", instant, key]
             say("\n" + title, continuation: "    ")
             for line in Self.command(arguments.map { Self.quote(printable($0)) }) { console.out(line) }
             let status = await quietly(arguments) { say($0, indent: "    ", continuation: "      ") }
@@ -69,24 +69,17 @@ struct Demo: Subcommand {
         await step(
             "1. alice loads her own avatar on a Monday at 11:00 in Berlin: every gate allows and the "
                 + "loader is reached.",
-            ["load", "--config", config, "--subject", "alice", "--at", monday, "avatars/alice.txt"],
-            expect: .ok)
+            "load", "alice", expect: .ok)
         await step(
             "2. mallory asks for the same avatar: she is not on the team, the allow-list denies, the "
                 + "loader is never touched.",
-            ["check", "--config", config, "--subject", "mallory", "--at", monday, "avatars/alice.txt"],
-            expect: .denied)
+            "check", "mallory", expect: .denied)
         await step(
             "3. alice asks again, on a Saturday: outside office hours, the time window denies.",
-            ["check", "--config", config, "--subject", "alice", "--at", saturday, "avatars/alice.txt"],
-            expect: .denied)
-        await step(
-            "4a. bob may read any avatar while his rule stands:",
-            ["check", "--config", config, "--subject", "bob", "--at", monday, "avatars/alice.txt"],
-            expect: .ok)
+            "check", "alice", at: saturday, expect: .denied)
+        await step("4a. bob may read any avatar while his rule stands:", "check", "bob", expect: .ok)
 
-        // Step 4b edits a rules file, so it works on a copy, never on the bundled example. The
-        // copy stays after the demo, so that its command can be run again.
+        // Step 4b edits a copy, kept so that its command can be run again.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-demo-\(UUID().uuidString.prefix(8))")
         let rules = folder.appendingPathComponent("avatars.rules")
@@ -110,18 +103,10 @@ struct Demo: Subcommand {
         await step(
             "4b. the very next request from bob is denied: the rules file is re-checked at every "
                 + "decision, no grant is cached.",
-            [
-                "check", "--config", folder.appendingPathComponent("gatehouse.json").path, "--subject", "bob",
-                "--at", monday, "avatars/alice.txt",
-            ],
-            expect: .denied)
+            "check", "bob", config: folder.appendingPathComponent("gatehouse.json").path, expect: .denied)
         await step(
             "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",
-            [
-                "load", "--config", config, "--subject", "alice", "--at", monday,
-                "avatars/alice/../../../gatehouse.json",
-            ],
-            expect: .denied)
+            "load", "alice", key: "avatars/alice/../../../gatehouse.json", expect: .denied)
 
         if failures.isEmpty {
             say("\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
@@ -131,20 +116,16 @@ struct Demo: Subcommand {
         return .error
     }
 
-    /// Prints `text`, each of its lines wrapped to ``width`` at spaces: the first line after
-    /// `indent`, the lines it wraps onto after `continuation`.
+    /// Prints `text`, each line wrapped to ``width``, its wrapped part after `continuation`.
     private func say(_ text: String, indent: String = "", continuation: String? = nil) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             // Empty words keep runs of spaces, such as an indented line of `explain`.
             let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-            for wrapped in Self.wrap(words, indent: indent, continuation: continuation ?? indent) {
-                console.out(wrapped)
-            }
+            Self.wrap(words, indent: indent, continuation: continuation ?? indent).forEach(console.out)
         }
     }
 
-    /// `words` joined by spaces into lines of at most ``width`` characters, each broken line
-    /// ending in `lineEnd` (a word longer than that stays whole on its own line).
+    /// `words` in lines of at most ``width`` (a longer word alone), broken ones ending in `lineEnd`.
     static func wrap(_ words: [String], indent: String, continuation: String, lineEnd: String = "")
         -> [String]
     {
@@ -164,9 +145,7 @@ struct Demo: Subcommand {
         return lines
     }
 
-    /// `$ gatehouse ARGUMENTS` as shell lines of at most ``width`` characters, broken between
-    /// arguments (an option stays with its value) with a trailing `\`, so that it can be
-    /// pasted as is.
+    /// `$ gatehouse ARGUMENTS` as lines to paste into a shell, an option kept with its value.
     static func command(_ arguments: [String]) -> [String] {
         var units = ["$ gatehouse"]
         for argument in arguments {

@@ -3,8 +3,7 @@ import GatehouseComposition
 import GatehouseCore
 import GatehousePolicies
 
-/// `gatehouse validate`: every problem of a configuration and its rules files, or of one
-/// rules file on its own.
+/// `gatehouse validate`: every problem of a configuration and its rules files, or of a rules file.
 enum Validate: Subcommand {
     static let name = "validate"
     static let abstract = "check a configuration, or a rules file, and report every problem with its place"
@@ -46,16 +45,15 @@ enum Validate: Subcommand {
                 ])
             }
             commands.console.out(
-                JSONText.render(
-                    [
-                        ("file", .string(path)), ("valid", .bool(true)),
-                        ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
-                        ("groups", .number(groups)),
-                    ] + (reads.isEmpty ? [] : [("reads", .array(reads))])))
+                JSONText.object([
+                    ("file", .string(path)), ("valid", .bool(true)),
+                    ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
+                    ("groups", .number(groups)), ("reads", reads.isEmpty ? nil : .array(reads)),
+                ]).text)
         } else {
+            let counted = summary(rules: rules, groups: groups, attributes: [])
             commands.console.out(
-                "\(printable(path)): valid; \(count(names.count, "service")), \(count(rules, "rule")), "
-                    + "\(count(groups, "group")): "
+                "\(printable(path)): valid; \(count(names.count, "service")), \(counted): "
                     + names.map(printable).joined(separator: ", "))
             for file in reading {
                 commands.console.out(
@@ -66,8 +64,6 @@ enum Validate: Subcommand {
         return .ok
     }
 
-    /// Checks the rules file at `path` on its own: every problem, one per line, or the counts
-    /// of its rules and groups.
     static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
         let counts: (rules: Int, groups: Int, attributes: [String])
         let progress = commands.console.progress("validating \(printable(path))")
@@ -80,13 +76,14 @@ enum Validate: Subcommand {
         }
         if json {
             commands.console.out(
-                JSONText.render(
-                    [
-                        ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
-                        ("groups", .number(counts.groups)),
-                    ]
-                        + (counts.attributes.isEmpty
-                            ? [] : [("attributes", .array(counts.attributes.map { .string($0) }))])))
+                JSONText.object([
+                    ("file", .string(path)), ("valid", .bool(true)), ("rules", .number(counts.rules)),
+                    ("groups", .number(counts.groups)),
+                    (
+                        "attributes",
+                        counts.attributes.isEmpty ? nil : .array(counts.attributes.map { .string($0) })
+                    ),
+                ]).text)
         } else {
             commands.console.out(
                 "\(printable(path)): valid; "
@@ -95,8 +92,7 @@ enum Validate: Subcommand {
         return .ok
     }
 
-    /// `12 rules, 2 groups; reads attributes device, tenant` (nothing about attributes when
-    /// the file reads none).
+    /// `12 rules, 2 groups; reads attributes device, tenant`.
     static func summary(rules: Int, groups: Int, attributes: [String]) -> String {
         "\(count(rules, "rule")), \(count(groups, "group"))"
             + (attributes.isEmpty
@@ -105,13 +101,11 @@ enum Validate: Subcommand {
 
     /// `1 rule`, `200,000 rules`.
     static func count(_ number: Int, _ noun: String) -> String {
-        let digits = Array(String(number))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
+        var digits = String(number)
+        for index in stride(from: digits.count - 3, to: 0, by: -3) {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: index))
         }
-        return "\(text) \(noun)\(number == 1 ? "" : "s")"
+        return "\(digits) \(noun)\(number == 1 ? "" : "s")"
     }
 }
 
@@ -133,7 +127,8 @@ enum Explain: Subcommand {
                     ("name", .string($0.name)), ("lines", .array($0.explanation.map { .string($0) })),
                 ])
             }
-            commands.console.out(JSONText.render([("file", .string(path)), ("services", .array(described))]))
+            commands.console.out(
+                JSONText.object([("file", .string(path)), ("services", .array(described))]).text)
         } else {
             commands.console.out(
                 services.services.map { $0.explanation.map(printable).joined(separator: "\n") }

@@ -1,24 +1,8 @@
 import Foundation
 import GatehouseComposition
 
-/// The `gatehouse` command as a value an app's own executable runs, with the app's plugin types:
-/// every configuration it reads is assembled with ``registry``.
-///
-/// ```swift
-/// import GatehouseCommandLine
-/// import GatehouseComposition
-///
-/// @main
-/// struct MyGatehouse {
-///     static func main() async throws {
-///         var registry = PluginRegistry()
-///         try registry.registerGatekeeper("tenant", settings: TenantSettings.self) { settings, _ in
-///             TenantPolicy(tenant: settings.tenant)
-///         }
-///         await GatehouseCommand.main(registry: registry)
-///     }
-/// }
-/// ```
+/// The `gatehouse` command as a value an app's executable runs, every configuration assembled with
+/// its ``registry``; docs/cli.md ("Shipping the command with your own plugins") shows a `main`.
 public struct GatehouseCommand: Sendable {
     /// The version of the Gatehouse package, as `gatehouse --version` prints it.
     public static let version = "3.0.0"
@@ -26,31 +10,24 @@ public struct GatehouseCommand: Sendable {
     /// The component types every configuration the command reads may name.
     public var registry: PluginRegistry
 
-    /// Where the command writes: the process's standard output and error, or a test's capture.
+    /// Where it writes; a test passes its own to the memberwise `init(registry:console:)`.
     let console: Console
 
-    /// A command whose configurations may name the types of `registry` (by default the
-    /// built-in types only), writing to standard output and standard error.
-    public init(registry: PluginRegistry = PluginRegistry()) {
-        self.init(registry: registry, console: .standard)
-    }
-
-    /// A command writing through `console`; tests capture its output this way.
-    init(registry: PluginRegistry, console: Console) {
-        self.registry = registry
-        self.console = console
-    }
-
-    /// Runs the command on `arguments` (without the program name) and returns its exit status:
-    /// 0 allowed or done, 1 error, 2 usage, 3 denied.
+    /// Runs the command on `arguments` (without the program name); returns its exit status (docs/cli.md).
     public func run(_ arguments: [String]) async -> Int32 {
         await Commands(console: console, registry: registry).run(arguments).rawValue
     }
 
-    /// Runs the command on the process's arguments (`CommandLine.arguments` without the program
-    /// name) and exits the process with its exit status.
+    /// Runs the command on the process's arguments and exits the process with its exit status.
     public static func main(registry: PluginRegistry = PluginRegistry()) async -> Never {
         let status = await GatehouseCommand(registry: registry).run(Array(CommandLine.arguments.dropFirst()))
         exit(status)
+    }
+}
+
+extension GatehouseCommand {
+    /// A command whose configurations may name the types of `registry` (by default the built-in ones).
+    public init(registry: PluginRegistry = PluginRegistry()) {
+        self.init(registry: registry, console: .standard)
     }
 }

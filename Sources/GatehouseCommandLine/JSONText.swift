@@ -1,13 +1,12 @@
-/// A tiny JSON writer with members in a fixed order, for the command's `--json` output. Strings
-/// also escape every scalar that is unsafe to print raw (`Unicode.Scalar.isUnsafeToPrint`) as
-/// `\uXXXX`: the same string to any JSON reader, and harmless in a terminal.
+/// JSON with members in a fixed order (one without a value left out); a scalar unsafe to print
+/// raw is written `\uXXXX`: the same string to any JSON reader, harmless in a terminal.
 indirect enum JSONText {
     case null
     case bool(Bool)
     case number(Int)
     case string(String)
     case array([JSONText])
-    case object([(String, JSONText)])
+    case object([(String, JSONText?)])
 
     var text: String {
         switch self {
@@ -17,12 +16,10 @@ indirect enum JSONText {
         case .string(let string): Self.quote(string)
         case .array(let values): "[" + values.map(\.text).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+            "{"
+                + members.compactMap { name, value in value.map { Self.quote(name) + ":" + $0.text } }
+                .joined(separator: ",") + "}"
         }
-    }
-
-    static func render(_ members: [(String, JSONText)]) -> String {
-        JSONText.object(members).text
     }
 
     static func quote(_ string: String) -> String {

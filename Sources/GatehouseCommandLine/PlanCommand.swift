@@ -2,11 +2,11 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse plan`: what a subject may reach in a service, as a plan over resource names, in
-/// text, JSON or one line of SQL.
-enum Plan: Subcommand {
+/// `gatehouse plan`: what a subject may reach, as a plan over names, in text, JSON or SQL.
+enum Plan: RequestCommand {
     static let name = "plan"
     static let abstract = "print what a subject may reach: the names the gate allows, as a plan"
+    static let positionals: [String] = []
     static let options = [
         RequestOptions.config, RequestOptions.service, RequestOptions.subject, RequestOptions.action,
         RequestOptions.attr,
@@ -39,38 +39,28 @@ enum Plan: Subcommand {
         var plan: AccessPlan
     }
 
-    static func run(_ parsed: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        let console = commands.console
-        let (json, sql) = (parsed.flag("json"), parsed.flag("sql"))
-        let config = parsed.value("config") ?? ""
-        let request: (attributes: [String: String], instant: Date?)
-        do throws(CommandLineArguments.UsageError) {
-            if json && sql { throw .init(message: "give --json or --sql, not both") }
-            if parsed.value("column") != nil && !sql {
-                throw .init(message: "--column names the column of --sql; add --sql")
-            }
-            request = try RequestOptions.attributesAndInstant(parsed)
-        } catch {
-            return commands.usage(error.message, usage: "Usage: " + synopsis)
+    static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) {
+        if arguments.flag("json") && arguments.flag("sql") {
+            throw .init(message: "give --json or --sql, not both")
         }
-        guard let services = commands.assemble(config, json: json) else { return .error }
-        let service: ConfiguredService
-        do {
-            service = try services.service(named: parsed.value("service"))
-        } catch {
-            return commands.configurationFailed(error, file: config, json: json)
+        if arguments.value("column") != nil && !arguments.flag("sql") {
+            throw .init(message: "--column names the column of --sql; add --sql")
         }
-        let (subject, action) = (parsed.value("subject"), parsed.value("action") ?? "read")
+    }
+
+    static func run(_ request: PreparedRequest) async -> ExitStatus {
+        let console = request.commands.console
+        let (service, subject, action) = (request.service, AccessContext.current.subject, request.action)
         let plan: AccessPlan
         do {
             plan = try await service.gate.plan(
-                subject: subject, action: AccessAction(rawValue: action), attributes: request.attributes,
-                at: request.instant)
+                subject: subject, action: AccessAction(rawValue: action),
+                attributes: AccessContext.current.attributes, at: request.instant)
         } catch {
             console.err("error: cancelled")
             return .error
         }
-        if sql {
+        if request.arguments.flag("sql") {
             guard plan.isExact else {
                 let names = plan.unplanned.map { "'\(printable($0))'" }.joined(separator: ", ")
                 console.err(
@@ -78,8 +68,8 @@ enum Plan: Subcommand {
                 )
                 return .error
             }
-            console.out(plan.sql(column: parsed.value("column") ?? "resource"))
-        } else if json {
+            console.out(plan.sql(column: request.arguments.value("column") ?? "resource"))
+        } else if request.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let output = Output(service: service.name, subject: subject, action: action, plan: plan)

@@ -1,68 +1,63 @@
 import Foundation
+import GatehouseCore
 
-/// One line of progress on a terminal's standard error: shown after the console's delay,
-/// rewritten in place at most ten times a second, erased when the work ends; without a terminal,
-/// nothing.
-final class Progress: @unchecked Sendable {
-    private let write: (@Sendable (String) -> Void)?
-    private let lock = NSLock()
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
-    private let delay: Duration
-    private var text: String
-    private var shownAt: ContinuousClock.Instant?
-    private var finished = false
-    private var ticker: Task<Void, Never>?
-
-    init(_ text: String, write: (@Sendable (String) -> Void)?, delay: Duration) {
-        self.text = text
-        self.write = write
-        self.delay = delay
-        start = clock.now
-        guard write != nil else { return }
-        if delay <= .zero {
-            show(force: true)
-        } else {
-            // Work that never reports (one long parse) still shows after the delay.
-            ticker = Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    guard let self else { return }
-                    self.show(force: false)
-                }
-            }
-        }
+/// A line of progress on a terminal's standard error: shown after the delay, erased at the end.
+final class Progress: Sendable {
+    private struct State {
+        var text: String
+        var shownAt: ContinuousClock.Instant?
+        var finished = false
+        var ticker: Task<Void, Never>?
     }
 
-    deinit {
-        ticker?.cancel()
+    private let write: (@Sendable (String) -> Void)?
+    private let start = ContinuousClock.now
+    private let delay: Duration
+    private let state: LockedState<State>
+
+    init(_ text: String, write: (@Sendable (String) -> Void)?, delay: Duration) {
+        self.write = write
+        self.delay = delay
+        state = LockedState(State(text: text))
+        guard write != nil else { return }
+        show()
+        guard delay > .zero else { return }
+        // Work that never reports (one long parse) still shows after the delay.
+        let ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                guard let self else { return }
+                self.show()
+            }
+        }
+        state.withLock { $0.ticker = ticker }
     }
 
     /// Replaces the text, shown at once if the delay has passed and the last showing is 0.1 s old.
     func update(_ text: String) {
-        guard write != nil else { return }
-        lock.withLock { self.text = text }
-        show(force: false)
+        state.withLock { $0.text = text }
+        show()
     }
 
     /// Erases the line, if it was shown; later calls do nothing.
     func finish() {
-        ticker?.cancel()
-        lock.withLock {
-            guard !finished else { return }
-            finished = true
-            if shownAt != nil { write?("\r\u{1b}[K") }
+        state.withLock { state in
+            state.ticker?.cancel()
+            guard !state.finished else { return }
+            state.finished = true
+            if state.shownAt != nil { write?("\r\u{1b}[K") }
         }
     }
 
-    private func show(force: Bool) {
-        lock.withLock {
-            let now = clock.now
-            guard !finished, let write else { return }
-            guard force || (now - start >= delay && shownAt.map { now - $0 >= .milliseconds(100) } ?? true)
-            else { return }
-            shownAt = now
-            write("\r\u{1b}[K\(text) (\((now - start).components.seconds) s)")
+    private func show() {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            guard !state.finished, let write else { return }
+            guard now - start >= delay, state.shownAt.map({ now - $0 >= .milliseconds(100) }) ?? true else {
+                return
+            }
+            state.shownAt = now
+            write("\r\u{1b}[K\(state.text) (\((now - start).components.seconds) s)")
         }
     }
 }

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// What a request command found, as text or as one JSON object. The values of masked
-/// attributes (`decisionLog.mask`) appear in neither: each shows as `(masked)`, also inside a reason.
+/// What a request command found, as text or JSON; masked values show as `(masked)`, in reasons too.
 struct Report {
     var command: String
     var service: String
@@ -17,25 +16,19 @@ struct Report {
     /// The deciding rule (`file:line`), when the gatekeeper knows it.
     var rule: String?
     var failed: Bool?
-    /// The explained verdict, for `check`.
     var verdict: AccessVerdict?
     var error: String?
     var bytes: Int?
     var output: String?
     var content: String?
     var contentBase64: String?
-    /// The keys `list` may show.
     var keys: [String]?
 
     static let masked = "(masked)"
 
     /// The exit status of `check` for this report: ok, denied, or error.
-    var status: ExitStatus {
-        if error != nil { return .error }
-        return allowed == true ? .ok : .denied
-    }
+    var status: ExitStatus { error != nil ? .error : allowed == true ? .ok : .denied }
 
-    /// Takes the verdict's outcome, deciding gatekeeper, reason and rule.
     mutating func record(_ verdict: AccessVerdict) {
         self.verdict = verdict
         allowed = verdict.isAllowed
@@ -45,7 +38,6 @@ struct Report {
         if !verdict.isAllowed { failed = verdict.outcome == .failed }
     }
 
-    /// Takes the denial's gatekeeper, reason and rule.
     mutating func record(_ denied: AccessDenied) {
         allowed = false
         gatekeeper = denied.gatekeeper
@@ -71,9 +63,7 @@ struct Report {
     }
 
     /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.
-    var requestInService: String {
-        "\(requestText) (service \(printable(service)))"
-    }
+    var requestInService: String { "\(requestText) (service \(printable(service)))" }
 
     /// `text` with every masked attribute value in it replaced.
     func hiding(_ text: String) -> String {
@@ -83,11 +73,11 @@ struct Report {
         }
     }
 
-    var json: String { JSONText.render(members) }
+    var json: String { JSONText.object(members).text }
 
     /// The JSON members, in a fixed order.
-    var members: [(String, JSONText)] {
-        let members: [(String, JSONText)] = [
+    var members: [(String, JSONText?)] {
+        [
             ("command", .string(command)),
             ("service", .string(service)),
             (
@@ -99,8 +89,6 @@ struct Report {
                     ("attributes", .object(attributes.map { ($0.key, .string($0.value)) })),
                 ])
             ),
-        ]
-        let optional: [(String, JSONText?)] = [
             ("allowed", allowed.map { .bool($0) }),
             ("gatekeeper", gatekeeper.map { .string($0) }),
             ("reason", reason.map { .string(hiding($0)) }),
@@ -114,38 +102,31 @@ struct Report {
             ("contentBase64", contentBase64.map { .string($0) }),
             ("keys", keys.map { .array($0.map { .string($0) }) }),
         ]
-        return members + optional.compactMap { name, value in value.map { (name, $0) } }
     }
 
-    /// The verdict as `AccessVerdict` encodes itself: outcome, gatekeeper, reason, rule, steps,
-    /// and near misses when there are any.
+    /// The verdict as `AccessVerdict` encodes itself, masked values hidden.
     private func json(_ verdict: AccessVerdict) -> JSONText {
         func members(
             _ outcome: AccessVerdict.Outcome, _ gatekeeper: String, _ reason: String?, _ rule: RuleReference?
-        ) -> [(String, JSONText)] {
-            var members: [(String, JSONText)] = [
+        ) -> [(String, JSONText?)] {
+            [
                 ("outcome", .string(outcome.rawValue)), ("gatekeeper", .string(gatekeeper)),
+                ("reason", reason.map { .string(hiding($0)) }),
+                ("rule", rule.map { .string($0.description) }),
             ]
-            if let reason { members.append(("reason", .string(hiding(reason)))) }
-            if let rule { members.append(("rule", .string(rule.description))) }
-            return members
         }
         let steps = verdict.steps.map {
             JSONText.object(members($0.outcome, $0.gatekeeper, $0.reason, $0.rule))
         }
-        let nearMisses: [(String, JSONText)] =
-            verdict.nearMisses.isEmpty
-            ? [] : [("nearMisses", .array(verdict.nearMisses.map { .string(hiding($0)) }))]
+        let nearMisses = verdict.nearMisses.map { JSONText.string(hiding($0)) }
         return .object(
-            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule) + [
-                ("steps", .array(steps))
-            ] + nearMisses)
+            members(verdict.outcome, verdict.gatekeeper, verdict.reason, verdict.rule)
+                + [("steps", .array(steps)), ("nearMisses", nearMisses.isEmpty ? nil : .array(nearMisses))])
     }
 }
 
 extension PreparedRequest {
-    /// Finishes an operation that threw: a denial exits 3; anything else came from the loader,
-    /// after the gate allowed, and exits 1.
+    /// Finishes an operation that threw: a denial exits 3, a loader failure (after an allow) 1.
     func finish(_ report: Report, after error: any Error) -> ExitStatus {
         var report = report
         if let denied = error as? AccessDenied {
@@ -157,36 +138,33 @@ extension PreparedRequest {
         return finish(report, status: .error)
     }
 
-    /// Prints the report, as JSON or as the line of its outcome, and returns `status`; `done` is
-    /// the line of a success, `allowed: ...` when not given.
+    /// Prints the report (JSON, or its outcome's line: `done` for a success) and returns `status`.
     func finish(_ report: Report, status: ExitStatus, done: String? = nil) -> ExitStatus {
         let console = commands.console
         if json {
             console.out(report.json)
             return status
         }
-        let request = report.requestInService
+        let gatekeeper = printable(report.gatekeeper ?? "?")
         let shown = { (text: String?) in printable(report.hiding(text ?? "")) }
         switch status {
         case .ok:
-            let rule =
-                report.rule.map { " by \(printable(report.gatekeeper ?? "?")) (\(printable($0)))" } ?? ""
-            console.out(done ?? "allowed\(rule): \(request)")
+            let rule = report.rule.map { " by \(gatekeeper) (\(printable($0)))" } ?? ""
+            console.out(done ?? "allowed\(rule): \(report.requestInService)")
+            return status
         case .denied:
             // A rules file's reason names its line already ("avatars.rules:5 denies").
-            let gatekeeper = printable(report.gatekeeper ?? "?")
             let what =
-                report.failed == true
-                ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
+                report.failed == true ? "denied: gatekeeper \(gatekeeper) failed" : "denied by \(gatekeeper)"
             console.err("\(what): \(shown(report.reason))")
-            console.err("  request: \(request)")
-            let nearMisses = report.verdict?.nearMisses ?? []
-            if !nearMisses.isEmpty { console.err("  nearest rules:") }
-            for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         default:
             console.err("error: \(shown(report.error ?? "unknown"))")
-            console.err("  request: \(request)")
         }
+        console.err("  request: \(report.requestInService)")
+        // Only a decided denial has them.
+        let nearMisses = report.verdict?.nearMisses ?? []
+        if !nearMisses.isEmpty { console.err("  nearest rules:") }
+        for nearMiss in nearMisses { console.err("    \(shown(nearMiss))") }
         return status
     }
 }

@@ -22,14 +22,13 @@ enum RequestOptions {
         help: "append one JSON line per decision to FILE (keeps the configuration's decisionLog mask)")
     static let json = CommandLineArguments.Option(name: "json", help: "print one JSON object instead of text")
 
-    /// The options of `store`, `remove` and `list`, whose action is fixed: `--action` is refused
-    /// with `refusal`.
-    static func fixedAction(_ refusal: String, extra: [CommandLineArguments.Option] = [])
+    /// A request command's options, `extra` before `--json`; `--action` refused with `refusal`.
+    static func all(_ extra: [CommandLineArguments.Option] = [], refusingAction refusal: String? = nil)
         -> [CommandLineArguments.Option]
     {
-        var refused = action
-        refused.refusal = refusal
-        return [config, service, subject, attr, at, decisionLog] + extra + [json, refused]
+        var action = action
+        action.refusal = refusal
+        return [config, service, subject, action, attr, at, decisionLog] + extra + [json]
     }
 
     /// The `--attr KEY=VALUE` pairs and the `--at` instant, if given.
@@ -52,10 +51,10 @@ enum RequestOptions {
     }
 }
 
-/// A subcommand that asks a service's gate about one request. Its `run` reads the attributes
-/// and the instant, assembles the configuration, picks the service, runs ``run(_:)`` and closes
-/// the decision log; a mistake on the way ends it with its status.
+/// A subcommand about one request; the shared `run` assembles it, its ``run(_:)`` answers it.
 protocol RequestCommand: Subcommand {
+    /// Refuses arguments that do not go together; the default accepts all.
+    static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError)
     /// Runs the command on its request, prepared.
     static func run(_ request: PreparedRequest) async -> ExitStatus
 }
@@ -63,18 +62,20 @@ protocol RequestCommand: Subcommand {
 extension RequestCommand {
     static var positionals: [String] { ["KEY"] }
 
+    static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) {}
+
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let json = arguments.flag("json")
         let parsed: (attributes: [String: String], instant: Date?)
         do throws(CommandLineArguments.UsageError) {
+            try validate(arguments)
             parsed = try RequestOptions.attributesAndInstant(arguments)
         } catch {
             return commands.usage(error.message, json: json)
         }
-        let instant = parsed.instant
         guard
             let services = commands.assemble(
-                arguments.value("config") ?? "", clock: { instant ?? Date() },
+                arguments.value("config") ?? "", clock: { parsed.instant ?? Date() },
                 decisionLog: arguments.value("decision-log"), json: json)
         else { return .error }
         let service: ConfiguredService
@@ -86,7 +87,7 @@ extension RequestCommand {
         let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
         let request = PreparedRequest(
             commands: commands, arguments: arguments, services: services, service: service,
-            key: arguments.positionals[0])
+            key: arguments.positionals.first ?? "", instant: parsed.instant)
         let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
@@ -100,8 +101,9 @@ struct PreparedRequest {
     /// Every service of the configuration (and its decision log, if any).
     var services: AssembledServices
     var service: ConfiguredService
-    /// The positional argument: a key, or for `list` a folder.
+    /// The positional argument: a key, for `list` a folder, for `plan` empty.
     var key: String
+    var instant: Date?
 
     var json: Bool { arguments.flag("json") }
 
@@ -121,10 +123,7 @@ struct PreparedRequest {
 enum Check: RequestCommand {
     static let name = "check"
     static let abstract = "decide whether a request would be allowed, without loading anything"
-    static let options = [
-        RequestOptions.config, RequestOptions.service, RequestOptions.subject, RequestOptions.action,
-        RequestOptions.attr, RequestOptions.at, RequestOptions.decisionLog, RequestOptions.json,
-    ]
+    static let options = RequestOptions.all()
     static let discussion = """
         Prints whether the request is allowed: the deciding gatekeeper, and its rule (file:line)
         when a rules file decided; for a rules denial, the nearest rules and what failed for each.
@@ -139,8 +138,7 @@ enum Check: RequestCommand {
         return request.finish(report, status: report.status)
     }
 
-    /// Decides the report's request on `service` without loading anything, as `check` does:
-    /// the report takes the explained verdict. `gatehouse test` decides each case with it.
+    /// The report with the explained verdict of its request on `service` (also for `gatehouse test`).
     static func decide(_ report: Report, on service: ConfiguredService) async -> Report {
         var report = report
         do {
@@ -157,14 +155,10 @@ enum Load: RequestCommand {
     static let name = "load"
     static let abstract =
         "load a resource through the gate: the loader is reached only if every gatekeeper allows"
-    static let options =
-        Array(Check.options.dropLast())
-        + [
-            .init(
-                name: "output", valueName: "FILE",
-                help: "write the resource to FILE instead of standard output"),
-            RequestOptions.json,
-        ]
+    static let options = RequestOptions.all([
+        .init(
+            name: "output", valueName: "FILE", help: "write the resource to FILE instead of standard output")
+    ])
     static let discussion = """
         Exit status: 0 loaded, 3 denied, 1 error (configuration, loader, output), 2 usage error.
         Example: gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z avatars/alice.txt
@@ -206,13 +200,13 @@ enum Store: RequestCommand {
     static let name = "store"
     static let abstract =
         "write a resource through the gate (action write): the loader is reached only if allowed"
-    static let options = RequestOptions.fixedAction(
-        "store always asks the action write",
-        extra: [
+    static let options = RequestOptions.all(
+        [
             .init(
                 name: "input", valueName: "FILE",
                 help: "read the resource from FILE instead of standard input")
-        ])
+        ],
+        refusingAction: "store always asks the action write")
     static let discussion = """
         Reads the resource from standard input, or --input FILE: at most 64 MiB (67108864 bytes);
         a larger or endless input (/dev/zero) stops there and nothing is stored (exit status 1).
@@ -224,7 +218,6 @@ enum Store: RequestCommand {
     static func run(_ request: PreparedRequest) async -> ExitStatus {
         var report = request.report(name, action: "write")
         let data: Data
-        // Read up to the limit only: an endless input is refused, never held whole.
         do throws(StoreInput.Failure) {
             data = try StoreInput.contents(of: request.arguments.value("input"))
         } catch {
@@ -251,7 +244,7 @@ enum Remove: RequestCommand {
     static let name = "remove"
     static let abstract =
         "delete a resource through the gate (action delete): the loader is reached only if allowed"
-    static let options = RequestOptions.fixedAction("remove always asks the action delete")
+    static let options = RequestOptions.all(refusingAction: "remove always asks the action delete")
     static let discussion =
         "Exit status: 0 removed, 3 denied, 1 error (configuration, loader), 2 usage error."
 
@@ -271,8 +264,8 @@ enum Remove: RequestCommand {
 enum List: RequestCommand {
     static let name = "list"
     static let abstract = "list the keys under a folder that the subject may read, one a line"
-    static let options = RequestOptions.fixedAction(
-        "list asks the action list on the folder, then read on each key")
+    static let options = RequestOptions.all(
+        refusingAction: "list asks the action list on the folder, then read on each key")
     static let positionals = ["PREFIX"]
     static let discussion = """
         PREFIX names a folder: "docs" or "docs/"; "" or "/" is the root. The folder is asked as

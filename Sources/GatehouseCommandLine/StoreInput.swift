@@ -6,15 +6,11 @@ import Foundation
     import Darwin
 #endif
 
-/// The bytes `gatehouse store` writes: standard input or the `--input` file, read up to
-/// ``limit`` bytes and one more, never to the end, so an endless input (`/dev/zero`) costs at
-/// most the limit in memory.
+/// The bytes `gatehouse store` writes, read up to one byte past ``limit``, so an endless input
+/// (`/dev/zero`) costs at most the limit in memory.
 enum StoreInput {
     /// The most `store` reads: 64 MiB, the disk loader's default `maximumFileSize`.
     static let limit = 64 << 20
-
-    /// How much one read asks for at most.
-    static let chunkSize = 64 << 10
 
     /// What reading a source found.
     enum Outcome: Equatable {
@@ -26,20 +22,16 @@ enum StoreInput {
         case failed(Int32)
     }
 
-    /// Why the input cannot be stored: the message, and the exit status (a usage error for an
-    /// input that cannot be read or is a folder, an error for one over the limit).
+    /// Why the input cannot be stored, and the exit status that says so.
     struct Failure: Error {
         var message: String
         var status: ExitStatus
     }
 
-    /// Reads `source` (which fills a buffer as `read(2)` does) until it ends, fails, or has given
-    /// more than `limit` bytes; it is never asked for more than `limit + 1` bytes in all.
-    static func read(
-        limit: Int, chunkSize: Int = chunkSize, _ source: (UnsafeMutableRawBufferPointer) -> Int
-    ) -> Outcome {
+    /// Drains `source` (as `read(2)`) until it ends, fails, or gives `limit + 1` bytes, never more.
+    static func drain(limit: Int, _ source: (UnsafeMutableRawBufferPointer) -> Int) -> Outcome {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
             let got = chunk.withUnsafeMutableBytes { buffer in
@@ -52,8 +44,7 @@ enum StoreInput {
         }
     }
 
-    /// The bytes of the file at `path`, or of standard input when `path` is `nil`; ``Failure``
-    /// when it cannot be read, is a folder, or holds more than `limit` bytes.
+    /// The bytes of the file at `path`, or of standard input when `path` is `nil`.
     static func contents(of path: String?, limit: Int = limit) throws(Failure) -> Data {
         let name = path ?? "standard input"
         let descriptor = path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? STDIN_FILENO
@@ -65,9 +56,9 @@ enum StoreInput {
         if type == S_IFDIR {
             throw Failure(message: "cannot read \(name): it is a folder; expected a file", status: .usage)
         }
-        let outcome = read(limit: limit) { buffer in
+        let outcome = drain(limit: limit) { buffer in
             while true {
-                let got = systemRead(descriptor, buffer.baseAddress!, buffer.count)
+                let got = read(descriptor, buffer.baseAddress!, buffer.count)
                 if got >= 0 || errno != EINTR { return got }
             }
         }
@@ -99,9 +90,4 @@ enum StoreInput {
     private static func cannotRead(_ name: String, _ code: Int32) -> Failure {
         Failure(message: "cannot read \(name): \(String(cString: strerror(code)))", status: .usage)
     }
-}
-
-/// The system's `read`, named apart from ``StoreInput/read(limit:chunkSize:_:)``.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

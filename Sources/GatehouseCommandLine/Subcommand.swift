@@ -1,6 +1,4 @@
-/// One subcommand of `gatehouse`: its name, options, help and run side by side. The usage line,
-/// the help text and the overview are made from these, and ``Commands/all`` lists every
-/// subcommand once: adding one is a type and a line there.
+/// One subcommand of `gatehouse`: help and usage are made from it; ``Commands/all`` lists it.
 protocol Subcommand: Sendable {
     /// The word that runs it: `check` in `gatehouse check`.
     static var name: String { get }
@@ -31,8 +29,7 @@ extension Subcommand {
     /// The text `gatehouse help NAME` and `gatehouse NAME --help` print.
     static var help: String {
         let options = self.options.filter { $0.refusal == nil }.map(\.helpLine)
-        return ["gatehouse \(name) - \(abstract)", "Usage: \(synopsis)"]
-            .joined(separator: "\n\n")
+        return "gatehouse \(name) - \(abstract)\n\nUsage: \(synopsis)"
             + (options.isEmpty ? "" : "\n\nOptions:\n" + options.joined(separator: "\n"))
             + (discussion.isEmpty ? "" : "\n\n" + discussion)
     }
@@ -45,14 +42,10 @@ extension Commands {
         TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
     ]
 
-    static func subcommand(named name: String) -> (any Subcommand.Type)? {
-        all.first { $0.name == name }
-    }
+    static func subcommand(named name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
 
-    /// `check, load, ... and version`, for messages.
-    static var names: String {
-        all.map { $0.name }.joined(separator: ", ")
-    }
+    /// `check, load, ..., version`, for messages.
+    static var names: String { all.map { $0.name }.joined(separator: ", ") }
 
     static var usageLines: [String] { all.map { $0.synopsis } }
 

@@ -2,8 +2,7 @@ import Foundation
 import GatehouseComposition
 import GatehouseCore
 
-/// `gatehouse test`: decides every case of a table as `check` would and compares each with
-/// what it expects.
+/// `gatehouse test`: decides every case of a table as `check` would, against what it expects.
 enum TestCommand: Subcommand {
     static let name = "test"
     static let abstract = "decide every case of a table as check would, and compare with what each expects"
@@ -33,8 +32,7 @@ enum TestCommand: Subcommand {
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let tableFailed = { (problems: [String]) in
-            commands.problems(
-                problems, file: path, json: json, status: .usage, members: [("command", .string(name))])
+            commands.problems(problems, file: path, json: json, status: .usage, command: name)
         }
         let table: TestTable
         do {
@@ -44,10 +42,10 @@ enum TestCommand: Subcommand {
         }
 
         let config = Self.path(table.config, besideFile: path)
-        let clock = CaseClock()
-        guard let services = commands.assemble(config, clock: { clock.now }, json: json) else {
-            return .error
-        }
+        // The configuration's clock reads the instant the case being decided pins, if any.
+        let pinned = LockedState<Date?>(nil)
+        let clock: @Sendable () -> Date = { pinned.withLock { $0 } ?? Date() }
+        guard let services = commands.assemble(config, clock: clock, json: json) else { return .error }
         var problems: [String] = []
         let chosen = table.cases.map { service(for: $0, in: services, problems: &problems) }
         guard problems.isEmpty else { return tableFailed(problems) }
@@ -56,7 +54,7 @@ enum TestCommand: Subcommand {
         var outcomes: [CaseOutcome] = []
         for (index, (testCase, service)) in zip(table.cases, chosen.compactMap { $0 }).enumerated() {
             progress.update("deciding case \(index + 1) of \(table.cases.count)")
-            clock.pin(testCase.at?.instant)
+            pinned.withLock { $0 = testCase.at?.instant }
             let context = AccessContext(subject: testCase.subject, attributes: testCase.attributes)
             let report = AccessContext.$current.withValue(context) {
                 Report(
@@ -71,11 +69,11 @@ enum TestCommand: Subcommand {
         let failed = outcomes.filter { !$0.passed }.count
         if json {
             commands.console.out(
-                JSONText.render([
+                JSONText.object([
                     ("command", .string(name)), ("file", .string(path)), ("config", .string(config)),
                     ("passed", .number(outcomes.count - failed)), ("failed", .number(failed)),
                     ("cases", .array(outcomes.map(\.json))),
-                ]))
+                ]).text)
         } else {
             for outcome in outcomes where !outcome.passed || !arguments.flag("failures-only") {
                 commands.console.out(outcome.line)

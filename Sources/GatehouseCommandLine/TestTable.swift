@@ -1,13 +1,10 @@
 import Foundation
 import GatehouseComposition
 
-/// A table of expected decisions for `gatehouse test` (its shape is in ``TestCommand``'s help),
-/// read strictly: every key known, every value of the right type, each problem named by its
-/// place (`cases[3].expect`).
+/// The table of `gatehouse test`, read strictly: each problem named by its place (`cases[3].expect`).
 struct TestTable {
     enum Expectation: String {
-        case allow
-        case deny
+        case allow, deny
     }
 
     /// One request and the decision expected for it.
@@ -58,7 +55,6 @@ struct TestTable {
         return table
     }
 
-    /// Walks a JSON value into a table, collecting problems.
     private struct Reader {
         var problems: [String] = []
 
@@ -95,8 +91,7 @@ struct TestTable {
             case let other?:
                 add("cases", "expected an array of cases, found \(other.kindDescription)")
             }
-            guard let config else { return nil }
-            return TestTable(config: config, cases: cases)
+            return config.map { TestTable(config: $0, cases: cases) }
         }
 
         mutating func testCase(_ value: JSONValue, place: String) -> Case? {
@@ -176,9 +171,7 @@ struct TestTable {
             var attributes: [String: String] = [:]
             for (key, value) in object.members {
                 if key.isEmpty { add(place, "an attribute needs a non-empty name") }
-                if let text = string(value, place: ConfigurationPath.member(place, key)) {
-                    attributes[key] = text
-                }
+                attributes[key] = string(value, place: ConfigurationPath.member(place, key))
             }
             return attributes
         }

@@ -20,14 +20,14 @@ struct StoreInputTests {
 
     @Test func anEndlessInputIsReadNoFurtherThanOneByteOverTheLimit() {
         let source = EndlessSource()
-        let outcome = StoreInput.read(limit: 1 << 20, source.read(into:))
+        let outcome = StoreInput.drain(limit: 1 << 20, source.read(into:))
         #expect(outcome == .overLimit)
         #expect(source.handedOut == (1 << 20) + 1)
     }
 
     @Test func anInputOfExactlyTheLimitIsReadWhole() {
         var left = 1 << 20
-        let outcome = StoreInput.read(limit: 1 << 20) { buffer in
+        let outcome = StoreInput.drain(limit: 1 << 20) { buffer in
             let count = min(left, buffer.count)
             buffer.prefix(count).initializeMemory(as: UInt8.self, repeating: 0x42)
             left -= count
@@ -37,7 +37,7 @@ struct StoreInputTests {
     }
 
     @Test func aReadErrorIsReportedWithItsCode() {
-        let outcome = StoreInput.read(limit: 10) { _ in
+        let outcome = StoreInput.drain(limit: 10) { _ in
             errno = EIO
             return -1
         }

@@ -50,6 +50,21 @@ struct SubcommandTests {
         #expect(run.err.first?.contains("action \(action)") == true, "\(run.err)")
     }
 
+    @Test(arguments: [["check", "k"], ["load", "k"], ["list", "k"], ["plan"]])
+    func anUnknownServiceIsAUsageErrorForEveryRequestCommandPlanIncluded(_ command: [String]) async throws {
+        let folder = try Folder(
+            configuration: #"""
+                { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
+                    "gatekeepers": [{ "type": "alwaysAllow" }] } } }
+                """#)
+        defer { folder.remove() }
+        let run = await Captured.run(
+            [command[0], "--config", folder.configuration, "--service", "doc"] + command.dropFirst())
+        #expect(run.status == 2)
+        #expect(run.out.isEmpty)
+        #expect(run.err.first?.hasPrefix(#"error: no service "doc""#) == true, "\(run.err)")
+    }
+
     @Test func everySubcommandHasHelpStartingWithItsNameAndUsage() async {
         for command in Commands.all {
             let run = await Captured.run([command.name, "--help"])

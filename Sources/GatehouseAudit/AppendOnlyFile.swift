@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
+import Foundation
 
 /// A regular file opened with `O_APPEND`, so lines written in one call never interleave with
 /// another writer's; reopened when the path is rotated away. Writer thread only.
@@ -16,7 +10,7 @@ final class AppendOnlyFile {
     typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
 
     static let systemWrite: SystemWrite = { descriptor, bytes in
-        writeBytes(descriptor, bytes.baseAddress!, bytes.count)
+        write(descriptor, bytes.baseAddress!, bytes.count)
     }
 
     /// An append that failed: why, and how many of its bytes (whole lines) stayed in the file.
@@ -26,7 +20,7 @@ final class AppendOnlyFile {
     }
 
     let path: String
-    private let write: SystemWrite
+    private let writeCall: SystemWrite
     private var descriptor: Int32
     private var identity: (device: UInt64, inode: UInt64)
 
@@ -36,23 +30,22 @@ final class AppendOnlyFile {
     /// Opens (creating if needed) the regular file at `path`; throws when it cannot, or is not one.
     init(path: String, write: @escaping SystemWrite = AppendOnlyFile.systemWrite) throws(DecisionLogError) {
         self.path = path
-        self.write = write
-        (descriptor, identity) = try Self.open(path)
+        self.writeCall = write
+        (descriptor, identity) = try Self.openFile(path)
     }
 
     deinit {
-        close()
+        closeFile()
     }
 
     /// Closes the file; later appends fail with `EBADF`. Closing twice does nothing.
-    func close() {
-        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+    func closeFile() {
+        if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1
     }
 
-    private static func open(_ path: String) throws(DecisionLogError) -> (Int32, (UInt64, UInt64)) {
-        let descriptor = systemOpen(
-            path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
+    private static func openFile(_ path: String) throws(DecisionLogError) -> (Int32, (UInt64, UInt64)) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
         guard descriptor >= 0 else {
             let code = errno
             var status = stat()
@@ -61,15 +54,14 @@ final class AppendOnlyFile {
             }
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
-        /// Closes the descriptor; returns the error to throw.
         func closing(_ code: Int32) -> DecisionLogError {
-            _ = closeDescriptor(descriptor)
+            _ = close(descriptor)
             return DecisionLogError(operation: "open", path: path, code: code)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw closing(errno) }
         if let refusal = refusal(path, status.st_mode, code: EINVAL) {
-            _ = closeDescriptor(descriptor)
+            _ = close(descriptor)
             throw refusal
         }
         // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
@@ -111,8 +103,8 @@ final class AppendOnlyFile {
         {
             return
         }
-        let (newDescriptor, newIdentity) = try Self.open(path)
-        _ = closeDescriptor(descriptor)
+        let (newDescriptor, newIdentity) = try Self.openFile(path)
+        _ = close(descriptor)
         descriptor = newDescriptor
         identity = newIdentity
     }
@@ -127,7 +119,7 @@ final class AppendOnlyFile {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                writeCall(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             }
             if written > 0 {
                 offset += written
@@ -164,17 +156,4 @@ final class AppendOnlyFile {
             throw DecisionLogError(operation: "fsync", path: path, code: code)
         }
     }
-}
-
-// The system's calls, named apart from the type's members.
-private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-    close(descriptor)
-}
-
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    open(path, flags, mode)
-}
-
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Opens a folder under a ``DiskLoader``'s root for a write, a removal or a listing, following
 /// no link, as loads open a key. The caller closes the fresh descriptor (two listings never share
 /// a directory position).

@@ -1,14 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Loads files under a root directory; a key is a path relative to the root.
 ///
 /// Keys may come from untrusted callers, so the loader enforces its rules itself, as
@@ -48,22 +40,15 @@ public struct DiskLoader: ResourceLoading {
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
     public func load(_ key: String) async throws -> Data {
-        try loadSynchronously(key)
-    }
-
-    private func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         var nameStart = 0
         if let reason = DiskKeyRules.check(key, lastComponent: &nameStart) {
-            throw .invalidKey(key: key, reason: reason)
+            throw DiskLoaderError.invalidKey(key: key, reason: reason)
         }
-        let result = key.withCString { path in
-            Result { () throws(DiskLoaderError) -> Data in
-                try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
-                    try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
-                }
+        return try key.withCString { path in
+            try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
+                try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
             }
         }
-        return try result.get()
     }
 
     /// Opens and reads the key `path`, its last component starting at `nameStart`.

@@ -11,21 +11,14 @@ enum AuthZENExchange {
         var id: String?
     }
 
-    struct Action: Encodable {
-        var name: String
-    }
-
     struct Body: Encodable {
         var subject: Entity
-        var action: Action
+        /// `{"name": …}`
+        var action: [String: String]
         var resource: Entity
         var context: [String: String]
-        /// The page a search asks for; `nil` for the first, and in an evaluation.
-        var page: Page?
-
-        struct Page: Encodable {
-            var token: String
-        }
+        /// `{"token": …}`, the page a search asks for; `nil` for the first, and in an evaluation.
+        var page: [String: String]?
     }
 
     /// Why a request cannot be put to an AuthZEN service; the service is not asked.
@@ -51,9 +44,9 @@ enum AuthZENExchange {
         }
         return try JSONCoding.encoder.encode(
             Body(
-                subject: Entity(type: "user", id: subject), action: Action(name: action.rawValue),
+                subject: Entity(type: "user", id: subject), action: ["name": action.rawValue],
                 resource: Entity(type: "resource", id: resource), context: context,
-                page: token.map(Body.Page.init)))
+                page: token.map { ["token": $0] }))
     }
 
     static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {

@@ -176,17 +176,15 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let withinLimit = exchanges.withLock { exchanges -> Bool in
-            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+            let id = dataTask.taskIdentifier
+            guard let limit = exchanges[id]?.limit, exchanges[id]?.failure == nil else { return false }
+            guard (exchanges[id]?.body.count ?? 0) + data.count <= limit else {
+                exchanges[id]?.failure = Failure(kind: .tooLarge(limit: limit))
+                exchanges[id]?.body = Data()
                 return false
             }
-            guard exchange.body.count + data.count <= exchange.limit else {
-                exchange.failure = Failure(kind: .tooLarge(limit: exchange.limit))
-                exchange.body = Data()
-                exchanges[dataTask.taskIdentifier] = exchange
-                return false
-            }
-            exchange.body.append(data)
-            exchanges[dataTask.taskIdentifier] = exchange
+            // In place, so that the append does not copy the body received so far.
+            exchanges[id]?.body.append(data)
             return true
         }
         if !withinLimit { dataTask.cancel() }

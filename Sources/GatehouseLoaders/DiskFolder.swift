@@ -63,36 +63,21 @@ enum DiskFolder {
     #endif
 
     private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
-        var directory = root
-        var walked = ""
-        var offset = 0
-        for name in folder.split(separator: "/", omittingEmptySubsequences: false) {
-            walked += walked.isEmpty ? String(name) : "/" + name
-            let component = offset..<(offset + name.utf8.count)
-            offset = component.upperBound + 1
-            let opened = String(name).withCString { name in
-                retryingOnInterrupt { openat(directory, name, flags) }
-            }
-            let code = errno
-            guard opened >= 0 else {
-                let error = componentError(
-                    code, parent: directory, name: String(name), walked: walked, key: key)
-                if directory != root { _ = close(directory) }
-                throw error
-            }
-            if directory != root { _ = close(directory) }
-            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
-                _ = close(opened)
-                throw mismatch
-            }
-            directory = opened
+        let path = folder.utf8CString
+        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count) {
+            (copy) throws(DiskLoaderError) -> Int32 in
+            _ = copy.initialize(from: path)
+            return try DiskLoader.openDirectories(
+                copy.baseAddress!, length: path.count - 1, key: key, root: root, flags: flags,
+                error: componentError)
         }
-        return directory
     }
 
+    /// The ``DiskLoader/ComponentError`` of a folder: the folder is named up to the component.
     private static func componentError(
-        _ code: Int32, parent: Int32, name: String, walked: String, key: String
+        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, component: Range<Int>, key: String
     ) -> DiskLoaderError {
+        let walked = String(decoding: key.utf8.prefix(component.upperBound), as: UTF8.self)
         switch code {
         case ENOENT:
             return .missingFolder(key: key, folder: walked)

@@ -91,13 +91,23 @@ public struct DiskLoader: ResourceLoading {
         #if canImport(Glibc)
             if let descriptor = try rootDirectory.openat2(path, under: root, key: key) { return descriptor }
         #endif
-        return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
+        return try Self.openDirectories(
+            path, length: length, key: key, root: root.handle.descriptor,
+            flags: LoadersPlatform.directoryFlags,
+            error: Self.componentError)
     }
 
-    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL) relative to the one
-    /// before, following no link; returns the last.
-    private func openDirectories(
-        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
+    /// The error for a component `name` (at `component` in `key`) in `parent` that `openat` or
+    /// `fstatat` refused with `code`.
+    typealias ComponentError = (
+        _ code: Int32, _ parent: Int32, _ name: UnsafePointer<CChar>, _ component: Range<Int>, _ key: String
+    ) -> DiskLoaderError
+
+    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL, `path` is a prefix
+    /// of `key`) with `flags` relative to the one before, following no link; returns the last.
+    static func openDirectories(
+        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32, flags: Int32,
+        error componentError: ComponentError
     ) throws(DiskLoaderError) -> Int32 {
         var directory = root
         var name = path
@@ -109,8 +119,7 @@ public struct DiskLoader: ResourceLoading {
             let opened: Int32
             do throws(DiskLoaderError) {
                 opened = try openComponent(
-                    name, in: directory, flags: LoadersPlatform.directoryFlags, component: component, key: key
-                )
+                    name, in: directory, flags: flags, component: component, key: key, error: componentError)
             } catch {
                 if directory != root { _ = close(directory) }
                 throw error
@@ -133,21 +142,24 @@ public struct DiskLoader: ResourceLoading {
     ) throws(DiskLoaderError) -> Int32 {
         var status = stat()
         guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
+            throw Self.componentError(errno, parent: directory, name: name, component: component, key: key)
         }
         if let refusal = Self.fileTypeError(status.st_mode, key: key) {
             throw refusal
         }
-        return try openComponent(name, in: directory, flags: Self.fileFlags, component: component, key: key)
+        return try Self.openComponent(
+            name, in: directory, flags: Self.fileFlags, component: component, key: key,
+            error: Self.componentError)
     }
 
     /// `openat`, retried on `EINTR`, refusing a name stored spelled otherwise (``StoredSpelling``).
-    private func openComponent(
-        _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String
+    private static func openComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String,
+        error componentError: ComponentError
     ) throws(DiskLoaderError) -> Int32 {
         let opened = retryingOnInterrupt { openat(directory, name, flags) }
         guard opened >= 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
+            throw componentError(errno, directory, name, component, key)
         }
         if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
             _ = close(opened)
@@ -222,9 +234,9 @@ public struct DiskLoader: ResourceLoading {
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
-    /// The error for a component `name` in `parent` that `openat` or `fstatat` refused with `code`.
+    /// The ``ComponentError`` of a load.
     private static func componentError(
-        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, key: String
+        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, component: Range<Int>, key: String
     ) -> DiskLoaderError {
         switch code {
         case ELOOP, EMLINK:

@@ -18,28 +18,29 @@ enum DiskFolder {
             guard opened >= 0 else { throw .io(key: key, reason: errorMessage(errno)) }
             return opened
         }
-        #if canImport(Glibc)
-            if folder.utf8.contains(0x2F) {
-                let outcome = folder.withCString { path in
-                    Result { () throws(DiskLoaderError) in
-                        try rootDirectory.openat2(path, under: root, key: key)
-                    }
-                }
-                switch outcome {
-                case .success(let path?):
-                    defer { _ = close(path) }
-                    return try reopenDirectory(path, folder: folder, key: key)
-                case .success(nil):
-                    break
-                case .failure(.notFound):
-                    throw .missingFolder(key: key, folder: folder)
-                case .failure(let error):
-                    throw error
-                }
-            }
-        #endif
+        let path = folder.utf8CString
         return try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) -> Int32 in
-            try walk(folder, key: key, root: rootDescriptor)
+            try withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count) {
+                (copy) throws(DiskLoaderError) -> Int32 in
+                _ = copy.initialize(from: path)
+                #if canImport(Glibc)
+                    if folder.utf8.contains(0x2F) {
+                        let opened: Int32?
+                        do throws(DiskLoaderError) {
+                            opened = try rootDirectory.openat2(copy.baseAddress!, under: root, key: key)
+                        } catch .notFound {
+                            throw .missingFolder(key: key, folder: folder)
+                        }
+                        if let opened {
+                            defer { _ = close(opened) }
+                            return try reopenDirectory(opened, folder: folder, key: key)
+                        }
+                    }
+                #endif
+                return try DiskLoader.openDirectories(
+                    copy.baseAddress!, length: path.count - 1, key: key, root: rootDescriptor, flags: flags,
+                    error: componentError)
+            }
         }
     }
 
@@ -61,17 +62,6 @@ enum DiskFolder {
             return opened
         }
     #endif
-
-    private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
-        let path = folder.utf8CString
-        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count) {
-            (copy) throws(DiskLoaderError) -> Int32 in
-            _ = copy.initialize(from: path)
-            return try DiskLoader.openDirectories(
-                copy.baseAddress!, length: path.count - 1, key: key, root: root, flags: flags,
-                error: componentError)
-        }
-    }
 
     /// The ``DiskLoader/ComponentError`` of a folder: the folder is named up to the component.
     private static func componentError(

@@ -46,25 +46,17 @@ public struct DiskLoader: ResourceLoading {
         }
         return try key.withCString { path in
             try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
-                try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
+                let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+                    try openKey(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
+                }
+                defer { _ = close(descriptor) }
+                let size = try regularFileSize(descriptor, key: key)
+                return try readAll(descriptor, size: size, key: key)
             }
         }
     }
 
-    /// Opens and reads the key `path`, its last component starting at `nameStart`.
-    private func readFile(
-        _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
-        under root: RootDirectory.Opened
-    ) throws(DiskLoaderError) -> Data {
-        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
-            try openKey(path, length: length, nameStart: nameStart, key: key, under: root)
-        }
-        defer { _ = close(descriptor) }
-        let size = try regularFileSize(descriptor, key: key)
-        return try readAll(descriptor, size: size, key: key)
-    }
-
-    /// Opens the key's directory, then the file in it, following no link.
+    /// Opens the key `path`'s directory, then the file in it (from `nameStart`), following no link.
     private func openKey(
         _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
         under root: RootDirectory.Opened
@@ -77,24 +69,19 @@ public struct DiskLoader: ResourceLoading {
             // The directory's path, NUL-terminated where the last "/" was.
             copy.baseAddress!.initialize(from: path, count: nameStart - 1)
             copy[nameStart - 1] = 0
-            return try openDirectory(copy.baseAddress!, length: nameStart - 1, key: key, under: root)
+            // On Linux an `O_PATH` descriptor, which may name a non-directory: the `fstatat` in it
+            // then fails with `ENOTDIR`.
+            #if canImport(Glibc)
+                if let descriptor = try rootDirectory.openat2(copy.baseAddress!, under: root, key: key) {
+                    return descriptor
+                }
+            #endif
+            return try Self.openDirectories(
+                copy.baseAddress!, length: nameStart - 1, key: key, root: root.handle.descriptor,
+                flags: LoadersPlatform.directoryFlags, error: Self.componentError)
         }
         defer { _ = close(directory) }
         return try openFile(path + nameStart, in: directory, component: nameStart..<length, key: key)
-    }
-
-    /// Opens the directory `path` following no link. On Linux an `O_PATH` descriptor, which may
-    /// name a non-directory: the `fstatat` in it then fails with `ENOTDIR`.
-    private func openDirectory(
-        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
-    ) throws(DiskLoaderError) -> Int32 {
-        #if canImport(Glibc)
-            if let descriptor = try rootDirectory.openat2(path, under: root, key: key) { return descriptor }
-        #endif
-        return try Self.openDirectories(
-            path, length: length, key: key, root: root.handle.descriptor,
-            flags: LoadersPlatform.directoryFlags,
-            error: Self.componentError)
     }
 
     /// The error for a component `name` (at `component` in `key`) in `parent` that `openat` or

@@ -14,7 +14,7 @@ final class AppendOnlyFile {
     }
 
     /// An append that failed: why, and how many of its bytes (whole lines) stayed in the file.
-    struct Failure: Error {
+    struct Failure {
         var error: DecisionLogError
         var kept: Int
     }
@@ -73,7 +73,10 @@ final class AppendOnlyFile {
 
     /// The error when `mode` is not a regular file's.
     private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
-        let what: String
+        let kinds: [mode_t: String] = [
+            S_IFIFO: "a named pipe (FIFO)", S_IFDIR: "a directory", S_IFCHR: "a character device",
+            S_IFBLK: "a block device", S_IFSOCK: "a socket",
+        ]
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFLNK:
@@ -82,16 +85,13 @@ final class AppendOnlyFile {
                 reason:
                     "it is a symbolic link, which a decision log never follows; give the path of the log file itself"
             )
-        case S_IFIFO: what = "a named pipe (FIFO)"
-        case S_IFDIR: what = "a directory"
-        case S_IFCHR: what = "a character device"
-        case S_IFBLK: what = "a block device"
-        case S_IFSOCK: what = "a socket"
-        default: what = "a special file"
+        case let kind:
+            return DecisionLogError(
+                operation: "open", path: path, code: kind == S_IFDIR ? EISDIR : code,
+                reason:
+                    "it is \(kinds[kind] ?? "a special file"), not a regular file; a decision log is appended to a regular file only"
+            )
         }
-        return DecisionLogError(
-            operation: "open", path: path, code: mode & S_IFMT == S_IFDIR ? EISDIR : code,
-            reason: "it is \(what), not a regular file; a decision log is appended to a regular file only")
     }
 
     /// Opens the path again when it no longer names the open file; `lstat`, so a link put in
@@ -109,12 +109,13 @@ final class AppendOnlyFile {
         identity = newIdentity
     }
 
-    /// Reopens if moved, then appends `bytes` (whole lines) with one `write` where it can.
-    func append(_ bytes: [UInt8]) throws(Failure) {
+    /// Reopens if moved, then appends `bytes` (whole lines) with one `write` where it can; `nil`
+    /// when every byte was written.
+    func append(_ bytes: [UInt8]) -> Failure? {
         do {
             try reopenIfMoved()
         } catch {
-            throw Failure(error: error, kept: 0)
+            return Failure(error: error, kept: 0)
         }
         var offset = 0
         while offset < bytes.count {
@@ -129,22 +130,23 @@ final class AppendOnlyFile {
             // no error is an I/O error as well.
             let code = written < 0 ? errno : EIO
             if code == EINTR { continue }
-            throw Failure(
-                error: DecisionLogError(operation: "write", path: path, code: code),
-                kept: try cutBack(bytes, written: offset))
+            return cutBack(
+                bytes, written: offset, error: DecisionLogError(operation: "write", path: path, code: code))
         }
+        return nil
     }
 
-    /// Cuts the file back to the last whole line of the `written` bytes; returns how many stay.
-    private func cutBack(_ bytes: [UInt8], written: Int) throws(Failure) -> Int {
+    /// The failure `error`, once the file is cut back to the last whole line of the `written` bytes.
+    private func cutBack(_ bytes: [UInt8], written: Int, error: DecisionLogError) -> Failure {
         let kept = bytes[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        if kept == written { return kept }
+        if kept == written { return Failure(error: error, kept: kept) }
         // With O_APPEND, the offset is the end of what this descriptor wrote last.
         let end = lseek(descriptor, 0, SEEK_CUR)
         guard end >= 0, ftruncate(descriptor, end - off_t(written - kept)) == 0 else {
-            throw Failure(error: DecisionLogError(operation: "truncate", path: path, code: errno), kept: kept)
+            return Failure(
+                error: DecisionLogError(operation: "truncate", path: path, code: errno), kept: kept)
         }
-        return kept
+        return Failure(error: error, kept: kept)
     }
 
     /// `fsync`.

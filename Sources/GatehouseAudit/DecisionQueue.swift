@@ -103,9 +103,6 @@ final class DecisionQueue: @unchecked Sendable {
     func run() {
         var batch: [AccessRecord] = []
         batch.reserveCapacity(capacity)
-        var bytes: [UInt8] = []
-        // Where each record's line ends in `bytes`.
-        var lineEnds: [Int] = []
         // Drops whose report line a write error kept out of the file: reported with the next
         // batch, without waking the writer for it alone.
         var unreportedAfterFailure = 0
@@ -121,8 +118,9 @@ final class DecisionQueue: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
 
-            bytes.removeAll(keepingCapacity: true)
-            lineEnds.removeAll(keepingCapacity: true)
+            var bytes: [UInt8] = []
+            // Where each record's line ends in `bytes`.
+            var lineEnds: [Int] = []
             if droppedNow > 0 {
                 DecisionLine.appendDropReport(count: droppedNow, capacity: capacity, at: clock(), to: &bytes)
             }
@@ -132,14 +130,7 @@ final class DecisionQueue: @unchecked Sendable {
                 lineEnds.append(bytes.count)
             }
             unreportedAfterFailure = 0
-            var failure: AppendOnlyFile.Failure?
-            if !bytes.isEmpty {
-                do {
-                    try file.append(bytes)
-                } catch let failed {
-                    failure = failed
-                }
-            }
+            let failure = bytes.isEmpty ? nil : file.append(bytes)
             if let failure, failure.kept < reportEnd { unreportedAfterFailure = droppedNow }
 
             condition.lock()

@@ -62,14 +62,7 @@ package struct LeastRecentlyUsed<Key: Hashable, Value> {
     }
 
     package mutating func removeAll() {
-        slotIndex.removeAll()
-        keys.removeAll()
-        values.removeAll()
-        costs.removeAll()
-        links.removeAll()
-        totalCost = 0
-        newest = -1
-        oldest = -1
+        self = LeastRecentlyUsed(countLimit: countLimit, costLimit: costLimit)
     }
 
     /// Unlinks and removes the slot at `index`, moving the last slot into its place.

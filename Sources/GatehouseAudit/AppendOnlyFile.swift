@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
+import Foundation
 
 /// A regular file opened with `O_APPEND`, so lines written in one call never interleave with
 /// another writer's; reopened when the path is rotated away. Writer thread only.
@@ -16,17 +10,17 @@ final class AppendOnlyFile {
     typealias SystemWrite = @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
 
     static let systemWrite: SystemWrite = { descriptor, bytes in
-        writeBytes(descriptor, bytes.baseAddress!, bytes.count)
+        write(descriptor, bytes.baseAddress!, bytes.count)
     }
 
     /// An append that failed: why, and how many of its bytes (whole lines) stayed in the file.
-    struct Failure: Error {
+    struct Failure {
         var error: DecisionLogError
         var kept: Int
     }
 
     let path: String
-    private let write: SystemWrite
+    private let writeCall: SystemWrite
     private var descriptor: Int32
     private var identity: (device: UInt64, inode: UInt64)
 
@@ -36,23 +30,22 @@ final class AppendOnlyFile {
     /// Opens (creating if needed) the regular file at `path`; throws when it cannot, or is not one.
     init(path: String, write: @escaping SystemWrite = AppendOnlyFile.systemWrite) throws(DecisionLogError) {
         self.path = path
-        self.write = write
-        (descriptor, identity) = try Self.open(path)
+        self.writeCall = write
+        (descriptor, identity) = try Self.openFile(path)
     }
 
     deinit {
-        close()
+        closeFile()
     }
 
     /// Closes the file; later appends fail with `EBADF`. Closing twice does nothing.
-    func close() {
-        if descriptor >= 0 { _ = closeDescriptor(descriptor) }
+    func closeFile() {
+        if descriptor >= 0 { _ = close(descriptor) }
         descriptor = -1
     }
 
-    private static func open(_ path: String) throws(DecisionLogError) -> (Int32, (UInt64, UInt64)) {
-        let descriptor = systemOpen(
-            path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
+    private static func openFile(_ path: String) throws(DecisionLogError) -> (Int32, (UInt64, UInt64)) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
         guard descriptor >= 0 else {
             let code = errno
             var status = stat()
@@ -61,15 +54,14 @@ final class AppendOnlyFile {
             }
             throw DecisionLogError(operation: "open", path: path, code: code)
         }
-        /// Closes the descriptor; returns the error to throw.
         func closing(_ code: Int32) -> DecisionLogError {
-            _ = closeDescriptor(descriptor)
+            _ = close(descriptor)
             return DecisionLogError(operation: "open", path: path, code: code)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw closing(errno) }
         if let refusal = refusal(path, status.st_mode, code: EINVAL) {
-            _ = closeDescriptor(descriptor)
+            _ = close(descriptor)
             throw refusal
         }
         // O_NONBLOCK only kept the open from waiting for a pipe's reader; writes to the file
@@ -81,7 +73,10 @@ final class AppendOnlyFile {
 
     /// The error when `mode` is not a regular file's.
     private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
-        let what: String
+        let kinds: [mode_t: String] = [
+            S_IFIFO: "a named pipe (FIFO)", S_IFDIR: "a directory", S_IFCHR: "a character device",
+            S_IFBLK: "a block device", S_IFSOCK: "a socket",
+        ]
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFLNK:
@@ -90,16 +85,13 @@ final class AppendOnlyFile {
                 reason:
                     "it is a symbolic link, which a decision log never follows; give the path of the log file itself"
             )
-        case S_IFIFO: what = "a named pipe (FIFO)"
-        case S_IFDIR: what = "a directory"
-        case S_IFCHR: what = "a character device"
-        case S_IFBLK: what = "a block device"
-        case S_IFSOCK: what = "a socket"
-        default: what = "a special file"
+        case let kind:
+            return DecisionLogError(
+                operation: "open", path: path, code: kind == S_IFDIR ? EISDIR : code,
+                reason:
+                    "it is \(kinds[kind] ?? "a special file"), not a regular file; a decision log is appended to a regular file only"
+            )
         }
-        return DecisionLogError(
-            operation: "open", path: path, code: mode & S_IFMT == S_IFDIR ? EISDIR : code,
-            reason: "it is \(what), not a regular file; a decision log is appended to a regular file only")
     }
 
     /// Opens the path again when it no longer names the open file; `lstat`, so a link put in
@@ -111,23 +103,24 @@ final class AppendOnlyFile {
         {
             return
         }
-        let (newDescriptor, newIdentity) = try Self.open(path)
-        _ = closeDescriptor(descriptor)
+        let (newDescriptor, newIdentity) = try Self.openFile(path)
+        _ = close(descriptor)
         descriptor = newDescriptor
         identity = newIdentity
     }
 
-    /// Reopens if moved, then appends `bytes` (whole lines) with one `write` where it can.
-    func append(_ bytes: [UInt8]) throws(Failure) {
+    /// Reopens if moved, then appends `bytes` (whole lines) with one `write` where it can; `nil`
+    /// when every byte was written.
+    func append(_ bytes: [UInt8]) -> Failure? {
         do {
             try reopenIfMoved()
         } catch {
-            throw Failure(error: error, kept: 0)
+            return Failure(error: error, kept: 0)
         }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                writeCall(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
             }
             if written > 0 {
                 offset += written
@@ -137,22 +130,23 @@ final class AppendOnlyFile {
             // no error is an I/O error as well.
             let code = written < 0 ? errno : EIO
             if code == EINTR { continue }
-            throw Failure(
-                error: DecisionLogError(operation: "write", path: path, code: code),
-                kept: try cutBack(bytes, written: offset))
+            return cutBack(
+                bytes, written: offset, error: DecisionLogError(operation: "write", path: path, code: code))
         }
+        return nil
     }
 
-    /// Cuts the file back to the last whole line of the `written` bytes; returns how many stay.
-    private func cutBack(_ bytes: [UInt8], written: Int) throws(Failure) -> Int {
+    /// The failure `error`, once the file is cut back to the last whole line of the `written` bytes.
+    private func cutBack(_ bytes: [UInt8], written: Int, error: DecisionLogError) -> Failure {
         let kept = bytes[..<written].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        if kept == written { return kept }
+        if kept == written { return Failure(error: error, kept: kept) }
         // With O_APPEND, the offset is the end of what this descriptor wrote last.
         let end = lseek(descriptor, 0, SEEK_CUR)
         guard end >= 0, ftruncate(descriptor, end - off_t(written - kept)) == 0 else {
-            throw Failure(error: DecisionLogError(operation: "truncate", path: path, code: errno), kept: kept)
+            return Failure(
+                error: DecisionLogError(operation: "truncate", path: path, code: errno), kept: kept)
         }
-        return kept
+        return Failure(error: error, kept: kept)
     }
 
     /// `fsync`.
@@ -164,17 +158,4 @@ final class AppendOnlyFile {
             throw DecisionLogError(operation: "fsync", path: path, code: code)
         }
     }
-}
-
-// The system's calls, named apart from the type's members.
-private func closeDescriptor(_ descriptor: Int32) -> Int32 {
-    close(descriptor)
-}
-
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    open(path, flags, mode)
-}
-
-private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

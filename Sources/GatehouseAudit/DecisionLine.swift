@@ -11,14 +11,11 @@ struct DecisionLine {
     func append(_ record: AccessRecord, to bytes: inout [UInt8]) {
         let request = record.request
         let verdict = record.verdict
-        Self.raw(#"{"decision_id":""#, to: &bytes)
-        Self.raw(record.requestID.uuidString.lowercased(), to: &bytes)
-        Self.raw(#"","timestamp":""#, to: &bytes)
+        Self.raw(#"{"decision_id":"\#(record.requestID.uuidString.lowercased())","timestamp":""#, to: &bytes)
         Timestamp.append(record.instant, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
         if let service = record.service {
-            Self.raw(#","service":"#, to: &bytes)
-            Self.string(service, to: &bytes)
+            Self.member("service", service, to: &bytes)
         }
         Self.raw(#","input":{"#, to: &bytes)
         if let subject = request.subject {
@@ -28,38 +25,25 @@ struct DecisionLine {
         }
         Self.raw(#""action":"#, to: &bytes)
         Self.string(request.action.rawValue, to: &bytes)
-        Self.raw(#","resource":"#, to: &bytes)
-        Self.string(request.resource, to: &bytes)
+        Self.member("resource", request.resource, to: &bytes)
         Self.raw(#","attributes":{"#, to: &bytes)
-        var erased: [String] = []
-        var first = true
-        for key in request.attributes.keys.sorted() {
-            if mask.contains(key) {
-                erased.append(key)
-                continue
-            }
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
+        let keys = request.attributes.keys.sorted()
+        let erased = keys.filter(mask.contains)
+        for (index, key) in keys.filter({ !mask.contains($0) }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             Self.string(key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
             Self.string(request.attributes[key] ?? "", to: &bytes)
         }
-        Self.raw(#"}},"result":"#, to: &bytes)
-        Self.raw(verdict.isAllowed ? "true" : "false", to: &bytes)
-        Self.raw(#","gatekeeper":"#, to: &bytes)
-        Self.string(verdict.gatekeeper, to: &bytes)
+        Self.raw(#"}},"result":\#(verdict.isAllowed)"#, to: &bytes)
+        Self.member("gatekeeper", verdict.gatekeeper, to: &bytes)
         if let reason = verdict.reason {
-            Self.raw(#","reason":"#, to: &bytes)
-            Self.string(reason, to: &bytes)
+            Self.member("reason", reason, to: &bytes)
         }
         if let rule = verdict.rule {
-            Self.raw(#","rule":"#, to: &bytes)
-            Self.string("\(rule.source):\(rule.line)", to: &bytes)
+            Self.member("rule", "\(rule.source):\(rule.line)", to: &bytes)
         }
-        Self.raw(#","shadow":"#, to: &bytes)
-        Self.raw(record.isShadow ? "true" : "false", to: &bytes)
-        Self.raw(#","failed":"#, to: &bytes)
-        Self.raw(verdict.outcome == .failed ? "true" : "false", to: &bytes)
+        Self.raw(#","shadow":\#(record.isShadow),"failed":\#(verdict.outcome == .failed)"#, to: &bytes)
         if record.isDropped { Self.raw(#","shadow_dropped":true"#, to: &bytes) }
         if !erased.isEmpty {
             Self.raw(#","erased":["#, to: &bytes)
@@ -74,9 +58,7 @@ struct DecisionLine {
 
     /// Appends the line reporting `count` decisions dropped by a full queue.
     static func appendDropReport(count: Int, capacity: Int, at instant: Date, to bytes: inout [UInt8]) {
-        raw(#"{"dropped":"#, to: &bytes)
-        raw(String(count), to: &bytes)
-        raw(#","timestamp":""#, to: &bytes)
+        raw(#"{"dropped":\#(count),"timestamp":""#, to: &bytes)
         Timestamp.append(instant, to: &bytes)
         raw(#"","message":"#, to: &bytes)
         string(
@@ -88,6 +70,12 @@ struct DecisionLine {
     /// A JSON Pointer reference token (RFC 6901): `~` as `~0`, then `/` as `~1`.
     static func pointerToken(_ key: String) -> String {
         key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// Appends `,"name":` and `value` as a JSON string.
+    private static func member(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+        raw(#","\#(name)":"#, to: &bytes)
+        string(value, to: &bytes)
     }
 
     /// Appends text that needs no escaping.

@@ -83,13 +83,13 @@ public final class DecisionLog: AccessObserver, Sendable {
 
     /// Returns when every record accepted before the call is written and synchronized.
     public func flush() async {
-        await queue.flush()
+        await queue.waitForWriter(closing: false)
     }
 
     /// Stops accepting records and returns when every accepted record is written, synchronized,
     /// and the file closed. Calling it again returns at once.
     public func close() async {
-        await queue.close()
+        await queue.waitForWriter(closing: true)
     }
 
     /// Records queued so far (written, being written, or lost to a write error).

@@ -17,10 +17,7 @@ public struct DecisionLogError: Error, Sendable, Hashable, LocalizedError {
 
     /// Creates the error for `operation` on `path` failing with the system error `code`.
     public init(operation: String, path: String, code: Int32) {
-        self.operation = operation
-        self.path = path
-        self.code = code
-        self.message = "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+        self.init(operation: operation, path: path, code: code, reason: String(cString: strerror(code)))
     }
 
     /// The error with a reason of the log's own.

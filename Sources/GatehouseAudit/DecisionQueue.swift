@@ -14,13 +14,9 @@ final class DecisionQueue: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var pending: [AccessRecord] = []
-    private var accepted = 0
-    private var dropped = 0
+    private var tally = Counts()
     private var droppedUnreported = 0
     private var finishedRecords = 0
-    private var lost = 0
-    private var lastError: DecisionLogError?
-    private var closing = false
     private var finished = false
     private var flushWaiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
@@ -39,51 +35,45 @@ final class DecisionQueue: @unchecked Sendable {
 
     /// The counters and the last error, read together.
     struct Counts {
-        var accepted: Int
-        var dropped: Int
-        var lost: Int
+        var accepted = 0
+        var dropped = 0
+        var lost = 0
         var lastError: DecisionLogError?
-        var isClosed: Bool
+        /// No record is accepted any more.
+        var isClosed = false
     }
 
     var counts: Counts {
         condition.lock()
         defer { condition.unlock() }
-        return Counts(
-            accepted: accepted, dropped: dropped, lost: lost, lastError: lastError, isClosed: closing)
+        return tally
     }
 
     /// Queues `record`; when the queue is full, drops and counts it, or waits for room.
     func accept(_ record: AccessRecord) {
         condition.lock()
         defer { condition.unlock() }
-        while !closing && pending.count >= capacity {
+        while !tally.isClosed && pending.count >= capacity {
             if overflow == .drop {
-                dropped += 1
+                tally.dropped += 1
                 droppedUnreported += 1
                 return
             }
             condition.wait()
         }
-        if closing {
+        if tally.isClosed {
             // Closed (or closed while this caller waited for room): nothing can be written.
-            dropped += 1
+            tally.dropped += 1
             return
         }
         pending.append(record)
-        accepted += 1
+        tally.accepted += 1
         if pending.count == 1 { condition.broadcast() }
     }
 
-    func flush() async {
-        await waitForWriter(closing: false)
-    }
-
-    func close() async {
-        await waitForWriter(closing: true)
-    }
-
-    private func waitForWriter(closing: Bool) async {
+    /// Returns when the records accepted so far are written; `closing` first stops accepting, and
+    /// waits for the file to be closed.
+    func waitForWriter(closing: Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             condition.lock()
             defer { condition.unlock() }
@@ -92,10 +82,10 @@ final class DecisionQueue: @unchecked Sendable {
                 return
             }
             if closing {
-                self.closing = true
+                tally.isClosed = true
                 closeWaiters.append(continuation)
             } else {
-                flushWaiters.append((accepted, continuation))
+                flushWaiters.append((tally.accepted, continuation))
             }
             condition.broadcast()
         }
@@ -104,7 +94,7 @@ final class DecisionQueue: @unchecked Sendable {
     /// Stops accepting without waiting; the writer still writes what was accepted.
     func beginClosing() {
         condition.lock()
-        closing = true
+        tally.isClosed = true
         condition.broadcast()
         condition.unlock()
     }
@@ -113,26 +103,24 @@ final class DecisionQueue: @unchecked Sendable {
     func run() {
         var batch: [AccessRecord] = []
         batch.reserveCapacity(capacity)
-        var bytes: [UInt8] = []
-        // Where each record's line ends in `bytes`.
-        var lineEnds: [Int] = []
         // Drops whose report line a write error kept out of the file: reported with the next
         // batch, without waking the writer for it alone.
         var unreportedAfterFailure = 0
         while true {
             condition.lock()
-            while pending.isEmpty && droppedUnreported == 0 && flushWaiters.isEmpty && !closing {
+            while pending.isEmpty && droppedUnreported == 0 && flushWaiters.isEmpty && !tally.isClosed {
                 condition.wait()
             }
             swap(&batch, &pending)
             let droppedNow = droppedUnreported + unreportedAfterFailure
             droppedUnreported = 0
-            let isClosing = closing
+            let isClosing = tally.isClosed
             condition.broadcast()
             condition.unlock()
 
-            bytes.removeAll(keepingCapacity: true)
-            lineEnds.removeAll(keepingCapacity: true)
+            var bytes: [UInt8] = []
+            // Where each record's line ends in `bytes`.
+            var lineEnds: [Int] = []
             if droppedNow > 0 {
                 DecisionLine.appendDropReport(count: droppedNow, capacity: capacity, at: clock(), to: &bytes)
             }
@@ -142,22 +130,15 @@ final class DecisionQueue: @unchecked Sendable {
                 lineEnds.append(bytes.count)
             }
             unreportedAfterFailure = 0
-            var failure: AppendOnlyFile.Failure?
-            if !bytes.isEmpty {
-                do {
-                    try file.append(bytes)
-                } catch let failed {
-                    failure = failed
-                }
-            }
+            let failure = bytes.isEmpty ? nil : file.append(bytes)
             if let failure, failure.kept < reportEnd { unreportedAfterFailure = droppedNow }
 
             condition.lock()
             finishedRecords += batch.count
             if let failure {
                 // The records whose whole line is in the file are logged; the others are lost.
-                lost += batch.count - lineEnds.count(where: { $0 <= failure.kept })
-                lastError = failure.error
+                tally.lost += batch.count - lineEnds.count(where: { $0 <= failure.kept })
+                tally.lastError = failure.error
             }
             let done = finishedRecords
             let ready = flushWaiters.filter { $0.target <= done }
@@ -170,12 +151,14 @@ final class DecisionQueue: @unchecked Sendable {
                 do {
                     try file.synchronize()
                 } catch let failure {
-                    record(failure)
+                    condition.lock()
+                    tally.lastError = failure
+                    condition.unlock()
                 }
             }
             for waiter in ready { waiter.continuation.resume() }
             if finishing {
-                file.close()
+                file.closeFile()
                 condition.lock()
                 finished = true
                 let waiters = closeWaiters + flushWaiters.map(\.continuation)
@@ -186,11 +169,5 @@ final class DecisionQueue: @unchecked Sendable {
                 return
             }
         }
-    }
-
-    private func record(_ error: DecisionLogError) {
-        condition.lock()
-        lastError = error
-        condition.unlock()
     }
 }

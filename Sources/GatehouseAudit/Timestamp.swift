@@ -17,20 +17,14 @@ enum Timestamp {
         let (seconds, fraction) = floorDivision(microseconds, by: 1_000_000)
         let (days, secondOfDay) = floorDivision(seconds + referenceDateOffset, by: 86_400)
         let (year, month, day) = civil(fromDays: days)
-        appendDigits(year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(fraction, width: 6, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        let fields: [(value: Int64, width: Int, separator: Unicode.Scalar)] = [
+            (year, 4, "-"), (month, 2, "-"), (day, 2, "T"), (secondOfDay / 3600, 2, ":"),
+            (secondOfDay / 60 % 60, 2, ":"), (secondOfDay % 60, 2, "."), (fraction, 6, "Z"),
+        ]
+        for field in fields {
+            appendDigits(field.value, width: field.width, to: &bytes)
+            bytes.append(UInt8(ascii: field.separator))
+        }
     }
 
     /// The quotient rounded down, and the remainder, never negative.

@@ -46,11 +46,7 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     /// - Throws: The base's error, unchanged; it is not cached.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         if let value = state.withLock({ $0.entries.value(forKey: key) }) { return value }
-        return try await loadMissing(key)
-    }
-
-    /// Joins or starts the load of `key`; checks the entries again, a load may have finished meanwhile.
-    private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
+        // Joins or starts the load of `key`, checking the entries again: a load may have finished.
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
             return .wait(state.inFlight[key] ?? startLoad(key, in: &state))

@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Opens a folder under a ``DiskLoader``'s root for a write, a removal or a listing, following
 /// no link, as loads open a key. The caller closes the fresh descriptor (two listings never share
 /// a directory position).
@@ -26,28 +18,29 @@ enum DiskFolder {
             guard opened >= 0 else { throw .io(key: key, reason: errorMessage(errno)) }
             return opened
         }
-        #if canImport(Glibc)
-            if folder.utf8.contains(0x2F) {
-                let outcome = folder.withCString { path in
-                    Result { () throws(DiskLoaderError) in
-                        try rootDirectory.openat2(path, under: root, key: key)
-                    }
-                }
-                switch outcome {
-                case .success(let path?):
-                    defer { _ = close(path) }
-                    return try reopenDirectory(path, folder: folder, key: key)
-                case .success(nil):
-                    break
-                case .failure(.notFound):
-                    throw .missingFolder(key: key, folder: folder)
-                case .failure(let error):
-                    throw error
-                }
-            }
-        #endif
+        let path = folder.utf8CString
         return try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) -> Int32 in
-            try walk(folder, key: key, root: rootDescriptor)
+            try withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count) {
+                (copy) throws(DiskLoaderError) -> Int32 in
+                _ = copy.initialize(from: path)
+                #if canImport(Glibc)
+                    if folder.utf8.contains(0x2F) {
+                        let opened: Int32?
+                        do throws(DiskLoaderError) {
+                            opened = try rootDirectory.openat2(copy.baseAddress!, under: root, key: key)
+                        } catch .notFound {
+                            throw .missingFolder(key: key, folder: folder)
+                        }
+                        if let opened {
+                            defer { _ = close(opened) }
+                            return try reopenDirectory(opened, folder: folder, key: key)
+                        }
+                    }
+                #endif
+                return try DiskLoader.openDirectories(
+                    copy.baseAddress!, length: path.count - 1, key: key, root: rootDescriptor, flags: flags,
+                    error: componentError)
+            }
         }
     }
 
@@ -70,37 +63,11 @@ enum DiskFolder {
         }
     #endif
 
-    private static func walk(_ folder: String, key: String, root: Int32) throws(DiskLoaderError) -> Int32 {
-        var directory = root
-        var walked = ""
-        var offset = 0
-        for name in folder.split(separator: "/", omittingEmptySubsequences: false) {
-            walked += walked.isEmpty ? String(name) : "/" + name
-            let component = offset..<(offset + name.utf8.count)
-            offset = component.upperBound + 1
-            let opened = String(name).withCString { name in
-                retryingOnInterrupt { openat(directory, name, flags) }
-            }
-            let code = errno
-            guard opened >= 0 else {
-                let error = componentError(
-                    code, parent: directory, name: String(name), walked: walked, key: key)
-                if directory != root { _ = close(directory) }
-                throw error
-            }
-            if directory != root { _ = close(directory) }
-            if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
-                _ = close(opened)
-                throw mismatch
-            }
-            directory = opened
-        }
-        return directory
-    }
-
+    /// The ``DiskLoader/ComponentError`` of a folder: the folder is named up to the component.
     private static func componentError(
-        _ code: Int32, parent: Int32, name: String, walked: String, key: String
+        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, component: Range<Int>, key: String
     ) -> DiskLoaderError {
+        let walked = String(decoding: key.utf8.prefix(component.upperBound), as: UTF8.self)
         switch code {
         case ENOENT:
             return .missingFolder(key: key, folder: walked)

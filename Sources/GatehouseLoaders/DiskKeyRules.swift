@@ -29,10 +29,9 @@ enum DiskKeyRules {
                 componentStart = index + 1
             case 0x00:
                 return "it contains a NUL character"
-            case 0x01...0x1F, 0x7F:
-                return "it contains the control character \(codePoint(byte))"
-            case 0x80...0x9F where previous == 0xC2:
-                return "it contains the control character \(codePoint(byte))"
+            case 0x01...0x1F, 0x7F,
+                0x80...0x9F where previous == 0xC2:
+                return "it contains the control character \(Unicode.Scalar(byte).codePoint)"
             case 0x5C:
                 return "it contains a backslash"
             default:
@@ -85,10 +84,5 @@ enum DiskKeyRules {
         default:
             return nil
         }
-    }
-
-    private static func codePoint(_ byte: UInt8) -> String {
-        let hex = String(byte, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -1,14 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Listing follows no link and never leaves the root; what it skips is in docs/loaders.md.
 extension DiskLoader: ResourceListing {
     /// The keys of the regular files under the folder `prefix` (`""` for the root), recursively,

@@ -1,14 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Writing and deleting under the same rules as loads (docs/loaders.md). A write goes to a
 /// temporary file renamed over the key, so a link swapped in after the check is replaced as a
 /// name: nothing is ever written through a link.
@@ -18,28 +10,20 @@ extension DiskLoader: ResourceStoring {
 
     /// Writes `resource` to `key` atomically, creating no folder; throws ``DiskLoaderError``.
     public func store(_ resource: Data, for key: String) async throws {
-        try storeSynchronously(resource, for: key)
-    }
-
-    /// Removes the regular file at `key`; throws ``DiskLoaderError`` for anything else there.
-    public func remove(_ key: String) async throws {
-        try removeSynchronously(key)
-    }
-
-    private func storeSynchronously(_ data: Data, for key: String) throws(DiskLoaderError) {
-        if let reason = DiskKeyRules.check(key) { throw .invalidKey(key: key, reason: reason) }
-        guard data.count <= maximumFileSize else {
-            throw .tooLarge(key: key, size: data.count, limit: maximumFileSize)
+        if let reason = DiskKeyRules.check(key) { throw DiskLoaderError.invalidKey(key: key, reason: reason) }
+        guard resource.count <= maximumFileSize else {
+            throw DiskLoaderError.tooLarge(key: key, size: resource.count, limit: maximumFileSize)
         }
         let (folder, name) = Self.split(key)
         try withFolder(folder, key: key) { (directory) throws(DiskLoaderError) in
             try Self.refuseLinkOrSpecialFile(name, in: directory, key: key)
-            try Self.replace(name, in: directory, with: data, folder: folder, key: key)
+            try Self.replace(name, in: directory, with: resource, folder: folder, key: key)
         }
     }
 
-    private func removeSynchronously(_ key: String) throws(DiskLoaderError) {
-        if let reason = DiskKeyRules.check(key) { throw .invalidKey(key: key, reason: reason) }
+    /// Removes the regular file at `key`; throws ``DiskLoaderError`` for anything else there.
+    public func remove(_ key: String) async throws {
+        if let reason = DiskKeyRules.check(key) { throw DiskLoaderError.invalidKey(key: key, reason: reason) }
         let (folder, name) = Self.split(key)
         try withFolder(folder, key: key) { (directory) throws(DiskLoaderError) in
             var status = stat()

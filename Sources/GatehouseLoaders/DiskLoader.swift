@@ -1,14 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// Loads files under a root directory; a key is a path relative to the root.
 ///
 /// Keys may come from untrusted callers, so the loader enforces its rules itself, as
@@ -48,38 +40,23 @@ public struct DiskLoader: ResourceLoading {
     ///
     /// - Throws: ``DiskLoaderError``, saying which rule the key broke or what failed.
     public func load(_ key: String) async throws -> Data {
-        try loadSynchronously(key)
-    }
-
-    private func loadSynchronously(_ key: String) throws(DiskLoaderError) -> Data {
         var nameStart = 0
         if let reason = DiskKeyRules.check(key, lastComponent: &nameStart) {
-            throw .invalidKey(key: key, reason: reason)
+            throw DiskLoaderError.invalidKey(key: key, reason: reason)
         }
-        let result = key.withCString { path in
-            Result { () throws(DiskLoaderError) -> Data in
-                try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
-                    try readFile(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
+        return try key.withCString { path in
+            try rootDirectory.withRoot { (root) throws(DiskLoaderError) in
+                let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
+                    try openKey(path, length: key.utf8.count, nameStart: nameStart, key: key, under: root)
                 }
+                defer { _ = close(descriptor) }
+                let size = try regularFileSize(descriptor, key: key)
+                return try readAll(descriptor, size: size, key: key)
             }
         }
-        return try result.get()
     }
 
-    /// Opens and reads the key `path`, its last component starting at `nameStart`.
-    private func readFile(
-        _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
-        under root: RootDirectory.Opened
-    ) throws(DiskLoaderError) -> Data {
-        let descriptor = try withExtendedLifetime(root.handle) { () throws(DiskLoaderError) in
-            try openKey(path, length: length, nameStart: nameStart, key: key, under: root)
-        }
-        defer { _ = close(descriptor) }
-        let size = try regularFileSize(descriptor, key: key)
-        return try readAll(descriptor, size: size, key: key)
-    }
-
-    /// Opens the key's directory, then the file in it, following no link.
+    /// Opens the key `path`'s directory, then the file in it (from `nameStart`), following no link.
     private func openKey(
         _ path: UnsafePointer<CChar>, length: Int, nameStart: Int, key: String,
         under root: RootDirectory.Opened
@@ -92,27 +69,32 @@ public struct DiskLoader: ResourceLoading {
             // The directory's path, NUL-terminated where the last "/" was.
             copy.baseAddress!.initialize(from: path, count: nameStart - 1)
             copy[nameStart - 1] = 0
-            return try openDirectory(copy.baseAddress!, length: nameStart - 1, key: key, under: root)
+            // On Linux an `O_PATH` descriptor, which may name a non-directory: the `fstatat` in it
+            // then fails with `ENOTDIR`.
+            #if canImport(Glibc)
+                if let descriptor = try rootDirectory.openat2(copy.baseAddress!, under: root, key: key) {
+                    return descriptor
+                }
+            #endif
+            return try Self.openDirectories(
+                copy.baseAddress!, length: nameStart - 1, key: key, root: root.handle.descriptor,
+                flags: LoadersPlatform.directoryFlags, error: Self.componentError)
         }
         defer { _ = close(directory) }
         return try openFile(path + nameStart, in: directory, component: nameStart..<length, key: key)
     }
 
-    /// Opens the directory `path` following no link. On Linux an `O_PATH` descriptor, which may
-    /// name a non-directory: the `fstatat` in it then fails with `ENOTDIR`.
-    private func openDirectory(
-        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, under root: RootDirectory.Opened
-    ) throws(DiskLoaderError) -> Int32 {
-        #if canImport(Glibc)
-            if let descriptor = try rootDirectory.openat2(path, under: root, key: key) { return descriptor }
-        #endif
-        return try openDirectories(path, length: length, key: key, root: root.handle.descriptor)
-    }
+    /// The error for a component `name` (at `component` in `key`) in `parent` that `openat` or
+    /// `fstatat` refused with `code`.
+    typealias ComponentError = (
+        _ code: Int32, _ parent: Int32, _ name: UnsafePointer<CChar>, _ component: Range<Int>, _ key: String
+    ) -> DiskLoaderError
 
-    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL) relative to the one
-    /// before, following no link; returns the last.
-    private func openDirectories(
-        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32
+    /// Opens each component of `path` (a scratch copy: each `/` becomes a NUL, `path` is a prefix
+    /// of `key`) with `flags` relative to the one before, following no link; returns the last.
+    static func openDirectories(
+        _ path: UnsafeMutablePointer<CChar>, length: Int, key: String, root: Int32, flags: Int32,
+        error componentError: ComponentError
     ) throws(DiskLoaderError) -> Int32 {
         var directory = root
         var name = path
@@ -124,8 +106,7 @@ public struct DiskLoader: ResourceLoading {
             let opened: Int32
             do throws(DiskLoaderError) {
                 opened = try openComponent(
-                    name, in: directory, flags: LoadersPlatform.directoryFlags, component: component, key: key
-                )
+                    name, in: directory, flags: flags, component: component, key: key, error: componentError)
             } catch {
                 if directory != root { _ = close(directory) }
                 throw error
@@ -148,21 +129,24 @@ public struct DiskLoader: ResourceLoading {
     ) throws(DiskLoaderError) -> Int32 {
         var status = stat()
         guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
+            throw Self.componentError(errno, parent: directory, name: name, component: component, key: key)
         }
         if let refusal = Self.fileTypeError(status.st_mode, key: key) {
             throw refusal
         }
-        return try openComponent(name, in: directory, flags: Self.fileFlags, component: component, key: key)
+        return try Self.openComponent(
+            name, in: directory, flags: Self.fileFlags, component: component, key: key,
+            error: Self.componentError)
     }
 
     /// `openat`, retried on `EINTR`, refusing a name stored spelled otherwise (``StoredSpelling``).
-    private func openComponent(
-        _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String
+    private static func openComponent(
+        _ name: UnsafePointer<CChar>, in directory: Int32, flags: Int32, component: Range<Int>, key: String,
+        error componentError: ComponentError
     ) throws(DiskLoaderError) -> Int32 {
         let opened = retryingOnInterrupt { openat(directory, name, flags) }
         guard opened >= 0 else {
-            throw Self.componentError(errno, parent: directory, name: name, key: key)
+            throw componentError(errno, directory, name, component, key)
         }
         if let mismatch = StoredSpelling.mismatch(of: opened, in: key, component: component) {
             _ = close(opened)
@@ -237,9 +221,9 @@ public struct DiskLoader: ResourceLoading {
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
-    /// The error for a component `name` in `parent` that `openat` or `fstatat` refused with `code`.
+    /// The ``ComponentError`` of a load.
     private static func componentError(
-        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, key: String
+        _ code: Int32, parent: Int32, name: UnsafePointer<CChar>, component: Range<Int>, key: String
     ) -> DiskLoaderError {
         switch code {
         case ELOOP, EMLINK:

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// Why ``DiskLoader`` refused or failed to load a key. Every case names the key (or the root)
 /// and, where it helps, says what was expected.
@@ -88,8 +89,5 @@ private func normalizationNote(key: String, stored: String) -> String {
 
 /// The text's Unicode scalars as `U+XXXX`, separated by spaces.
 private func codePoints(_ text: String) -> String {
-    text.unicodeScalars.map { scalar in
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }.joined(separator: " ")
+    text.unicodeScalars.map(\.codePoint).joined(separator: " ")
 }

@@ -1,14 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#else
-    import Darwin
-#endif
-
 /// A ``DiskLoader``'s root, opened at the first load and kept open. A load holds the
 /// ``DirectoryHandle`` it uses, so a reopen never closes a descriptor in use.
 final class RootDirectory: Sendable {
@@ -76,44 +68,31 @@ final class RootDirectory: Sendable {
             case .notFound, .missingFolder: break
             default: throw error
             }
-            switch recheck(root.handle) {
-            case .same:
-                throw error
-            case .missing(let reason):
-                throw .rootUnavailable(root: displayPath, reason: reason)
-            case .replaced:
-                return try body(opened())
-            }
+            guard try isReplaced(root.handle) else { throw error }
+            return try body(opened())
         }
     }
 
-    /// What the root path names now, against the directory `handle` was opened from.
-    enum Recheck {
-        case same
-        case replaced
-        case missing(reason: String)
-    }
-
-    /// Forgets `handle` unless the root path still names its directory. Only after a miss.
-    private func recheck(_ handle: DirectoryHandle) -> Recheck {
+    /// Whether the root path now names another directory than `handle`'s, which is then forgotten;
+    /// throws when it names none. Only after a miss.
+    private func isReplaced(_ handle: DirectoryHandle) throws(DiskLoaderError) -> Bool {
         var opened = stat()
         var named = stat()
-        let result: Recheck
+        var missing: String?
         if path.withUnsafeBufferPointer({ stat($0.baseAddress!, &named) }) != 0 {
-            result = .missing(reason: errorMessage(errno))
+            missing = errorMessage(errno)
         } else if (named.st_mode & S_IFMT) != S_IFDIR {
-            result = .missing(reason: errorMessage(ENOTDIR))
-        } else if fstat(handle.descriptor, &opened) != 0 || opened.st_dev != named.st_dev
-            || opened.st_ino != named.st_ino
+            missing = errorMessage(ENOTDIR)
+        } else if fstat(handle.descriptor, &opened) == 0 && opened.st_dev == named.st_dev
+            && opened.st_ino == named.st_ino
         {
-            result = .replaced
-        } else {
-            return .same
+            return false
         }
         state.withLock { state in
             if state.handle === handle { state.handle = nil }
         }
-        return result
+        if let missing { throw .rootUnavailable(root: displayPath, reason: missing) }
+        return true
     }
 }
 

@@ -11,25 +11,15 @@ enum AuthZENExchange {
         var id: String?
     }
 
-    struct Action: Encodable {
-        var name: String
-    }
-
     struct Body: Encodable {
         var subject: Entity
-        var action: Action
+        /// `{"name": …}`
+        var action: [String: String]
         var resource: Entity
         var context: [String: String]
-        /// The page a search asks for; `nil` for the first, and in an evaluation.
-        var page: Page?
-
-        struct Page: Encodable {
-            var token: String
-        }
+        /// `{"token": …}`, the page a search asks for; `nil` for the first, and in an evaluation.
+        var page: [String: String]?
     }
-
-    static let subjectType = "user"
-    static let resourceType = "resource"
 
     /// Why a request cannot be put to an AuthZEN service; the service is not asked.
     struct Unaskable: Error {
@@ -37,19 +27,26 @@ enum AuthZENExchange {
     }
 
     static func requestBody(_ request: AccessRequest) throws -> Data {
-        guard let subject = request.subject else {
-            throw Unaskable(
-                message: "an AuthZEN evaluation needs a subject id, and the request has no subject")
-        }
-        guard !subject.isEmpty else {
-            throw Unaskable(
-                message: "an AuthZEN evaluation needs a subject id, and the request's subject is empty")
+        try body(
+            "evaluation", subject: request.subject, action: request.action, resource: request.resource,
+            context: request.attributes)
+    }
+
+    /// The body of an evaluation, or of a search (no resource id) for the page `token`.
+    static func body(
+        _ operation: String, subject: String?, action: AccessAction, resource: String?,
+        context: [String: String],
+        token: String? = nil
+    ) throws -> Data {
+        guard let subject, !subject.isEmpty else {
+            let found = subject == nil ? " has no subject" : "'s subject is empty"
+            throw Unaskable(message: "an AuthZEN \(operation) needs a subject id, and the request\(found)")
         }
         return try JSONCoding.encoder.encode(
             Body(
-                subject: Entity(type: subjectType, id: subject),
-                action: Action(name: request.action.rawValue),
-                resource: Entity(type: resourceType, id: request.resource), context: request.attributes))
+                subject: Entity(type: "user", id: subject), action: ["name": action.rawValue],
+                resource: Entity(type: "resource", id: resource), context: context,
+                page: token.map { ["token": $0] }))
     }
 
     static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {

@@ -15,11 +15,9 @@ final class HTTPTransport: Sendable {
         var body: Data
     }
 
-    enum Failure: Error, Sendable {
-        case timedOut
-        case tooLarge
-        case transport(String)
-        case proxyInEnvironment(String)
+    /// Why an exchange gave no answer; ``post(_:to:timeout:limit:)`` throws it as a ``RemotePolicyError``.
+    struct Failure: Error, Sendable {
+        var kind: RemotePolicyError.Kind
     }
 
     private let session: URLSession
@@ -47,10 +45,14 @@ final class HTTPTransport: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// Throws ``Failure``, or `CancellationError`.
+    /// Throws ``RemotePolicyError`` about `url`, or `CancellationError`.
     func post(_ body: Data, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
         if proxy == .direct, let variable = Self.proxyVariable(in: ProcessInfo.processInfo.environment) {
-            throw Failure.proxyInEnvironment(variable)
+            throw RemotePolicyError(
+                url: url,
+                kind: .unaskable(
+                    "the environment names a proxy (\(variable)), and this gate sends no decision through a proxy unless its configuration says \"proxy\": \"environment\"; unset \(variable) for this process or choose the proxy"
+                ))
         }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
@@ -62,28 +64,32 @@ final class HTTPTransport: Sendable {
         // The deadline below is the one that counts; this idle timeout only backs it up.
         request.timeoutInterval = Double(timeout.components.seconds) + 2
         let prepared = request
-        return try await withThrowingTaskGroup(of: Response?.self) { group in
-            group.addTask { try await self.exchange(prepared, limit: limit) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        do {
+            return try await withThrowingTaskGroup(of: Response?.self) { group in
+                group.addTask { try await self.exchange(prepared, limit: limit, timeout: timeout) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let response = try await group.next() ?? nil else {
+                    try Task.checkCancellation()
+                    throw Failure(kind: .timedOut(timeout))
+                }
+                return response
             }
-            defer { group.cancelAll() }
-            guard let response = try await group.next() ?? nil else {
-                try Task.checkCancellation()
-                throw Failure.timedOut
-            }
-            return response
+        } catch let failure as Failure {
+            throw RemotePolicyError(url: url, kind: failure.kind)
         }
     }
 
-    private func exchange(_ request: URLRequest, limit: Int) async throws -> Response {
+    private func exchange(_ request: URLRequest, limit: Int, timeout: Duration) async throws -> Response {
         guard let delegate = session.delegate as? ExchangeDelegate else {
             preconditionFailure("the session's delegate is the exchange delegate")
         }
         let task = session.dataTask(with: request)
         // Registered before cancellation can reach the task, so that no event of it is missed.
-        delegate.register(task, limit: limit)
+        delegate.register(task, limit: limit, timeout: timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.begin(task, continuation: continuation)
@@ -101,27 +107,30 @@ final class HTTPTransport: Sendable {
 
 /// Completes each exchange on one session once. `@unchecked`: its only state is behind one lock.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private typealias Failure = HTTPTransport.Failure
+
     private enum Outcome: Sendable {
         case answer(HTTPTransport.Response)
-        case failed(HTTPTransport.Failure)
+        case failed(Failure)
         case cancelled
     }
 
     private struct Exchange {
         let limit: Int
+        let timeout: Duration
         /// Set when the caller waits; an outcome that comes before is kept until then.
         var continuation: CheckedContinuation<HTTPTransport.Response, any Error>?
         var outcome: Outcome?
         var status = 0
         var body = Data()
         /// Set when the delegate itself stopped the task (the body was too large).
-        var failure: HTTPTransport.Failure?
+        var failure: Failure?
     }
 
     private let exchanges = LockedState<[Int: Exchange]>([:])
 
-    func register(_ task: URLSessionDataTask, limit: Int) {
-        exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit) }
+    func register(_ task: URLSessionDataTask, limit: Int, timeout: Duration) {
+        exchanges.withLock { $0[task.taskIdentifier] = Exchange(limit: limit, timeout: timeout) }
     }
 
     /// Starts the task, or ends at once when the caller is cancelled or the task already ended.
@@ -156,7 +165,9 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         let allowed = exchanges.withLock { exchanges -> Bool in
             guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
             exchange.status = status
-            if expected > Int64(exchange.limit) { exchange.failure = .tooLarge }
+            if expected > Int64(exchange.limit) {
+                exchange.failure = Failure(kind: .tooLarge(limit: exchange.limit))
+            }
             exchanges[dataTask.taskIdentifier] = exchange
             return exchange.failure == nil
         }
@@ -165,17 +176,15 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let withinLimit = exchanges.withLock { exchanges -> Bool in
-            guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else {
+            let id = dataTask.taskIdentifier
+            guard let limit = exchanges[id]?.limit, exchanges[id]?.failure == nil else { return false }
+            guard (exchanges[id]?.body.count ?? 0) + data.count <= limit else {
+                exchanges[id]?.failure = Failure(kind: .tooLarge(limit: limit))
+                exchanges[id]?.body = Data()
                 return false
             }
-            guard exchange.body.count + data.count <= exchange.limit else {
-                exchange.failure = .tooLarge
-                exchange.body = Data()
-                exchanges[dataTask.taskIdentifier] = exchange
-                return false
-            }
-            exchange.body.append(data)
-            exchanges[dataTask.taskIdentifier] = exchange
+            // In place, so that the append does not copy the body received so far.
+            exchanges[id]?.body.append(data)
             return true
         }
         if !withinLimit { dataTask.cancel() }
@@ -198,7 +207,7 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             if let failure = exchange.failure {
                 outcome = .failed(failure)
             } else if let error {
-                outcome = Self.outcome(for: error)
+                outcome = Self.outcome(for: error, timeout: exchange.timeout)
             } else {
                 outcome = .answer(.init(status: exchange.status, body: exchange.body))
             }
@@ -223,14 +232,18 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         }
     }
 
-    private static func outcome(for error: any Error) -> Outcome {
-        guard let urlError = error as? URLError else { return .failed(.transport(describe(error))) }
+    private static func outcome(for error: any Error, timeout: Duration) -> Outcome {
+        guard let urlError = error as? URLError else {
+            return .failed(Failure(kind: .transport(describe(error))))
+        }
         switch urlError.code {
         case .cancelled: return .cancelled
-        case .timedOut: return .failed(.timedOut)
+        case .timedOut: return .failed(Failure(kind: .timedOut(timeout)))
         default:
             return .failed(
-                .transport("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"))
+                Failure(
+                    kind: .transport("\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"))
+            )
         }
     }
 }

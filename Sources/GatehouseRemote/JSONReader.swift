@@ -124,12 +124,10 @@ package struct JSONReader<Value: JSONBuildable> {
     }
 
     private mutating func parseLiteral(_ word: String, _ value: Value) throws(JSONSyntaxError) -> Value {
-        let utf8 = Array(word.utf8)
-        guard bytes.count - position >= utf8.count, Array(bytes[position..<position + utf8.count]) == utf8
-        else {
+        guard bytes[position...].starts(with: word.utf8) else {
             throw error("unexpected \(describeCurrent()), expected a value")
         }
-        position += utf8.count
+        position += word.utf8.count
         return value
     }
 
@@ -237,22 +235,14 @@ package struct JSONReader<Value: JSONBuildable> {
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard position < bytes.count, let digit = hexValue(bytes[position]) else {
+            guard position < bytes.count, let digit = Character(Unicode.Scalar(bytes[position])).hexDigitValue
+            else {
                 throw error("expected four hexadecimal digits after \\u")
             }
-            value = value << 4 | digit
+            value = value << 4 | UInt32(digit)
             position += 1
         }
         return value
-    }
-
-    private func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     private mutating func consume(_ byte: UInt8) -> Bool {

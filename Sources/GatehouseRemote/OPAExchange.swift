@@ -11,16 +11,12 @@ enum OPAExchange {
         var attributes: [String: String]
     }
 
-    struct Body: Encodable {
-        var input: Input
-    }
-
     static func requestBody(_ request: AccessRequest) throws -> Data {
-        try JSONCoding.encoder.encode(
-            Body(
-                input: Input(
-                    subject: request.subject, action: request.action.rawValue, resource: request.resource,
-                    attributes: request.attributes)))
+        try JSONCoding.encoder.encode([
+            "input": Input(
+                subject: request.subject, action: request.action.rawValue, resource: request.resource,
+                attributes: request.attributes)
+        ])
     }
 
     static func decision(from answer: AnswerJSON, service: URL) throws -> AccessDecision {

@@ -14,7 +14,9 @@ extension RemotePolicy {
         var token: String?
         for _ in 0..<Self.maximumSearchPages {
             let body = try Self.reporting(to: searchURL) {
-                try AuthZENExchange.searchBody(request, token: token)
+                try AuthZENExchange.body(
+                    "search", subject: request.subject, action: request.action, resource: nil,
+                    context: request.attributes, token: token)
             }
             let answer = try await exchange(body, with: searchURL)
             let page = try Self.reporting(to: searchURL) { try AuthZENExchange.searchPage(from: answer) }
@@ -42,19 +44,6 @@ extension AuthZENExchange {
     struct SearchPage {
         var ids: [String]
         var nextToken: String?
-    }
-
-    /// Throws ``Unaskable`` without a subject id, as for an evaluation.
-    static func searchBody(_ request: AccessPlan.Request, token: String?) throws -> Data {
-        guard let subject = request.subject, !subject.isEmpty else {
-            throw Unaskable(message: "an AuthZEN search needs a subject id, and the request has none")
-        }
-        return try JSONCoding.encoder.encode(
-            Body(
-                subject: Entity(type: subjectType, id: subject),
-                action: Action(name: request.action.rawValue),
-                resource: Entity(type: resourceType, id: nil), context: request.attributes,
-                page: token.map(Body.Page.init)))
     }
 
     /// An absent, `null` or empty `page.next_token` ends the search.

@@ -127,22 +127,7 @@ public struct RemotePolicy: AccessPolicy {
 
     /// Posts `body` to `endpoint` and reads the answer as JSON; throws ``RemotePolicyError``.
     func exchange(_ body: Data, with endpoint: URL) async throws -> AnswerJSON {
-        let response: HTTPTransport.Response
-        do {
-            response = try await transport.post(body, to: endpoint, timeout: timeout, limit: maxResponseBytes)
-        } catch let failure as HTTPTransport.Failure {
-            switch failure {
-            case .timedOut: throw RemotePolicyError(url: endpoint, kind: .timedOut(timeout))
-            case .tooLarge: throw RemotePolicyError(url: endpoint, kind: .tooLarge(limit: maxResponseBytes))
-            case .transport(let text): throw RemotePolicyError(url: endpoint, kind: .transport(text))
-            case .proxyInEnvironment(let variable):
-                throw RemotePolicyError(
-                    url: endpoint,
-                    kind: .unaskable(
-                        "the environment names a proxy (\(variable)), and this gate sends no decision through a proxy unless its configuration says \"proxy\": \"environment\"; unset \(variable) for this process or choose the proxy"
-                    ))
-            }
-        }
+        let response = try await transport.post(body, to: endpoint, timeout: timeout, limit: maxResponseBytes)
         guard (200..<300).contains(response.status) else {
             throw RemotePolicyError(
                 url: endpoint, kind: .status(response.status, body: Excerpt.of(response.body)))

@@ -162,7 +162,9 @@ struct RemotePolicyFaultTests {
                 .send(LoopbackServer.response(status: 307, body: Data(), headers: ["Location: /elsewhere"]))
             ]
         }
-        let outcome = await timed { try await policy(server).evaluate(aliceReads) }
+        // A generous deadline: under load, a short one could end the call before the 307 arrives.
+        let patient = try RemotePolicy(url: server.url(), protocol: .opa, timeout: .seconds(10))
+        let outcome = await timed { try await patient.evaluate(aliceReads) }
         guard case .status(307, _)? = remoteKind(outcome.error) else {
             Issue.record("expected a status failure, got \(String(describing: outcome.error))")
             return

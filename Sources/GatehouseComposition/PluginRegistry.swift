@@ -5,11 +5,12 @@ import GatehouseCore
 /// factory; the built-ins are registered from the start. See docs/configuration.md, "Your own
 /// types", for an example.
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings and describes it for `explain`.
+    /// Builds a component from its settings, with its line of `explain` when the type gives one.
     struct Plugin<Component>: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> Component
-        let describe: @Sendable (JSONValue) -> String?
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> (
+                built: Component, text: String?
+            )
 
         /// `ignoring`: keys of the component's own that the settings type does not read.
         init<Settings: Decodable & Sendable>(
@@ -20,14 +21,8 @@ public struct PluginRegistry: Sendable {
             build = { value, context, unread in
                 let decoder = SettingsDecoder()
                 defer { unread = decoder.unknownKeys }
-                return try factory(decoder.decode(Settings.self, from: value, ignoring: ignoring), context)
-            }
-            self.describe = { value in
-                guard let describe,
-                    let settings = try? SettingsDecoder().decode(
-                        Settings.self, from: value, ignoring: ignoring)
-                else { return nil }
-                return describe(settings)
+                let settings = try decoder.decode(Settings.self, from: value, ignoring: ignoring)
+                return (try factory(settings, context), describe?(settings))
             }
         }
     }

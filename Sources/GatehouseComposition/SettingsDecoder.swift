@@ -97,7 +97,8 @@ final class SettingsDecoder {
     }
 }
 
-private struct ValueDecoder: Decoder {
+/// A decoder of one value, which is also its own single-value container.
+private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let owner: SettingsDecoder
@@ -127,9 +128,7 @@ private struct ValueDecoder: Decoder {
         return UnkeyedContainer(values: values, codingPath: codingPath, owner: owner)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValue(value: value, codingPath: codingPath, owner: owner)
-    }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -159,8 +158,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         do {
-            let value = try value(for: key)
-            return try SingleValue(value: value, codingPath: codingPath + [key], owner: owner).decode(type)
+            return try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
+                .decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -215,7 +214,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, path) = try next()
         do {
-            return try SingleValue(value: value, codingPath: path, owner: owner).decode(type)
+            return try ValueDecoder(value: value, codingPath: path, owner: owner).decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -239,11 +238,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 }
 
-private struct SingleValue: SingleValueDecodingContainer {
-    let value: JSONValue
-    let codingPath: [any CodingKey]
-    let owner: SettingsDecoder
-
+extension ValueDecoder {
     func decodeNil() -> Bool { value == .null }
 
     private func mismatch(_ expected: String) -> DecodingError {
@@ -278,20 +273,14 @@ private struct SingleValue: SingleValueDecodingContainer {
         throw mismatch("a whole number from \(T.min) to \(T.max)")
     }
 
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-
+    /// Any other type, the integers of every width among them (one witness for all ten).
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if type == JSONValue.self, let value = value as? T { return value }
-        return try T(from: ValueDecoder(value: value, codingPath: codingPath, owner: owner))
+        if let integerType = type as? any FixedWidthInteger.Type, let integer = try integer(integerType) as? T
+        {
+            return integer
+        }
+        return try T(from: self)
     }
 }
 

@@ -3,11 +3,9 @@ import GatehouseAudit
 import GatehouseCore
 import GatehouseLoaders
 
-/// Turns a configuration into ready services: for each, gate(s) → optional cache → loader.
-///
-/// The cache is always behind the gate, so a revoked grant is never served from a warm cache. A
-/// service without gatekeepers is an error, not an open door. Nothing half-built is returned:
-/// every service is assembled, or a ``ConfigurationError`` lists every problem at its path.
+/// Turns a configuration into ready services, each gate(s) → optional cache → loader: the cache
+/// is always behind the gate, so a revoked grant is never served from a warm cache. Nothing
+/// half-built is returned: a ``ConfigurationError`` lists every problem at its path.
 public struct Assembler: Sendable {
     /// The component types the configuration may name.
     public var registry: PluginRegistry
@@ -33,8 +31,7 @@ public struct Assembler: Sendable {
     }
 
     /// Reads and assembles a configuration file; relative paths resolve against its folder.
-    ///
-    /// - Throws: ``ConfigurationError``.
+    /// Throws ``ConfigurationError``.
     public func assemble(contentsOf url: URL) throws -> AssembledServices {
         let file = url.standardizedFileURL
         let (configuration, shape) = try GatehouseConfiguration.read(contentsOf: file)
@@ -42,18 +39,15 @@ public struct Assembler: Sendable {
             configuration, baseDirectory: file.deletingLastPathComponent(), file: file, shape: shape)
     }
 
-    /// Reads and assembles JSON; relative paths resolve against `baseDirectory`.
-    ///
-    /// - Throws: ``ConfigurationError``.
+    /// Reads and assembles JSON; relative paths resolve against `baseDirectory`. Throws
+    /// ``ConfigurationError``.
     public func assemble(json data: Data, baseDirectory: URL) throws -> AssembledServices {
         let (configuration, shape) = try GatehouseConfiguration.read(json: data, file: nil)
         return try assemble(configuration, baseDirectory: baseDirectory, file: nil, shape: shape)
     }
 
-    /// Assembles a configuration, opening (creating) its decision log; relative paths resolve
-    /// against `baseDirectory`.
-    ///
-    /// - Throws: ``ConfigurationError`` listing every problem found.
+    /// Assembles a configuration, opening its decision log; relative paths resolve against
+    /// `baseDirectory`. Throws a ``ConfigurationError`` listing every problem found.
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {

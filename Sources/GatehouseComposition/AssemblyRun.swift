@@ -58,7 +58,7 @@ final class AssemblyRun: @unchecked Sendable {
         guard let built else { return nil }
         var (policy, text) = built
         if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
-            checks.append(.init(path: path, policy: validating))
+            checks.append((path, validating))
         }
         if let name {
             policy = RenamedPolicy(name: name, policy: policy)

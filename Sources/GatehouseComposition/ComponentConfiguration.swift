@@ -1,8 +1,5 @@
-/// One component of a service as written in the file: a `type` name looked up in the
-/// ``PluginRegistry`` and the component's other keys, its settings.
-///
-/// A plugin whose settings nest other policies (like `allOf`) declares them as
-/// `ComponentConfiguration` values and builds them with ``PluginContext/policy(_:)``.
+/// One component of a service: a `type` registered in the ``PluginRegistry`` and its settings.
+/// Settings that nest policies (like `allOf`'s) hold these, built with ``PluginContext/policy(_:)``.
 public struct ComponentConfiguration: Sendable, Hashable, Codable {
     /// The registered type name, such as `"allowList"`.
     public var type: String

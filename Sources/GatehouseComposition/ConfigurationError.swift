@@ -1,11 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// Everything wrong with a configuration, each problem located by its path in the file
-/// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or, for a syntax
-/// error, by line and column.
-///
-/// Validation collects every problem it can find in one pass, so a person fixes them all at once.
+/// Every problem of a configuration, found in one pass, each located by its path in the file
+/// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or by line and column.
 public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
     /// One located problem.
     public struct Issue: Sendable, Hashable, CustomStringConvertible {
@@ -82,7 +79,6 @@ struct SettingsErrors: Error {
         errors.append(SettingsError(key: key, message: message))
     }
 
-    /// Throws the errors, if there are any.
     func check() throws {
         if !errors.isEmpty { throw self }
     }
@@ -175,7 +171,7 @@ package enum ConfigurationPath {
         }
     }
 
-    /// The closest candidate to `word` within a small edit distance, for "did you mean" hints.
+    /// The closest candidate to `word` within a small edit distance.
     package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         closestName(to: word, among: candidates)
     }

@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// What a plugin factory knows about where it is being built: the configuration's folder (for
-/// relative paths), the clock and observer of this assembly, and a way to build nested policies.
+/// What a plugin factory knows about where it is being built, and a way to build nested policies.
 public struct PluginContext: Sendable {
     /// The configuration's folder; relative paths resolve against it, never the working directory.
     public let baseDirectory: URL
@@ -37,8 +36,7 @@ public struct PluginContext: Sendable {
         return built.policy
     }
 
-    /// Builds nested policies (as `allOf` does with its `policies`), reporting the problems of
-    /// every one of them before throwing.
+    /// Builds nested policies (as `allOf` does), reporting the problems of every one before throwing.
     public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
         var built: [any AccessPolicy] = []
         var failed = false

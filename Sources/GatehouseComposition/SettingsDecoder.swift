@@ -1,9 +1,6 @@
-/// Decodes a plugin's settings from a ``JSONValue``, noting every key the type looked at so
-/// that the others are reported as unknown: a typo such as `"subjcts"` must never pass silently.
-///
-/// A value that cannot be decoded is noted and a stand-in (a ``SettingPlaceholder``, or an empty
-/// or zero value) decoded in its place, so that every problem is reported at once. Without a
-/// stand-in decoding stops; then only the keys its `CodingKey` type cannot represent are unknown.
+/// Decodes a plugin's settings, noting every key the type read so that the others are reported
+/// as unknown (a typo such as `"subjcts"` must never pass silently). A bad value is noted and a
+/// stand-in decoded in its place, so that every problem is reported at once.
 final class SettingsDecoder {
     /// A key that the settings type does not have, relative to the settings, and its likely meaning.
     struct UnknownKey {
@@ -64,6 +61,7 @@ final class SettingsDecoder {
 
     private struct Unrecoverable: Error {}
 
+    /// After a failed decoding, only keys the `CodingKey` type cannot represent are surely unknown.
     private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
         var unknown: [UnknownKey] = []
         for (path, object, unrepresentable) in objects {

@@ -78,7 +78,9 @@ public struct Assembler: Sendable {
                 services.append(built)
             }
         }
-        guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
+        guard run.issues.issues.isEmpty else {
+            throw ConfigurationError(file: file, issues: run.issues.issues)
+        }
         return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
     }
 

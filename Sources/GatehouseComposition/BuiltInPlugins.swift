@@ -75,7 +75,8 @@ enum BuiltInPlugins {
         try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
             factory: { settings, context in Not(try context.policy(settings.policy)) })
-        registerRemote(in: &registry)
+        try? registry.registerGatekeeper(
+            "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
         try? registry.registerLoader(
             "disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" },
             factory: makeDisk)

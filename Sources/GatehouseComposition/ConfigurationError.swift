@@ -93,19 +93,12 @@ final class IssueCollector: @unchecked Sendable {
         lock.withLock { stored.append(.init(path: path, message: message)) }
     }
 
-    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` that is not
-    /// one of `known`; returns whether there was one.
-    @discardableResult
-    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String)
-        -> Bool
-    {
-        let unknown = object.keys.filter { !known.contains($0) }
-        for key in unknown {
-            add(
-                ConfigurationPath.member(path, key),
-                "unknown key\(ConfigurationPath.didYouMean(key, among: known)); \(explanation)")
+    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` not in `known`.
+    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String) {
+        for key in object.keys where !known.contains(key) {
+            let hint = ConfigurationPath.didYouMean(key, among: known)
+            add(ConfigurationPath.member(path, key), "unknown key\(hint); \(explanation)")
         }
-        return !unknown.isEmpty
     }
 
     /// The non-empty strings of the array `value` (`noun`s); every other element is reported,
@@ -117,17 +110,13 @@ final class IssueCollector: @unchecked Sendable {
             add(path, "expected an array of \(noun)s, found \(value.kindDescription)")
             return []
         }
-        var strings: [String] = []
-        for (index, element) in values.enumerated() {
-            guard case .string(let text) = element, !text.isEmpty else {
-                add(
-                    ConfigurationPath.element(path, index),
-                    "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
-                continue
-            }
-            strings.append(text)
+        return values.enumerated().compactMap { index, element in
+            if case .string(let text) = element, !text.isEmpty { return text }
+            add(
+                ConfigurationPath.element(path, index),
+                "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
+            return nil
         }
-        return strings
     }
 
     /// `object[key]` when it is a positive whole number; `nil` when absent or not one (reported).
@@ -143,7 +132,6 @@ final class IssueCollector: @unchecked Sendable {
     }
 
     var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
-    var isEmpty: Bool { lock.withLock { stored.isEmpty } }
 }
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.

@@ -38,13 +38,9 @@ public struct PluginContext: Sendable {
 
     /// Builds nested policies (as `allOf` does), reporting the problems of every one before throwing.
     public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
-        var built: [any AccessPolicy] = []
-        var failed = false
-        for component in components {
-            if let policy = try? policy(component) { built.append(policy) } else { failed = true }
-        }
-        if failed { throw NestedComponentFailed() }
-        return built
+        let built = components.map { try? policy($0) }
+        guard built.allSatisfy({ $0 != nil }) else { throw NestedComponentFailed() }
+        return built.compactMap { $0 }
     }
 }
 

@@ -71,12 +71,9 @@ public struct Assembler: Sendable {
             registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer, issues: issues
         )
         run.shapeProblems = (shape ?? []).map(\.path)
-        var services: [ConfiguredService] = []
         let mask = Set(configuration.decisionLog?.mask ?? [])
-        for service in configuration.services {
-            if let built = assemble(service, run: run, shapeChecked: shape != nil, mask: mask) {
-                services.append(built)
-            }
+        let services = configuration.services.compactMap {
+            assemble($0, run: run, shapeChecked: shape != nil, mask: mask)
         }
         guard run.issues.issues.isEmpty else {
             throw ConfigurationError(file: file, issues: run.issues.issues)
@@ -88,20 +85,12 @@ public struct Assembler: Sendable {
     private func openDecisionLog(
         _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector
     ) -> DecisionLog? {
-        let url: URL
-        let settings: DecisionLogConfiguration
-        let place: String
-        if let decisionLogFile {
-            url = decisionLogFile.standardizedFileURL
-            settings = configured ?? DecisionLogConfiguration(path: decisionLogFile.path)
-            place = ""
-        } else if let configured {
-            url = PluginContext.resolve(configured.path, against: baseDirectory)
-            settings = configured
-            place = "decisionLog.path"
-        } else {
-            return nil
-        }
+        guard let settings = configured ?? decisionLogFile.map({ DecisionLogConfiguration(path: $0.path) })
+        else { return nil }
+        let url =
+            decisionLogFile?.standardizedFileURL
+            ?? PluginContext.resolve(settings.path, against: baseDirectory)
+        let place = decisionLogFile == nil ? "decisionLog.path" : ""
         do {
             return try DecisionLog(
                 url: url, mask: Set(settings.mask), capacity: settings.capacity, overflow: settings.overflow)

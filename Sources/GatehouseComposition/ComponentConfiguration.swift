@@ -20,13 +20,13 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
         let issues = IssueCollector()
         guard let component = Self(value, path: "", issues: issues) else {
             let issue = issues.issues[0]
-            let key = issue.path.isEmpty ? [] : [AnyCodingKey(issue.path)]
+            let key = issue.path.isEmpty ? [] : [AnyCodingKey(stringValue: issue.path)]
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath + key, debugDescription: issue.message))
         }
         self = component
         self.relativePath = decoder.codingPath.map {
-            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey($0.stringValue)
+            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey(stringValue: $0.stringValue)
         }
     }
 

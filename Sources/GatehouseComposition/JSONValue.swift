@@ -154,7 +154,7 @@ extension JSONValue: Codable {
         case .object(let object):
             var container = encoder.container(keyedBy: AnyCodingKey.self)
             for member in object.members {
-                try container.encode(member.value, forKey: AnyCodingKey(member.key))
+                try container.encode(member.value, forKey: AnyCodingKey(stringValue: member.key))
             }
         }
     }
@@ -165,12 +165,7 @@ struct AnyCodingKey: CodingKey, Hashable {
     var stringValue: String
     var intValue: Int?
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
-    }
-
-    init(stringValue: String) { self.init(stringValue) }
+    init(stringValue: String) { self.stringValue = stringValue }
 
     init(intValue: Int) {
         stringValue = String(intValue)

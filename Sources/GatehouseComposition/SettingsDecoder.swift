@@ -27,16 +27,11 @@ final class SettingsDecoder {
         readKeys = ["": ignoring]
         objects = []
         problems = []
-        let result: T
-        do {
-            result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
-        } catch {
-            unknownKeys = collectUnknownKeys(failed: true)
-            throw problems.isEmpty ? error : Problems(errors: problems)
-        }
-        unknownKeys = collectUnknownKeys(failed: false)
+        let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: self)) }
+        let failed = if case .failure = decoded { true } else { false }
+        unknownKeys = collectUnknownKeys(failed: failed)
         guard problems.isEmpty else { throw Problems(errors: problems) }
-        return result
+        return try decoded.get()
     }
 
     /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws.
@@ -70,7 +65,7 @@ final class SettingsDecoder {
                 let candidates = read.filter { object[$0] == nil }.sorted()
                 unknown.append(
                     UnknownKey(
-                        path: path + [AnyCodingKey(key)],
+                        path: path + [AnyCodingKey(stringValue: key)],
                         suggestion: ConfigurationPath.suggestion(for: key, among: candidates)))
             }
         }

@@ -109,27 +109,24 @@ public struct Assembler: Sendable {
         -> ConfiguredService?
     {
         let path = ConfigurationPath.member("services", service.name)
+        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
         run.declaredAttributes = service.attributes
         if service.gatekeepers.isEmpty && !shapeChecked {
-            run.issues.add(
-                ConfigurationPath.member(path, "gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
+            run.issues.add(at("gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
         }
         func policies(_ components: [ComponentConfiguration], under key: String) -> [AssemblyRun.Built?] {
-            components.enumerated().map { index, component in
-                run.policy(
-                    component, path: ConfigurationPath.element(ConfigurationPath.member(path, key), index),
-                    depth: 0)
+            components.enumerated().map {
+                run.policy($1, path: ConfigurationPath.element(at(key), $0), depth: 0)
             }
         }
         let gates = policies(service.gatekeepers, under: "gatekeepers")
         let shadow = policies(service.shadow, under: "shadow")
         let loader = run.component(
-            service.loader, path: ConfigurationPath.member(path, "loader"), from: run.registry.loaders,
-            kind: "loader")
+            service.loader, path: at("loader"), from: run.registry.loaders, kind: "loader")
         let source = service.resourceAttributes.map {
             run.component(
-                $0, path: ConfigurationPath.member(path, "resourceAttributes"),
-                from: run.registry.attributeSources, kind: "attribute source")
+                $0, path: at("resourceAttributes"), from: run.registry.attributeSources,
+                kind: "attribute source")
         }
         guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
             source.map({ $0 != nil }) ?? true
@@ -142,11 +139,10 @@ public struct Assembler: Sendable {
             "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
         ]
         for (index, gate) in gates.compactMap({ $0 }).enumerated() {
-            gate.line.render(indent: "  gatekeeper \(index + 1): ", childIndent: "  ", into: &lines)
+            gate.line.render("  gatekeeper \(index + 1): ", into: &lines)
         }
         for (index, gate) in shadow.compactMap({ $0 }).enumerated() {
-            gate.line.render(
-                indent: "  shadow \(index + 1) (reported, not enforced): ", childIndent: "  ", into: &lines)
+            gate.line.render("  shadow \(index + 1) (reported, not enforced): ", into: &lines)
         }
         if let cache = service.cache {
             chain = AnyLoader(

@@ -185,11 +185,9 @@ struct ExplanationLine: Sendable, Hashable {
     var children: [ExplanationLine] = []
 
     /// Appends `prefix + text`, then the children below it, each level indented further.
-    func render(indent prefix: String, childIndent: String, into lines: inout [String]) {
+    func render(_ prefix: String, into lines: inout [String], indent: String = "      ") {
         lines.append(prefix + text)
-        for child in children {
-            child.render(indent: childIndent + "    ", childIndent: childIndent + "    ", into: &lines)
-        }
+        for child in children { child.render(indent, into: &lines, indent: indent + "    ") }
     }
 }
 

@@ -36,18 +36,18 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
             issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
             return nil
         }
-        guard let typeValue = object["type"] else {
-            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
+        let typePath = ConfigurationPath.member(path, "type")
+        switch object["type"] {
+        case .string(let type)?:
+            object["type"] = nil
+            self.init(type: type, settings: object)
+        case nil:
+            issues.add(typePath, "missing; every component names its type")
+            return nil
+        case let other?:
+            issues.add(typePath, "expected a type name (a string), found \(other.kindDescription)")
             return nil
         }
-        guard case .string(let type) = typeValue else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                "expected a type name (a string), found \(typeValue.kindDescription)")
-            return nil
-        }
-        object["type"] = nil
-        self.init(type: type, settings: object)
     }
 
     /// Encodes `{"type": "...", ...settings}`.

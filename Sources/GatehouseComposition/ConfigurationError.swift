@@ -70,8 +70,7 @@ public struct SettingsError: Error, Sendable, Hashable, LocalizedError {
     public var errorDescription: String? { "\(key): \(message)" }
 }
 
-/// Every ``SettingsError`` of one component, thrown together by a built-in factory so that one
-/// bad value does not hide the next.
+/// Every ``SettingsError`` of one component, thrown together so that one does not hide the next.
 struct SettingsErrors: Error {
     var errors: [SettingsError] = []
 

@@ -1,8 +1,7 @@
 import GatehouseAudit
 
-/// The top-level `"decisionLog"` of a configuration: a file that receives one JSON line per
-/// decision of every service (a `DecisionLog` from GatehouseAudit). See docs/configuration.md,
-/// "Decision log".
+/// The top-level `"decisionLog"`: a file that receives one JSON line per decision of every
+/// service (docs/configuration.md, "Decision log").
 public struct DecisionLogConfiguration: Sendable, Hashable {
     /// The log file, relative to the configuration file's folder unless absolute.
     public var path: String

@@ -79,8 +79,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
                 file: file, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
         }
         let issues = IssueCollector()
-        let (services, decisionLog) = Self.parts(of: value, issues: issues)
-        return (Self(services: services, decisionLog: decisionLog), issues.issues)
+        return (Self(value, issues: issues), issues.issues)
     }
 
     /// What a configuration must be, for messages about one that is not.
@@ -90,12 +89,11 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(JSONValue.self)
         let issues = IssueCollector()
-        let (services, decisionLog) = Self.parts(of: value, issues: issues)
+        self.init(value, issues: issues)
         if let first = issues.issues.first {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: first.description))
         }
-        self.init(services: services, decisionLog: decisionLog)
     }
 
     /// Encodes `{"services": {...}}` in service order, then the decision log if any.
@@ -110,13 +108,12 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return .object(object)
     }
 
-    /// The services and the decision log of a configuration's top level.
-    private static func parts(of value: JSONValue, issues: IssueCollector) -> (
-        [ServiceConfiguration], DecisionLogConfiguration?
-    ) {
+    /// As much of a configuration as its shape allows, every shape problem in `issues`.
+    private init(_ value: JSONValue, issues: IssueCollector) {
         guard case .object(let root) = value else {
-            issues.add("", "the configuration is \(value.kindDescription); \(expected)")
-            return ([], nil)
+            issues.add("", "the configuration is \(value.kindDescription); \(Self.expected)")
+            self.init(services: [])
+            return
         }
         ConfigurationCharacters.check(value, at: "", issues: issues)
         issues.addUnknownKeys(
@@ -125,22 +122,21 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         let decisionLog = root["decisionLog"].flatMap {
             $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
         }
-        guard let servicesValue = root["services"] else {
+        var services: [ServiceConfiguration] = []
+        switch root["services"] {
+        case .object(let named)?:
+            if named.members.isEmpty { issues.add("services", "empty; name at least one service") }
+            services = named.members.compactMap {
+                ServiceConfiguration(
+                    name: $0.key, value: $0.value, path: ConfigurationPath.member("services", $0.key),
+                    issues: issues)
+            }
+        case nil:
             issues.add("services", "missing; name at least one service")
-            return ([], decisionLog)
+        case let other?:
+            issues.add("services", "expected an object of named services, found \(other.kindDescription)")
         }
-        guard case .object(let servicesObject) = servicesValue else {
-            issues.add(
-                "services", "expected an object of named services, found \(servicesValue.kindDescription)")
-            return ([], decisionLog)
-        }
-        if servicesObject.members.isEmpty { issues.add("services", "empty; name at least one service") }
-        let services = servicesObject.members.compactMap { member in
-            ServiceConfiguration(
-                name: member.key, value: member.value, path: ConfigurationPath.member("services", member.key),
-                issues: issues)
-        }
-        return (services, decisionLog)
+        self.init(services: services, decisionLog: decisionLog)
     }
 }
 

@@ -136,12 +136,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return object[key.stringValue] != nil
     }
 
-    private func value(for key: Key) throws -> JSONValue {
+    /// The decoder of the value at `key`, noted as read.
+    private func decoder(for key: Key) throws -> ValueDecoder {
         owner.noteRead(key.stringValue, at: codingPath)
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
         }
-        return value
+        return ValueDecoder(value: value, codingPath: codingPath + [key], owner: owner)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -151,8 +152,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         do {
-            return try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
-                .decode(type)
+            return try decoder(for: key).decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -161,13 +161,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
-            .container(keyedBy: type)
+        try decoder(for: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
-            .unkeyedContainer()
+        try decoder(for: key).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
@@ -175,7 +173,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: try value(for: key), codingPath: codingPath + [key], owner: owner)
+        try decoder(for: key)
     }
 }
 
@@ -188,14 +186,16 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { values.count }
     var isAtEnd: Bool { currentIndex >= values.count }
 
-    private mutating func next() throws -> (JSONValue, [any CodingKey]) {
+    /// The decoder of the next element.
+    private mutating func next() throws -> ValueDecoder {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 JSONValue.self,
                 .init(codingPath: codingPath, debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
-        return (values[currentIndex], codingPath + [AnyCodingKey(intValue: currentIndex)])
+        let path = codingPath + [AnyCodingKey(intValue: currentIndex)]
+        return ValueDecoder(value: values[currentIndex], codingPath: path, owner: owner)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -205,9 +205,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next()
+        let element = try next()
         do {
-            return try ValueDecoder(value: value, codingPath: path, owner: owner).decode(type)
+            return try element.decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -216,18 +216,15 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try next()
-        return try ValueDecoder(value: value, codingPath: path, owner: owner).container(keyedBy: type)
+        try next().container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try next()
-        return try ValueDecoder(value: value, codingPath: path, owner: owner).unkeyedContainer()
+        try next().unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let (value, path) = try next()
-        return ValueDecoder(value: value, codingPath: path, owner: owner)
+        try next()
     }
 }
 

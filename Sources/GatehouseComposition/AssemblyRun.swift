@@ -33,7 +33,8 @@ final class AssemblyRun: @unchecked Sendable {
     /// A policy built, with its line of `explain`.
     typealias Built = (policy: any AccessPolicy, line: ExplanationLine)
 
-    /// A policy and its explanation, or `nil` when it could not be built (issues reported).
+    /// A policy and its explanation, also recorded under the enclosing policy's; `nil` when it
+    /// could not be built (issues reported).
     func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> Built? {
         guard depth <= Self.maximumNesting else {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
@@ -64,17 +65,14 @@ final class AssemblyRun: @unchecked Sendable {
             policy = RenamedPolicy(name: name, policy: policy)
             text = "\(name) = \(text)"
         }
-        return (policy, ExplanationLine(text: text, children: nested))
+        let line = ExplanationLine(text: text, children: nested)
+        if !children.isEmpty { children[children.count - 1].append(line) }
+        return (policy, line)
     }
 
     /// Whether a problem found reading the JSON lies at `path` or below it.
     private func hasShapeProblem(under path: String) -> Bool {
         shapeProblems.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
-    }
-
-    /// Adds a nested policy's line under the policy being built.
-    func recordNested(_ line: ExplanationLine) {
-        if !children.isEmpty { children[children.count - 1].append(line) }
     }
 
     /// A loader or attribute source and its description, or `nil` (issues reported).

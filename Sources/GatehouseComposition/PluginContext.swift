@@ -32,7 +32,6 @@ public struct PluginContext: Sendable {
         guard let built = build.policy(component, path: path, depth: depth + 1) else {
             throw NestedComponentFailed()
         }
-        build.recordNested(built.line)
         return built.policy
     }
 

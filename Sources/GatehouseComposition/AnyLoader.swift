@@ -1,12 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// A loader of `Data` by `String` key behind a type-erased wall, so that an assembled chain of
-/// any loader and cache has one type.
-///
-/// It stores, removes and lists when the wrapped loader does (the built-in `disk` and `memory`
-/// loaders and a cache over them); otherwise those calls throw ``UnsupportedOperation``. Every
-/// other error is the wrapped loader's own.
+/// Any loader of `Data` by `String` key, so that an assembled chain has one type. It stores,
+/// removes and lists when the wrapped loader does, else throws ``UnsupportedOperation``.
 public struct AnyLoader: ResourceStoring, ResourceListing {
     /// The wrapped loader.
     public let base: any ResourceLoading<String, Data>
@@ -36,17 +32,15 @@ public struct AnyLoader: ResourceStoring, ResourceListing {
         try await base(as: (any ResourceListing<String>).self, for: "list").keys(under: prefix)
     }
 
-    /// The wrapped loader as one that can do `operation`.
     private func base<Capable>(as _: Capable.Type, for operation: String) throws -> Capable {
         guard let capable = base as? Capable else {
-            throw UnsupportedOperation(operation: operation, loader: base)
+            throw UnsupportedOperation(operation: operation, loader: String(describing: type(of: base)))
         }
         return capable
     }
 }
 
-/// Thrown by ``AnyLoader`` when the wrapped loader cannot do what was asked (a plug-in loader
-/// that only loads, asked to write).
+/// Thrown by ``AnyLoader`` when the wrapped loader cannot do what was asked.
 public struct UnsupportedOperation: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation asked: `"write"`, `"delete"` or `"list"`.
     public var operation: String
@@ -57,10 +51,6 @@ public struct UnsupportedOperation: Error, Sendable, Hashable, CustomStringConve
     public init(operation: String, loader: String) {
         self.operation = operation
         self.loader = loader
-    }
-
-    init(operation: String, loader: any ResourceLoading<String, Data>) {
-        self.init(operation: operation, loader: String(describing: type(of: loader)))
     }
 
     /// Says which loader cannot do which operation.

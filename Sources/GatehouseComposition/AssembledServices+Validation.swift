@@ -4,10 +4,7 @@ import GatehousePolicies
 
 extension AssembledServices {
     /// A policy that can be checked ahead of any decision, at its place in the configuration.
-    struct Check: Sendable {
-        var path: String
-        var policy: any ValidatingPolicy
-    }
+    typealias Check = (path: String, policy: any ValidatingPolicy)
 
     /// A rules file that validated, at its gatekeeper's place: its counts, and the attributes
     /// it reads when its service declares none.
@@ -15,12 +12,9 @@ extension AssembledServices {
         place: String, file: String, rules: Int, groups: Int, attributes: [String]
     )
 
-    /// Checks every gatekeeper and shadow gatekeeper that can be checked ahead of a decision
-    /// (a `file` policy's rules file, also inside combinators), as `gatehouse validate` does.
-    /// Assembling does not read rules files, so this finds a missing or malformed one before the
-    /// first call is denied.
-    ///
-    /// - Throws: ``ConfigurationError`` listing every problem at its gatekeeper's place.
+    /// Checks every gatekeeper that can be checked ahead of a decision (a `file` policy's rules
+    /// file, which assembling does not read), as `gatehouse validate` does; throws a
+    /// ``ConfigurationError`` listing every problem at its gatekeeper's place.
     public func validate() async throws {
         _ = try await validate { _, _ in }
     }
@@ -36,11 +30,8 @@ extension AssembledServices {
             if let file = check.policy as? FilePolicy {
                 do {
                     let counts = try file.validationCounts()
-                    files.append(
-                        (
-                            check.path, file.url.lastPathComponent, counts.rules, counts.groups,
-                            counts.attributes
-                        ))
+                    let name = file.url.lastPathComponent
+                    files.append((check.path, name, counts.rules, counts.groups, counts.attributes))
                 } catch {
                     let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
                     issues += problems.map { .init(path: check.path, message: $0) }

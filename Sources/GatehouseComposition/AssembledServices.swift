@@ -7,8 +7,7 @@ public struct AssembledServices: Sendable {
     public let services: [ConfiguredService]
     /// The configuration file, when assembled from one.
     public let file: URL?
-    /// The decision log every service writes to, if any. Close it before the process exits, or
-    /// decisions it accepted may be lost (see docs/configuration.md, "Decision log").
+    /// The decision log every service writes to, if any; close it before the process exits.
     public let decisionLog: DecisionLog?
     /// What ``validate()`` checks, in file order.
     let checks: [Check]
@@ -18,9 +17,8 @@ public struct AssembledServices: Sendable {
         services.first { $0.name == name }
     }
 
-    /// The service named `name`; with `nil`, the only service of a one-service file.
-    ///
-    /// - Throws: ``ServiceSelectionError`` naming the services there are.
+    /// The service named `name`; with `nil`, the only service of a one-service file. Throws a
+    /// ``ServiceSelectionError`` naming the services there are.
     public func service(named name: String?) throws -> ConfiguredService {
         if let name {
             if let service = self[name] { return service }

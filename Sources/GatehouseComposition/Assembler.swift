@@ -3,11 +3,9 @@ import GatehouseAudit
 import GatehouseCore
 import GatehouseLoaders
 
-/// Turns a configuration into ready services: for each, gate(s) → optional cache → loader.
-///
-/// The cache is always behind the gate, so a revoked grant is never served from a warm cache. A
-/// service without gatekeepers is an error, not an open door. Nothing half-built is returned:
-/// every service is assembled, or a ``ConfigurationError`` lists every problem at its path.
+/// Turns a configuration into ready services, each gate(s) → optional cache → loader: the cache
+/// is always behind the gate, so a revoked grant is never served from a warm cache. Nothing
+/// half-built is returned: a ``ConfigurationError`` lists every problem at its path.
 public struct Assembler: Sendable {
     /// The component types the configuration may name.
     public var registry: PluginRegistry
@@ -33,8 +31,7 @@ public struct Assembler: Sendable {
     }
 
     /// Reads and assembles a configuration file; relative paths resolve against its folder.
-    ///
-    /// - Throws: ``ConfigurationError``.
+    /// Throws ``ConfigurationError``.
     public func assemble(contentsOf url: URL) throws -> AssembledServices {
         let file = url.standardizedFileURL
         let (configuration, shape) = try GatehouseConfiguration.read(contentsOf: file)
@@ -42,18 +39,15 @@ public struct Assembler: Sendable {
             configuration, baseDirectory: file.deletingLastPathComponent(), file: file, shape: shape)
     }
 
-    /// Reads and assembles JSON; relative paths resolve against `baseDirectory`.
-    ///
-    /// - Throws: ``ConfigurationError``.
+    /// Reads and assembles JSON; relative paths resolve against `baseDirectory`. Throws
+    /// ``ConfigurationError``.
     public func assemble(json data: Data, baseDirectory: URL) throws -> AssembledServices {
         let (configuration, shape) = try GatehouseConfiguration.read(json: data, file: nil)
         return try assemble(configuration, baseDirectory: baseDirectory, file: nil, shape: shape)
     }
 
-    /// Assembles a configuration, opening (creating) its decision log; relative paths resolve
-    /// against `baseDirectory`.
-    ///
-    /// - Throws: ``ConfigurationError`` listing every problem found.
+    /// Assembles a configuration, opening its decision log; relative paths resolve against
+    /// `baseDirectory`. Throws a ``ConfigurationError`` listing every problem found.
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {
@@ -77,14 +71,13 @@ public struct Assembler: Sendable {
             registry: registry, baseDirectory: baseDirectory, clock: clock, observer: observer, issues: issues
         )
         run.shapeProblems = (shape ?? []).map(\.path)
-        var services: [ConfiguredService] = []
         let mask = Set(configuration.decisionLog?.mask ?? [])
-        for service in configuration.services {
-            if let built = assemble(service, run: run, shapeChecked: shape != nil, mask: mask) {
-                services.append(built)
-            }
+        let services = configuration.services.compactMap {
+            assemble($0, run: run, shapeChecked: shape != nil, mask: mask)
         }
-        guard run.issues.isEmpty else { throw ConfigurationError(file: file, issues: run.issues.issues) }
+        guard run.issues.issues.isEmpty else {
+            throw ConfigurationError(file: file, issues: run.issues.issues)
+        }
         return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
     }
 
@@ -92,20 +85,12 @@ public struct Assembler: Sendable {
     private func openDecisionLog(
         _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector
     ) -> DecisionLog? {
-        let url: URL
-        let settings: DecisionLogConfiguration
-        let place: String
-        if let decisionLogFile {
-            url = decisionLogFile.standardizedFileURL
-            settings = configured ?? DecisionLogConfiguration(path: decisionLogFile.path)
-            place = ""
-        } else if let configured {
-            url = PluginContext.resolve(configured.path, against: baseDirectory)
-            settings = configured
-            place = "decisionLog.path"
-        } else {
-            return nil
-        }
+        guard let settings = configured ?? decisionLogFile.map({ DecisionLogConfiguration(path: $0.path) })
+        else { return nil }
+        let url =
+            decisionLogFile?.standardizedFileURL
+            ?? PluginContext.resolve(settings.path, against: baseDirectory)
+        let place = decisionLogFile == nil ? "decisionLog.path" : ""
         do {
             return try DecisionLog(
                 url: url, mask: Set(settings.mask), capacity: settings.capacity, overflow: settings.overflow)
@@ -124,27 +109,24 @@ public struct Assembler: Sendable {
         -> ConfiguredService?
     {
         let path = ConfigurationPath.member("services", service.name)
+        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
         run.declaredAttributes = service.attributes
         if service.gatekeepers.isEmpty && !shapeChecked {
-            run.issues.add(
-                ConfigurationPath.member(path, "gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
+            run.issues.add(at("gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
         }
         func policies(_ components: [ComponentConfiguration], under key: String) -> [AssemblyRun.Built?] {
-            components.enumerated().map { index, component in
-                run.policy(
-                    component, path: ConfigurationPath.element(ConfigurationPath.member(path, key), index),
-                    depth: 0)
+            components.enumerated().map {
+                run.policy($1, path: ConfigurationPath.element(at(key), $0), depth: 0)
             }
         }
         let gates = policies(service.gatekeepers, under: "gatekeepers")
         let shadow = policies(service.shadow, under: "shadow")
         let loader = run.component(
-            service.loader, path: ConfigurationPath.member(path, "loader"), from: run.registry.loaders,
-            kind: "loader")
+            service.loader, path: at("loader"), from: run.registry.loaders, kind: "loader")
         let source = service.resourceAttributes.map {
             run.component(
-                $0, path: ConfigurationPath.member(path, "resourceAttributes"),
-                from: run.registry.attributeSources, kind: "attribute source")
+                $0, path: at("resourceAttributes"), from: run.registry.attributeSources,
+                kind: "attribute source")
         }
         guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
             source.map({ $0 != nil }) ?? true
@@ -157,11 +139,10 @@ public struct Assembler: Sendable {
             "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
         ]
         for (index, gate) in gates.compactMap({ $0 }).enumerated() {
-            gate.line.render(indent: "  gatekeeper \(index + 1): ", childIndent: "  ", into: &lines)
+            gate.line.render("  gatekeeper \(index + 1): ", into: &lines)
         }
         for (index, gate) in shadow.compactMap({ $0 }).enumerated() {
-            gate.line.render(
-                indent: "  shadow \(index + 1) (reported, not enforced): ", childIndent: "  ", into: &lines)
+            gate.line.render("  shadow \(index + 1) (reported, not enforced): ", into: &lines)
         }
         if let cache = service.cache {
             chain = AnyLoader(

@@ -33,7 +33,8 @@ final class AssemblyRun: @unchecked Sendable {
     /// A policy built, with its line of `explain`.
     typealias Built = (policy: any AccessPolicy, line: ExplanationLine)
 
-    /// A policy and its explanation, or `nil` when it could not be built (issues reported).
+    /// A policy and its explanation, also recorded under the enclosing policy's; `nil` when it
+    /// could not be built (issues reported).
     func policy(_ component: ComponentConfiguration, path: String, depth: Int) -> Built? {
         guard depth <= Self.maximumNesting else {
             issues.add(path, "policies are nested more than \(Self.maximumNesting) levels deep")
@@ -53,25 +54,25 @@ final class AssemblyRun: @unchecked Sendable {
             name = text
         }
         children.append([])
-        let built = make(path: path, depth: depth) { try plugin.build(.object(component.settings), $0, &$1) }
+        let built = make(plugin, component, path: path, depth: depth)
         let nested = children.removeLast()
-        guard var policy = built else { return nil }
+        guard let built else { return nil }
+        var (policy, text) = built
         if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
-            checks.append(.init(path: path, policy: validating))
+            checks.append((path, validating))
         }
-        if let name { policy = RenamedPolicy(name: name, policy: policy) }
-        let text = plugin.describe(.object(component.settings)) ?? Self.generic(component)
-        return (policy, ExplanationLine(text: name.map { "\($0) = \(text)" } ?? text, children: nested))
+        if let name {
+            policy = RenamedPolicy(name: name, policy: policy)
+            text = "\(name) = \(text)"
+        }
+        let line = ExplanationLine(text: text, children: nested)
+        if !children.isEmpty { children[children.count - 1].append(line) }
+        return (policy, line)
     }
 
     /// Whether a problem found reading the JSON lies at `path` or below it.
     private func hasShapeProblem(under path: String) -> Bool {
         shapeProblems.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
-    }
-
-    /// Adds a nested policy's line under the policy being built.
-    func recordNested(_ line: ExplanationLine) {
-        if !children.isEmpty { children[children.count - 1].append(line) }
     }
 
     /// A loader or attribute source and its description, or `nil` (issues reported).
@@ -80,10 +81,9 @@ final class AssemblyRun: @unchecked Sendable {
         from plugins: [String: PluginRegistry.Plugin<Component>],
         kind: String
     ) -> (built: Component, text: String)? {
-        guard let plugin = plugin(for: component, at: path, in: plugins, kind: kind),
-            let built = make(path: path, depth: 0, { try plugin.build(.object(component.settings), $0, &$1) })
-        else { return nil }
-        return (built, plugin.describe(.object(component.settings)) ?? Self.generic(component))
+        plugin(for: component, at: path, in: plugins, kind: kind).flatMap {
+            make($0, component, path: path, depth: 0)
+        }
     }
 
     /// The plugin for the component's type, or `nil` when the type is unknown or the component
@@ -95,28 +95,26 @@ final class AssemblyRun: @unchecked Sendable {
     ) -> PluginRegistry.Plugin<Component>? {
         guard !hasShapeProblem(under: path) else { return nil }
         guard let plugin = plugins[component.type] else {
+            let known = plugins.keys.sorted()
+            let hint = ConfigurationPath.didYouMean(component.type, among: known)
             issues.add(
                 ConfigurationPath.member(path, "type"),
-                unknownType(component.type, among: plugins.keys.sorted(), kind: kind))
+                "unknown \(kind) type \"\(component.type)\"\(hint); known: \(known.joined(separator: ", "))")
             return nil
         }
         return plugin
     }
 
-    private func make<T>(
-        path: String, depth: Int, _ body: (PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> T
-    ) -> T? {
+    /// The component built by `plugin` and its description, or `nil` (issues reported).
+    private func make<Component>(
+        _ plugin: PluginRegistry.Plugin<Component>, _ component: ComponentConfiguration, path: String,
+        depth: Int
+    ) -> (built: Component, text: String)? {
         let context = PluginContext(
             baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
             depth: depth)
         var unknown: [SettingsDecoder.UnknownKey] = []
-        var result: T?
-        var failure: (any Error)?
-        do {
-            result = try body(context, &unknown)
-        } catch {
-            failure = error
-        }
+        let outcome = Result { try plugin.build(.object(component.settings), context, &unknown) }
         // Unknown keys first, found even when the settings could not be decoded: a typo in a
         // required key is reported as the typo, then as the missing key.
         for key in unknown {
@@ -125,21 +123,23 @@ final class AssemblyRun: @unchecked Sendable {
                 key.suggestion.map { "unknown key (did you mean \"\($0)\"?)" }
                     ?? "unknown key; check its spelling against the documentation of this type")
         }
-        switch failure {
-        case nil, is NestedComponentFailed:
+        switch outcome {
+        case .success(let made):
+            return unknown.isEmpty ? (made.built, made.text ?? Self.generic(component)) : nil
+        case .failure(is NestedComponentFailed):
             break
-        case let error as DecodingError:
+        case .failure(let error as DecodingError):
             report(error, at: path)
-        case let problems as SettingsDecoder.Problems:
+        case .failure(let problems as SettingsDecoder.Problems):
             for error in problems.errors { report(error, at: path) }
-        case let error as SettingsError:
+        case .failure(let error as SettingsError):
             report(error, at: path)
-        case let errors as SettingsErrors:
+        case .failure(let errors as SettingsErrors):
             for error in errors.errors { report(error, at: path) }
-        case let error?:
+        case .failure(let error):
             issues.add(path, describe(error))
         }
-        return unknown.isEmpty ? result : nil
+        return nil
     }
 
     private func report(_ error: SettingsError, at path: String) {
@@ -155,11 +155,6 @@ final class AssemblyRun: @unchecked Sendable {
         @unknown default:
             issues.add(path, String(describing: error))
         }
-    }
-
-    private func unknownType(_ type: String, among known: [String], kind: String) -> String {
-        let hint = ConfigurationPath.didYouMean(type, among: known)
-        return "unknown \(kind) type \"\(type)\"\(hint); known: \(known.joined(separator: ", "))"
     }
 
     /// `type key=value ...` from the settings as written.
@@ -188,11 +183,9 @@ struct ExplanationLine: Sendable, Hashable {
     var children: [ExplanationLine] = []
 
     /// Appends `prefix + text`, then the children below it, each level indented further.
-    func render(indent prefix: String, childIndent: String, into lines: inout [String]) {
+    func render(_ prefix: String, into lines: inout [String], indent: String = "      ") {
         lines.append(prefix + text)
-        for child in children {
-            child.render(indent: childIndent + "    ", childIndent: childIndent + "    ", into: &lines)
-        }
+        for child in children { child.render(indent, into: &lines, indent: indent + "    ") }
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Thrown by an attribute source that cannot answer; the gate then fails, with this message
-/// as its reason.
+/// Thrown by an attribute source that cannot answer; the gate fails with the message as its reason.
 public struct AttributeSourceError: Error, Sendable, Hashable, LocalizedError {
     /// What went wrong, naming the file.
     public var message: String

@@ -51,7 +51,7 @@ enum BuiltInPlugins {
     }
 
     static func register(in registry: inout PluginRegistry) {
-        // The built-in names are distinct and the registry starts empty, so none of these throws.
+        // The built-in names are distinct and the registry starts empty: none of these throws.
         try? registry.registerGatekeeper(
             "alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" },
             factory: { _, _ in AlwaysAllow() })
@@ -75,7 +75,8 @@ enum BuiltInPlugins {
         try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
             factory: { settings, context in Not(try context.policy(settings.policy)) })
-        registerRemote(in: &registry)
+        try? registry.registerGatekeeper(
+            "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
         try? registry.registerLoader(
             "disk", settings: DiskSettings.self, describe: { "disk: files under \($0.root)" },
             factory: makeDisk)
@@ -205,12 +206,9 @@ struct Checked<Rule: SettingRule>: Decodable, Sendable, SettingPlaceholder {
     var value: Rule.Value
 
     static var placeholder: Checked { Checked(text: "", value: Rule.placeholder) }
+}
 
-    private init(text: String, value: Rule.Value) {
-        self.text = text
-        self.value = value
-    }
-
+extension Checked {
     init(from decoder: any Decoder) throws {
         text = try decoder.singleValueContainer().decode(String.self)
         guard let value = Rule.value(of: text) else {

@@ -1,8 +1,5 @@
-/// One component of a service as written in the file: a `type` name looked up in the
-/// ``PluginRegistry`` and the component's other keys, its settings.
-///
-/// A plugin whose settings nest other policies (like `allOf`) declares them as
-/// `ComponentConfiguration` values and builds them with ``PluginContext/policy(_:)``.
+/// One component of a service: a `type` registered in the ``PluginRegistry`` and its settings.
+/// Settings that nest policies (like `allOf`'s) hold these, built with ``PluginContext/policy(_:)``.
 public struct ComponentConfiguration: Sendable, Hashable, Codable {
     /// The registered type name, such as `"allowList"`.
     public var type: String
@@ -23,13 +20,13 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
         let issues = IssueCollector()
         guard let component = Self(value, path: "", issues: issues) else {
             let issue = issues.issues[0]
-            let key = issue.path.isEmpty ? [] : [AnyCodingKey(issue.path)]
+            let key = issue.path.isEmpty ? [] : [AnyCodingKey(stringValue: issue.path)]
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath + key, debugDescription: issue.message))
         }
         self = component
         self.relativePath = decoder.codingPath.map {
-            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey($0.stringValue)
+            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey(stringValue: $0.stringValue)
         }
     }
 
@@ -39,18 +36,18 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
             issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
             return nil
         }
-        guard let typeValue = object["type"] else {
-            issues.add(ConfigurationPath.member(path, "type"), "missing; every component names its type")
+        let typePath = ConfigurationPath.member(path, "type")
+        switch object["type"] {
+        case .string(let type)?:
+            object["type"] = nil
+            self.init(type: type, settings: object)
+        case nil:
+            issues.add(typePath, "missing; every component names its type")
+            return nil
+        case let other?:
+            issues.add(typePath, "expected a type name (a string), found \(other.kindDescription)")
             return nil
         }
-        guard case .string(let type) = typeValue else {
-            issues.add(
-                ConfigurationPath.member(path, "type"),
-                "expected a type name (a string), found \(typeValue.kindDescription)")
-            return nil
-        }
-        object["type"] = nil
-        self.init(type: type, settings: object)
     }
 
     /// Encodes `{"type": "...", ...settings}`.

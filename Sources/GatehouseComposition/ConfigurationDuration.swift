@@ -3,9 +3,7 @@ enum ConfigurationDuration {
     /// The longest duration a setting may name: ten minutes.
     static let maximum = Duration.seconds(600)
 
-    /// The duration `text` names.
-    ///
-    /// - Throws: ``SettingsError`` at `key`, saying what was expected.
+    /// The duration `text` names, or a ``SettingsError`` at `key` saying what was expected.
     static func parse(_ text: String, key: String) throws(SettingsError) -> Duration {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         let unit = text.dropFirst(digits.count)

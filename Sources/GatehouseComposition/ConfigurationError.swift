@@ -1,11 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// Everything wrong with a configuration, each problem located by its path in the file
-/// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or, for a syntax
-/// error, by line and column.
-///
-/// Validation collects every problem it can find in one pass, so a person fixes them all at once.
+/// Every problem of a configuration, found in one pass, each located by its path in the file
+/// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or by line and column.
 public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
     /// One located problem.
     public struct Issue: Sendable, Hashable, CustomStringConvertible {
@@ -73,8 +70,7 @@ public struct SettingsError: Error, Sendable, Hashable, LocalizedError {
     public var errorDescription: String? { "\(key): \(message)" }
 }
 
-/// Every ``SettingsError`` of one component, thrown together by a built-in factory so that one
-/// bad value does not hide the next.
+/// Every ``SettingsError`` of one component, thrown together so that one does not hide the next.
 struct SettingsErrors: Error {
     var errors: [SettingsError] = []
 
@@ -82,7 +78,6 @@ struct SettingsErrors: Error {
         errors.append(SettingsError(key: key, message: message))
     }
 
-    /// Throws the errors, if there are any.
     func check() throws {
         if !errors.isEmpty { throw self }
     }
@@ -97,19 +92,12 @@ final class IssueCollector: @unchecked Sendable {
         lock.withLock { stored.append(.init(path: path, message: message)) }
     }
 
-    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` that is not
-    /// one of `known`; returns whether there was one.
-    @discardableResult
-    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String)
-        -> Bool
-    {
-        let unknown = object.keys.filter { !known.contains($0) }
-        for key in unknown {
-            add(
-                ConfigurationPath.member(path, key),
-                "unknown key\(ConfigurationPath.didYouMean(key, among: known)); \(explanation)")
+    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` not in `known`.
+    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String) {
+        for key in object.keys where !known.contains(key) {
+            let hint = ConfigurationPath.didYouMean(key, among: known)
+            add(ConfigurationPath.member(path, key), "unknown key\(hint); \(explanation)")
         }
-        return !unknown.isEmpty
     }
 
     /// The non-empty strings of the array `value` (`noun`s); every other element is reported,
@@ -121,17 +109,13 @@ final class IssueCollector: @unchecked Sendable {
             add(path, "expected an array of \(noun)s, found \(value.kindDescription)")
             return []
         }
-        var strings: [String] = []
-        for (index, element) in values.enumerated() {
-            guard case .string(let text) = element, !text.isEmpty else {
-                add(
-                    ConfigurationPath.element(path, index),
-                    "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
-                continue
-            }
-            strings.append(text)
+        return values.enumerated().compactMap { index, element in
+            if case .string(let text) = element, !text.isEmpty { return text }
+            add(
+                ConfigurationPath.element(path, index),
+                "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
+            return nil
         }
-        return strings
     }
 
     /// `object[key]` when it is a positive whole number; `nil` when absent or not one (reported).
@@ -147,7 +131,6 @@ final class IssueCollector: @unchecked Sendable {
     }
 
     var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
-    var isEmpty: Bool { lock.withLock { stored.isEmpty } }
 }
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.
@@ -175,7 +158,7 @@ package enum ConfigurationPath {
         }
     }
 
-    /// The closest candidate to `word` within a small edit distance, for "did you mean" hints.
+    /// The closest candidate to `word` within a small edit distance.
     package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         closestName(to: word, among: candidates)
     }

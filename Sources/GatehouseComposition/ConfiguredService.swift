@@ -1,15 +1,9 @@
 import Foundation
 import GatehouseCore
 
-/// A service assembled from configuration: gate → optional cache → loader, usable wherever an
-/// `any ResourceLoading<String, Data>` is, and able to decide without loading.
-///
-/// One gate decides every operation, each with its action: `load` `"read"` (or the action
-/// given), `store` `"write"`, `remove` `"delete"`, `keys(under:)` `"list"`, then `"read"` for
-/// each key. Shadow gatekeepers are recorded (`AccessRecord.isShadow`), never enforced.
-///
-/// An operation throws `AccessDenied` when the gate refuses, `CancellationError`, or the loader's
-/// own error unchanged (``UnsupportedOperation`` when it cannot store or list).
+/// A service assembled from configuration: gate → optional cache → loader. One gate decides
+/// every operation with its action (`"read"`, `"write"`, `"delete"`, `"list"`); an operation
+/// throws `AccessDenied`, `CancellationError`, or the loader's own error unchanged.
 public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// A configured service is a gate: a cache may stand behind it, never in front of it.
     public typealias Gate = AccessGate
@@ -52,17 +46,14 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
         try await proxy.keys(under: prefix)
     }
 
-    /// Decides `request`, with the resource's attributes merged in, without loading anything.
-    ///
-    /// - Throws: `AccessDenied` or `CancellationError`.
+    /// Decides `request`, with the resource's attributes merged in, without loading anything;
+    /// throws `AccessDenied` or `CancellationError`.
     public func authorize(_ request: AccessRequest) async throws {
         try await gate.authorize(
             request, identity: gate.identity, resourceAttributes: proxy.attributes(of: request.resource))
     }
 
     /// Decides `request` as ``authorize(_:)`` does and explains the verdict, step by step.
-    ///
-    /// - Throws: `CancellationError` only.
     public func decide(_ request: AccessRequest) async throws(CancellationError) -> AccessVerdict {
         try await gate.decide(
             request, identity: gate.identity, explained: true, whyNot: true,

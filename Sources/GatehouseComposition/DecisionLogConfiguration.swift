@@ -1,8 +1,7 @@
 import GatehouseAudit
 
-/// The top-level `"decisionLog"` of a configuration: a file that receives one JSON line per
-/// decision of every service (a `DecisionLog` from GatehouseAudit). See docs/configuration.md,
-/// "Decision log".
+/// The top-level `"decisionLog"`: a file that receives one JSON line per decision of every
+/// service (docs/configuration.md, "Decision log").
 public struct DecisionLogConfiguration: Sendable, Hashable {
     /// The log file, relative to the configuration file's folder unless absolute.
     public var path: String
@@ -36,43 +35,37 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
         issues.addUnknownKeys(
             of: object, at: path, known: Self.keys,
             "a decision log has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
         var file = ""
         switch object["path"] {
         case .string(let text)? where !text.isEmpty:
             file = text
         case nil:
-            issues.add(ConfigurationPath.member(path, "path"), "missing; name the file to write decisions to")
+            issues.add(at("path"), "missing; name the file to write decisions to")
         case let other?:
-            issues.add(
-                ConfigurationPath.member(path, "path"),
-                "expected a non-empty string, found \(other.shown)")
+            issues.add(at("path"), "expected a non-empty string, found \(other.shown)")
         }
-        let mask =
-            object["mask"].map {
-                issues.strings(
-                    $0, at: ConfigurationPath.member(path, "mask"), of: "attribute key", found: \.shown)
-            } ?? []
-        let capacity =
-            issues.positiveInteger(
-                "capacity", in: object, at: path, expected: "a positive whole number of records")
-            ?? DecisionLog.defaultCapacity
+        let mask = object["mask"].map {
+            issues.strings($0, at: at("mask"), of: "attribute key", found: \.shown)
+        }
+        let capacity = issues.positiveInteger(
+            "capacity", in: object, at: path, expected: "a positive whole number of records")
         var overflow = DecisionLog.Overflow.drop
         if let overflowValue = object["overflow"] {
-            let names = DecisionLog.Overflow.allCases.map(\.rawValue)
-            if case .string(let text) = overflowValue, let chosen = DecisionLog.Overflow(rawValue: text) {
+            let text: String? = if case .string(let text) = overflowValue { text } else { nil }
+            if let chosen = text.flatMap(DecisionLog.Overflow.init(rawValue:)) {
                 overflow = chosen
             } else {
-                var hint = ""
-                if case .string(let text) = overflowValue {
-                    hint = ConfigurationPath.didYouMean(text, among: names)
-                }
+                let names = DecisionLog.Overflow.allCases.map(\.rawValue)
+                let hint = text.map { ConfigurationPath.didYouMean($0, among: names) } ?? ""
                 issues.add(
-                    ConfigurationPath.member(path, "overflow"),
-                    "expected \"drop\" or \"wait\", found \(overflowValue.shown)\(hint)")
+                    at("overflow"), "expected \"drop\" or \"wait\", found \(overflowValue.shown)\(hint)")
             }
         }
         guard issues.issues.count == before else { return nil }
-        self.init(path: file, mask: mask, capacity: capacity, overflow: overflow)
+        self.init(
+            path: file, mask: mask ?? [], capacity: capacity ?? DecisionLog.defaultCapacity,
+            overflow: overflow)
     }
 
     /// The configuration as JSON, every key written.

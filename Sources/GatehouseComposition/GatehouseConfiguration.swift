@@ -2,12 +2,8 @@ import Foundation
 import GatehouseCore
 import GatehousePolicies
 
-/// A configuration file: named services, each a loader, an optional cache and gatekeepers, and
-/// optionally a decision log. The format is in docs/configuration.md.
-///
-/// Reading checks the shape and reports every problem with its path; ``Assembler`` then checks
-/// each component. `init(json:file:)` keeps the file's order; `JSONDecoder` does not, so
-/// equality compares services by name, not position.
+/// A configuration file: named services and optionally a decision log (docs/configuration.md).
+/// Equality compares services by name, not position: `JSONDecoder` does not keep the file's order.
 public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     /// The services, in file order.
     public var services: [ServiceConfiguration]
@@ -32,24 +28,21 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         self.decisionLog = decisionLog
     }
 
-    /// Reads a configuration from UTF-8 JSON; an invisible character in any string or key is an
-    /// issue (see docs/configuration.md).
-    ///
-    /// - Throws: ``ConfigurationError`` listing every shape problem with its location.
+    /// Reads a configuration from UTF-8 JSON; throws a ``ConfigurationError`` listing every shape
+    /// problem (an invisible character in any string or key is one) with its location.
     public init(json data: Data, file: URL? = nil) throws {
-        let (configuration, issues) = try Self.read(json: data, file: file)
-        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
-        self = configuration
+        self = try Self.checked(Self.read(json: data, file: file), file: file)
     }
 
     /// Reads a configuration file, or a pipe such as `/dev/stdin`, of at most 16 MiB; a pipe
-    /// that has not ended within 10 seconds is an error, never a hang.
-    ///
-    /// - Throws: ``ConfigurationError``, also when the file cannot be read.
+    /// that has not ended within 10 seconds is a ``ConfigurationError``, never a hang.
     public init(contentsOf url: URL) throws {
-        let (configuration, issues) = try Self.read(contentsOf: url)
-        guard issues.isEmpty else { throw ConfigurationError(file: url, issues: issues) }
-        self = configuration
+        self = try Self.checked(Self.read(contentsOf: url), file: url)
+    }
+
+    private static func checked(_ read: (Self, [ConfigurationError.Issue]), file: URL?) throws -> Self {
+        guard read.1.isEmpty else { throw ConfigurationError(file: file, issues: read.1) }
+        return read.0
     }
 
     /// Reads as much of a configuration file as its shape allows, as ``read(json:file:)`` does.
@@ -63,10 +56,8 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return try read(json: Data(bytes), file: url)
     }
 
-    /// Reads as much of a configuration as its shape allows, with the shape's issues, so that
-    /// the ``Assembler`` checks the rest in the same pass.
-    ///
-    /// - Throws: ``ConfigurationError`` when the text is not JSON (or not UTF-8, or empty).
+    /// Reads as much of a configuration as its shape allows, with the shape's issues, for the
+    /// ``Assembler`` to check the rest in the same pass; throws when the text is not UTF-8 JSON.
     static func read(json data: Data, file: URL?) throws -> (Self, [ConfigurationError.Issue]) {
         let bytes = Array(data)
         if let encoding = WideEncoding.name(of: bytes) {
@@ -88,8 +79,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
                 file: file, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
         }
         let issues = IssueCollector()
-        let (services, decisionLog) = Self.parts(of: value, issues: issues)
-        return (Self(services: services, decisionLog: decisionLog), issues.issues)
+        return (Self(value, issues: issues), issues.issues)
     }
 
     /// What a configuration must be, for messages about one that is not.
@@ -99,12 +89,11 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer().decode(JSONValue.self)
         let issues = IssueCollector()
-        let (services, decisionLog) = Self.parts(of: value, issues: issues)
+        self.init(value, issues: issues)
         if let first = issues.issues.first {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: first.description))
         }
-        self.init(services: services, decisionLog: decisionLog)
     }
 
     /// Encodes `{"services": {...}}` in service order, then the decision log if any.
@@ -119,13 +108,12 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         return .object(object)
     }
 
-    /// The services and the decision log of a configuration's top level.
-    private static func parts(of value: JSONValue, issues: IssueCollector) -> (
-        [ServiceConfiguration], DecisionLogConfiguration?
-    ) {
+    /// As much of a configuration as its shape allows, every shape problem in `issues`.
+    private init(_ value: JSONValue, issues: IssueCollector) {
         guard case .object(let root) = value else {
-            issues.add("", "the configuration is \(value.kindDescription); \(expected)")
-            return ([], nil)
+            issues.add("", "the configuration is \(value.kindDescription); \(Self.expected)")
+            self.init(services: [])
+            return
         }
         ConfigurationCharacters.check(value, at: "", issues: issues)
         issues.addUnknownKeys(
@@ -134,25 +122,21 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         let decisionLog = root["decisionLog"].flatMap {
             $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
         }
-        return (services(in: root, issues: issues), decisionLog)
-    }
-
-    private static func services(in root: JSONObject, issues: IssueCollector) -> [ServiceConfiguration] {
-        guard let servicesValue = root["services"] else {
+        var services: [ServiceConfiguration] = []
+        switch root["services"] {
+        case .object(let named)?:
+            if named.members.isEmpty { issues.add("services", "empty; name at least one service") }
+            services = named.members.compactMap {
+                ServiceConfiguration(
+                    name: $0.key, value: $0.value, path: ConfigurationPath.member("services", $0.key),
+                    issues: issues)
+            }
+        case nil:
             issues.add("services", "missing; name at least one service")
-            return []
+        case let other?:
+            issues.add("services", "expected an object of named services, found \(other.kindDescription)")
         }
-        guard case .object(let servicesObject) = servicesValue else {
-            issues.add(
-                "services", "expected an object of named services, found \(servicesValue.kindDescription)")
-            return []
-        }
-        if servicesObject.members.isEmpty { issues.add("services", "empty; name at least one service") }
-        return servicesObject.members.compactMap { member in
-            ServiceConfiguration(
-                name: member.key, value: member.value, path: ConfigurationPath.member("services", member.key),
-                issues: issues)
-        }
+        self.init(services: services, decisionLog: decisionLog)
     }
 }
 
@@ -208,47 +192,36 @@ public struct ServiceConfiguration: Sendable, Hashable {
         issues.addUnknownKeys(
             of: object, at: path, known: Self.keys,
             "a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
-        let loaderPath = ConfigurationPath.member(path, "loader")
-        let loader = object["loader"].flatMap { ComponentConfiguration($0, path: loaderPath, issues: issues) }
-        if object["loader"] == nil { issues.add(loaderPath, "missing; say which loader serves this service") }
-
-        let cache = object["cache"].flatMap {
-            $0 == .null
-                ? nil
-                : CacheConfiguration(value: $0, path: ConfigurationPath.member(path, "cache"), issues: issues)
+        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
+        func given(_ key: String) -> JSONValue? { object[key] == .null ? nil : object[key] }
+        let loader = object["loader"].flatMap {
+            ComponentConfiguration($0, path: at("loader"), issues: issues)
         }
-
-        let gatesPath = ConfigurationPath.member(path, "gatekeepers")
-        var gatekeepers: [ComponentConfiguration] = []
-        if let gatesValue = object["gatekeepers"] {
-            gatekeepers = Self.components(gatesValue, path: gatesPath, issues: issues)
-            if case .array(let array) = gatesValue, array.isEmpty {
-                issues.add(gatesPath, "empty; " + Self.noOpenDoor)
-            }
-        } else {
-            issues.add(gatesPath, "missing; " + Self.noOpenDoor)
+        if object["loader"] == nil {
+            issues.add(at("loader"), "missing; say which loader serves this service")
         }
-        let shadow =
-            object["shadow"].map {
-                Self.components($0, path: ConfigurationPath.member(path, "shadow"), issues: issues)
-            } ?? []
-
+        let cache = given("cache").flatMap {
+            CacheConfiguration(value: $0, path: at("cache"), issues: issues)
+        }
+        let gatekeepers = object["gatekeepers"].map {
+            Self.components($0, path: at("gatekeepers"), issues: issues)
+        }
+        if gatekeepers == nil {
+            issues.add(at("gatekeepers"), "missing; " + Self.noOpenDoor)
+        } else if object["gatekeepers"] == .array([]) {
+            issues.add(at("gatekeepers"), "empty; " + Self.noOpenDoor)
+        }
+        let shadow = object["shadow"].map { Self.components($0, path: at("shadow"), issues: issues) } ?? []
         let attributes = object["attributes"].map {
-            issues.strings(
-                $0, at: ConfigurationPath.member(path, "attributes"), of: "attribute name",
-                found: \.kindDescription)
+            issues.strings($0, at: at("attributes"), of: "attribute name", found: \.kindDescription)
         }
-        let resourceAttributes = object["resourceAttributes"].flatMap {
-            $0 == .null
-                ? nil
-                : ComponentConfiguration(
-                    $0, path: ConfigurationPath.member(path, "resourceAttributes"), issues: issues)
+        let resourceAttributes = given("resourceAttributes").flatMap {
+            ComponentConfiguration($0, path: at("resourceAttributes"), issues: issues)
         }
-
         // Kept despite shape problems, so that the assembler checks its other components too.
         guard let loader else { return nil }
         self.init(
-            name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow,
+            name: name, loader: loader, cache: cache, gatekeepers: gatekeepers ?? [], shadow: shadow,
             attributes: attributes, resourceAttributes: resourceAttributes)
     }
 

@@ -1,8 +1,7 @@
 import GatehouseRemote
 
-/// A JSON value as written in a configuration file: what plugin settings are decoded from.
-///
-/// Numbers keep their literal text, so `10000000` stays exact whatever width it is read as.
+/// A JSON value as written in a configuration file; numbers keep their literal text, so
+/// `10000000` stays exact whatever width it is read as.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -30,8 +29,8 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
-/// A JSON object whose keys keep the order they were written in (so errors and `explain` follow
-/// the file), with lookup by key. Equality ignores the order, as JSON does.
+/// A JSON object whose keys keep the order they were written in, so errors and `explain` follow
+/// the file; equality ignores the order, as JSON does.
 public struct JSONObject: Sendable, Hashable {
     /// The members in the order they were written.
     public private(set) var members: [(key: String, value: JSONValue)]
@@ -155,7 +154,7 @@ extension JSONValue: Codable {
         case .object(let object):
             var container = encoder.container(keyedBy: AnyCodingKey.self)
             for member in object.members {
-                try container.encode(member.value, forKey: AnyCodingKey(member.key))
+                try container.encode(member.value, forKey: AnyCodingKey(stringValue: member.key))
             }
         }
     }
@@ -166,12 +165,7 @@ struct AnyCodingKey: CodingKey, Hashable {
     var stringValue: String
     var intValue: Int?
 
-    init(_ string: String) {
-        stringValue = string
-        intValue = nil
-    }
-
-    init(stringValue: String) { self.init(stringValue) }
+    init(stringValue: String) { self.stringValue = stringValue }
 
     init(intValue: Int) {
         stringValue = String(intValue)

@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// What a plugin factory knows about where it is being built: the configuration's folder (for
-/// relative paths), the clock and observer of this assembly, and a way to build nested policies.
+/// What a plugin factory knows about where it is being built, and a way to build nested policies.
 public struct PluginContext: Sendable {
     /// The configuration's folder; relative paths resolve against it, never the working directory.
     public let baseDirectory: URL
@@ -33,20 +32,14 @@ public struct PluginContext: Sendable {
         guard let built = build.policy(component, path: path, depth: depth + 1) else {
             throw NestedComponentFailed()
         }
-        build.recordNested(built.line)
         return built.policy
     }
 
-    /// Builds nested policies (as `allOf` does with its `policies`), reporting the problems of
-    /// every one of them before throwing.
+    /// Builds nested policies (as `allOf` does), reporting the problems of every one before throwing.
     public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
-        var built: [any AccessPolicy] = []
-        var failed = false
-        for component in components {
-            if let policy = try? policy(component) { built.append(policy) } else { failed = true }
-        }
-        if failed { throw NestedComponentFailed() }
-        return built
+        let built = components.map { try? policy($0) }
+        guard built.allSatisfy({ $0 != nil }) else { throw NestedComponentFailed() }
+        return built.compactMap { $0 }
     }
 }
 

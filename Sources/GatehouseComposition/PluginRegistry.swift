@@ -2,14 +2,14 @@ import Foundation
 import GatehouseCore
 
 /// The component types a configuration may name, each with its `Decodable` settings type and a
-/// factory; the built-ins are registered from the start. See docs/configuration.md, "Your own
-/// types", for an example.
+/// factory; the built-ins are registered from the start (docs/configuration.md, "Your own types").
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings and describes it for `explain`.
+    /// Builds a component from its settings, with its line of `explain` when the type gives one.
     struct Plugin<Component>: Sendable {
         let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> Component
-        let describe: @Sendable (JSONValue) -> String?
+            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> (
+                built: Component, text: String?
+            )
 
         /// `ignoring`: keys of the component's own that the settings type does not read.
         init<Settings: Decodable & Sendable>(
@@ -20,14 +20,8 @@ public struct PluginRegistry: Sendable {
             build = { value, context, unread in
                 let decoder = SettingsDecoder()
                 defer { unread = decoder.unknownKeys }
-                return try factory(decoder.decode(Settings.self, from: value, ignoring: ignoring), context)
-            }
-            self.describe = { value in
-                guard let describe,
-                    let settings = try? SettingsDecoder().decode(
-                        Settings.self, from: value, ignoring: ignoring)
-                else { return nil }
-                return describe(settings)
+                let settings = try decoder.decode(Settings.self, from: value, ignoring: ignoring)
+                return (try factory(settings, context), describe?(settings))
             }
         }
     }
@@ -57,9 +51,8 @@ public struct PluginRegistry: Sendable {
 
     /// Registers a gatekeeper type: `settings` is decoded from the component's other keys (a key
     /// it does not read is reported as unknown), `describe` gives its line of `explain`, and
-    /// `factory` builds it, throwing ``SettingsError`` to point at one setting.
-    ///
-    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    /// `factory` builds it, throwing ``SettingsError`` to point at one setting. Throws a
+    /// ``PluginRegistrationError`` when the name is taken or empty.
     public mutating func registerGatekeeper<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
@@ -70,9 +63,8 @@ public struct PluginRegistry: Sendable {
         try Self.add(plugin, as: type, kind: "policy", to: &policies)
     }
 
-    /// Registers a loader type whose resources are `Data` named by `String` keys.
-    ///
-    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    /// Registers a loader type whose resources are `Data` named by `String` keys, as
+    /// ``registerGatekeeper(_:settings:describe:factory:)`` does.
     public mutating func registerLoader<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
@@ -83,9 +75,8 @@ public struct PluginRegistry: Sendable {
             Plugin(settings, describe: describe, factory: factory), as: type, kind: "loader", to: &loaders)
     }
 
-    /// Registers an attribute source type, named by a service's `"resourceAttributes"`.
-    ///
-    /// - Throws: ``PluginRegistrationError`` when the name is taken or empty.
+    /// Registers an attribute source type, named by a service's `"resourceAttributes"`, as
+    /// ``registerGatekeeper(_:settings:describe:factory:)`` does.
     public mutating func registerAttributeSource<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,

@@ -15,11 +15,6 @@ extension BuiltInPlugins {
         var proxy: String?
     }
 
-    static func registerRemote(in registry: inout PluginRegistry) {
-        try? registry.registerGatekeeper(
-            "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
-    }
-
     static func makeRemote(_ settings: RemoteSettings, _ context: PluginContext) throws -> any AccessPolicy {
         let decisionProtocol = try remoteProtocol(settings.protocol)
         guard let url = URL(string: settings.url), let scheme = url.scheme?.lowercased(),

@@ -1,9 +1,6 @@
-/// Decodes a plugin's settings from a ``JSONValue``, noting every key the type looked at so
-/// that the others are reported as unknown: a typo such as `"subjcts"` must never pass silently.
-///
-/// A value that cannot be decoded is noted and a stand-in (a ``SettingPlaceholder``, or an empty
-/// or zero value) decoded in its place, so that every problem is reported at once. Without a
-/// stand-in decoding stops; then only the keys its `CodingKey` type cannot represent are unknown.
+/// Decodes a plugin's settings, noting every key the type read so that the others are reported
+/// as unknown (a typo such as `"subjcts"` must never pass silently). A bad value is noted and a
+/// stand-in decoded in its place, so that every problem is reported at once.
 final class SettingsDecoder {
     /// A key that the settings type does not have, relative to the settings, and its likely meaning.
     struct UnknownKey {
@@ -30,16 +27,11 @@ final class SettingsDecoder {
         readKeys = ["": ignoring]
         objects = []
         problems = []
-        let result: T
-        do {
-            result = try T(from: ValueDecoder(value: value, codingPath: [], owner: self))
-        } catch {
-            unknownKeys = collectUnknownKeys(failed: true)
-            throw problems.isEmpty ? error : Problems(errors: problems)
-        }
-        unknownKeys = collectUnknownKeys(failed: false)
+        let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: self)) }
+        let failed = if case .failure = decoded { true } else { false }
+        unknownKeys = collectUnknownKeys(failed: failed)
         guard problems.isEmpty else { throw Problems(errors: problems) }
-        return result
+        return try decoded.get()
     }
 
     /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws.
@@ -64,6 +56,7 @@ final class SettingsDecoder {
 
     private struct Unrecoverable: Error {}
 
+    /// After a failed decoding, only keys the `CodingKey` type cannot represent are surely unknown.
     private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
         var unknown: [UnknownKey] = []
         for (path, object, unrepresentable) in objects {
@@ -72,7 +65,7 @@ final class SettingsDecoder {
                 let candidates = read.filter { object[$0] == nil }.sorted()
                 unknown.append(
                     UnknownKey(
-                        path: path + [AnyCodingKey(key)],
+                        path: path + [AnyCodingKey(stringValue: key)],
                         suggestion: ConfigurationPath.suggestion(for: key, among: candidates)))
             }
         }
@@ -97,7 +90,8 @@ final class SettingsDecoder {
     }
 }
 
-private struct ValueDecoder: Decoder {
+/// A decoder of one value, which is also its own single-value container.
+private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let owner: SettingsDecoder
@@ -127,9 +121,7 @@ private struct ValueDecoder: Decoder {
         return UnkeyedContainer(values: values, codingPath: codingPath, owner: owner)
     }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValue(value: value, codingPath: codingPath, owner: owner)
-    }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -144,12 +136,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return object[key.stringValue] != nil
     }
 
-    private func value(for key: Key) throws -> JSONValue {
+    /// The decoder of the value at `key`, noted as read.
+    private func decoder(for key: Key) throws -> ValueDecoder {
         owner.noteRead(key.stringValue, at: codingPath)
         guard let value = object[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
         }
-        return value
+        return ValueDecoder(value: value, codingPath: codingPath + [key], owner: owner)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -159,8 +152,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         do {
-            let value = try value(for: key)
-            return try SingleValue(value: value, codingPath: codingPath + [key], owner: owner).decode(type)
+            return try decoder(for: key).decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -169,13 +161,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
-            .container(keyedBy: type)
+        try decoder(for: key).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ValueDecoder(value: value(for: key), codingPath: codingPath + [key], owner: owner)
-            .unkeyedContainer()
+        try decoder(for: key).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
@@ -183,7 +173,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: try value(for: key), codingPath: codingPath + [key], owner: owner)
+        try decoder(for: key)
     }
 }
 
@@ -196,14 +186,16 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { values.count }
     var isAtEnd: Bool { currentIndex >= values.count }
 
-    private mutating func next() throws -> (JSONValue, [any CodingKey]) {
+    /// The decoder of the next element.
+    private mutating func next() throws -> ValueDecoder {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(
                 JSONValue.self,
                 .init(codingPath: codingPath, debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
-        return (values[currentIndex], codingPath + [AnyCodingKey(intValue: currentIndex)])
+        let path = codingPath + [AnyCodingKey(intValue: currentIndex)]
+        return ValueDecoder(value: values[currentIndex], codingPath: path, owner: owner)
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -213,9 +205,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next()
+        let element = try next()
         do {
-            return try SingleValue(value: value, codingPath: path, owner: owner).decode(type)
+            return try element.decode(type)
         } catch {
             return try owner.recover(from: error, as: type)
         }
@@ -224,26 +216,19 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        let (value, path) = try next()
-        return try ValueDecoder(value: value, codingPath: path, owner: owner).container(keyedBy: type)
+        try next().container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let (value, path) = try next()
-        return try ValueDecoder(value: value, codingPath: path, owner: owner).unkeyedContainer()
+        try next().unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let (value, path) = try next()
-        return ValueDecoder(value: value, codingPath: path, owner: owner)
+        try next()
     }
 }
 
-private struct SingleValue: SingleValueDecodingContainer {
-    let value: JSONValue
-    let codingPath: [any CodingKey]
-    let owner: SettingsDecoder
-
+extension ValueDecoder {
     func decodeNil() -> Bool { value == .null }
 
     private func mismatch(_ expected: String) -> DecodingError {
@@ -278,20 +263,14 @@ private struct SingleValue: SingleValueDecodingContainer {
         throw mismatch("a whole number from \(T.min) to \(T.max)")
     }
 
-    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
-
+    /// Any other type, the integers of every width among them (one witness for all ten).
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if type == JSONValue.self, let value = value as? T { return value }
-        return try T(from: ValueDecoder(value: value, codingPath: codingPath, owner: owner))
+        if let integerType = type as? any FixedWidthInteger.Type, let integer = try integer(integerType) as? T
+        {
+            return integer
+        }
+        return try T(from: self)
     }
 }
 

@@ -15,10 +15,9 @@ import GatehouseCore
 /// deny      *        *       avatars/*/private-*
 /// ```
 /// Any matching `deny` wins, then any matching `allow`; otherwise the request is denied. Each
-/// decision `stat`s the file and parses it again only when it changed. While the file cannot
-/// be used (missing, malformed, incomplete), every decision throws a ``RulesFileError``, so the
-/// proxy denies, unless ``WhenInvalid/keepLastGood`` keeps the last good version deciding.
-/// Format, reload and failures: see docs/policies.md.
+/// decision `stat`s the file and parses it again when it changed. While the file cannot be used,
+/// every decision throws a ``RulesFileError`` (so the proxy denies), unless
+/// ``WhenInvalid/keepLastGood``. Format, reload and failures: see docs/policies.md.
 public struct FilePolicy: AccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
@@ -36,24 +35,22 @@ public struct FilePolicy: AccessPolicy {
     public let name: String
     /// The largest file, in bytes, the policy reads; a larger file is an error.
     public let maximumFileSize: Int
-    /// Whether the file must end with an `end` line, so that a version rewritten in place is
-    /// never used while partly written (it is ``RulesFileError/Kind/incomplete`` until whole).
+    /// Whether the file must end with an `end` line, so that a version rewritten in place is never
+    /// used while partly written.
     public let requireEnd: Bool
     /// What decisions do while the current version cannot be used; `.deny` unless given.
     public let whenInvalid: WhenInvalid
-    /// The attribute names requests carry, or `nil` when none are declared. When declared, a
-    /// version naming another attribute is invalid, so a misspelt name never silently matches
-    /// nothing.
+    /// The attribute names requests carry, or `nil`. When declared, a version naming another is
+    /// invalid, so a misspelt name never silently matches nothing.
     public let attributes: [String]?
 
     let path: String
-    /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
+    /// Converted once: every decision stats it.
     private let cPath: [CChar]
     let fileName: String
     private let state: LockedState<LoadState>
 
-    /// Creates a policy that decides by the rules file at `url`; the file is first read at the
-    /// first decision.
+    /// Creates a policy that decides by the rules file at `url`, first read at the first decision.
     public init(
         url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
         whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil
@@ -81,8 +78,8 @@ public struct FilePolicy: AccessPolicy {
         return .deny(reason: "\(reason) (\(note))")
     }
 
-    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the
-    /// last good version decided.
+    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the last
+    /// good version decided.
     ///
     /// - Throws: ``RulesFileError`` when the file cannot be used.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
@@ -101,13 +98,11 @@ public struct FilePolicy: AccessPolicy {
         return version.noted(version.rules.explanation(for: request))
     }
 
-    /// The note on a decision made by the last good version.
     static func lastGoodNote(_ error: RulesFileError) -> String {
         "by the last good version; the current one is invalid: \(error.errorDescription ?? error.message)"
     }
 
-    /// The rule that decides `request` in the version decisions use now, or `nil` when no rule
-    /// matches.
+    /// The rule that decides `request` in the version decisions use now, if any.
     package func decidingRule(for request: AccessRequest) throws -> RulesFile.Verdict? {
         try currentRules().decide(request)
     }
@@ -122,12 +117,11 @@ public struct FilePolicy: AccessPolicy {
         state.withLock { $0.loadCount }
     }
 
-    /// The parsed rules decisions use now, loading the file if it changed.
+    /// The rules decisions use now, loading the file if it changed.
     package func currentRules() throws -> RulesFile {
         try currentVersion().rules
     }
 
-    /// The version decisions use now, loading the file if it changed.
     private func currentVersion() throws -> Version {
         var status = stat()
         guard stat(cPath, &status) == 0 else {
@@ -142,8 +136,7 @@ public struct FilePolicy: AccessPolicy {
         let identity = FileIdentity(status)
         return try state.withLock { state in
             if state.identity != identity {
-                // Loading under the lock: a change is parsed once, and concurrent decisions wait
-                // for it rather than each parsing their own copy.
+                // Under the lock: a change is parsed once, and concurrent decisions wait for it.
                 state.loadCount += 1
                 let loaded = load(expecting: identity)
                 state.identity = loaded.identity
@@ -179,13 +172,12 @@ public struct FilePolicy: AccessPolicy {
     }
 }
 
-/// The rules decisions use, and, when they are the last good version kept in charge, the error
-/// that made the current version invalid.
+/// The rules decisions use and, when they are the last good version, the current version's error.
 private struct Version {
     var rules: RulesFile
     var invalidCurrent: RulesFileError?
 
-    /// `explanation` with, when the last good version decided, the note that says so.
+    /// `explanation`, noted when the last good version decided.
     func noted(_ explanation: AccessExplanation) -> AccessExplanation {
         guard let invalidCurrent else { return explanation }
         var noted = explanation
@@ -194,12 +186,11 @@ private struct Version {
     }
 }
 
-/// What a ``FilePolicy``'s decisions share: the identity last loaded (`nil` before the first
-/// load) and the version decisions use for it.
+/// What a ``FilePolicy``'s decisions share: the identity last loaded and the version for it.
 private struct LoadState {
     var identity: FileIdentity?
     var version: Result<Version, RulesFileError>
-    /// The last version that parsed, kept only for ``FilePolicy/WhenInvalid/keepLastGood``.
+    /// Kept only for ``FilePolicy/WhenInvalid/keepLastGood``.
     var lastGood: RulesFile?
     var loadCount = 0
 
@@ -207,7 +198,6 @@ private struct LoadState {
         version = .failure(RulesFileError(file: fileName, kind: .cannotRead, message: "not read yet"))
     }
 
-    /// Takes the outcome of loading a new version.
     mutating func settle(_ loaded: Result<RulesFile, RulesFileError>, keepingLastGood: Bool) {
         switch loaded {
         case .success(let rules):
@@ -225,8 +215,7 @@ private struct LoadState {
 }
 
 extension RulesFileError.Kind {
-    /// Whether the problem is with the file's contents (a bad version), not with reaching the
-    /// file at all (missing, unreadable, not a regular file).
+    /// Whether the problem is with the contents (a bad version), not with reaching the file.
     var isAboutContents: Bool {
         switch self {
         case .cannotRead, .notRegularFile: false

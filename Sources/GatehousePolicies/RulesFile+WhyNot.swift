@@ -1,7 +1,6 @@
 import GatehouseCore
 
 extension RulesFile {
-    /// The most near misses a denial lists.
     static let nearMissLimit = 5
     /// Past this many rules, near misses are looked for only among the rules of the matching
     /// patterns, so that explaining a denial costs no more than deciding it.
@@ -54,8 +53,8 @@ extension RulesFile {
         }
     }
 
-    /// What keeps a resource pattern from matching: placeholders without a value (and whether it
-    /// matches once they are read as `*`), or the resource itself; `nil` when it matches.
+    /// What keeps a resource pattern from matching, `nil` when it matches: placeholders without a
+    /// value (and whether it matches with them read as `*`), or the resource itself.
     private static func resourceFailures(
         _ pattern: String, _ request: AccessRequest
     ) -> (notes: [String], matchesWithoutValues: Bool)? {
@@ -81,7 +80,7 @@ extension RulesFile {
         return (["the resource does not match \(pattern)"], false)
     }
 
-    /// What keeps the rule's subject from matching the request's; empty when it matches.
+    /// What keeps the rule's subject from matching the request's.
     private func subjectFailures(
         _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
     ) -> [String] {

@@ -1,10 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// One parsed and indexed version of a rules file (format: docs/policies.md), immutable.
-///
-/// A decision reads only the rules of the resource patterns that match (``PatternLookup``),
-/// so its cost does not grow with the number of rules.
+/// One parsed and indexed version of a rules file (format: docs/policies.md), immutable. A decision
+/// reads only the rules of the resource patterns that match, so its cost does not grow with the file.
 package final class RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {
@@ -51,8 +49,7 @@ package final class RulesFile: Sendable {
     /// How many rules (lines starting with `allow` or `deny`) the file has.
     package let ruleCount: Int
     let resources: PatternLookup
-    /// The rules, those of each resource pattern side by side: pattern `i`'s are
-    /// `rules[starts[i]..<starts[i + 1]]`.
+    /// Sorted by resource pattern: pattern `i`'s are `indexedRules[starts[i]..<starts[i + 1]]`.
     let indexedRules: [IndexedRule]
     let starts: [Int32]
     /// The rules of each pattern with more than ``scanLimit``, filed by subject.
@@ -76,20 +73,18 @@ package final class RulesFile: Sendable {
         try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd, attributes: attributes)
     }
 
-    /// Parses the UTF-8 bytes of a file; patterns are normalized to NFC, and `attributes`, when
-    /// given, are the only names a placeholder or condition may read.
+    /// Parses the UTF-8 bytes of a file, patterns in NFC; `attributes`, when given, are the only
+    /// names a placeholder or condition may read.
     ///
-    /// - Throws: ``RulesFileError`` listing every problem by line; ``RulesFileError/Kind/incomplete``
-    ///   for a text with no line at all (what a file rewritten in place looks like) or without a
-    ///   required `end` line.
+    /// - Throws: ``RulesFileError`` listing every problem by line (``RulesFileError/Kind/incomplete``
+    ///   for a file with no line, or without a required `end` line).
     package static func parse(
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
     ) throws -> RulesFile {
         try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes).file
     }
 
-    /// Parses the bytes of a file as `parse` does, and counts the groups
-    /// the file defines; with `namingAttributes`, names the attributes it reads (sorted).
+    /// `parse`, with the number of groups and, with `namingAttributes`, the attributes read (sorted).
     package static func parseCounted(
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil,
         namingAttributes: Bool = false
@@ -126,7 +121,7 @@ package final class RulesFile: Sendable {
         return (RulesFile(&parser, fileName: fileName), groupCount, names)
     }
 
-    /// Indexes what `parser` read from the file `fileName` without problems, taking its rules.
+    /// Indexes what `parser` read without problems, taking its rules.
     private init(_ parser: inout RulesParser, fileName: String) {
         self.fileName = fileName
         ruleCount = parser.rules.count
@@ -179,8 +174,7 @@ package final class RulesFile: Sendable {
         groups.groups(of: subject)
     }
 
-    /// The rule that decides `request`: the first matching `deny` if any, else the first
-    /// matching `allow`, else `nil` (no rule matches, which denies).
+    /// The first matching `deny` if any, else the first matching `allow`, else `nil` (which denies).
     package func decide(_ request: AccessRequest) -> Verdict? {
         var search = Search(file: self, request: request)
         resources.forEachMatch(of: request.resource, values: request) { pattern in
@@ -202,8 +196,8 @@ package final class RulesFile: Sendable {
         explanation(for: request).decision
     }
 
-    /// The decision for `request`, with the deciding rule's file and line (`avatars.rules:3
-    /// denies`), or a denial saying that no rule allows.
+    /// The decision for `request` with the deciding rule (`avatars.rules:3 denies`), or a denial
+    /// saying that no rule allows.
     package func explanation(for request: AccessRequest) -> AccessExplanation {
         guard let verdict = decide(request) else {
             return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
@@ -220,20 +214,13 @@ package final class RulesFile: Sendable {
 
 /// One rule as a decision reads it; the resource pattern is the one it is filed under.
 struct IndexedRule: Sendable {
-    /// What `subject` holds.
+    /// What `subject` holds: `*` (any subject, and none), a name, a pattern, or a group's name.
     enum SubjectKind: Sendable {
-        /// `*`: any subject, and a request without one.
-        case any
-        /// A subject's name.
-        case exact
-        /// A pattern with `*`.
-        case pattern
-        /// A group's name (written `@NAME`).
-        case group
+        case any, exact, pattern, group
     }
 
     var subject: String
-    /// The ids of the resource and action patterns.
+    /// Pattern ids.
     var resource: Int32
     var action: Int32
     var line: Int32
@@ -241,7 +228,6 @@ struct IndexedRule: Sendable {
     var effect: RulesFile.Effect
     var hasConditions: Bool
 
-    /// The subject as written in the file.
     var writtenSubject: String { subjectKind == .group ? "@" + subject : subject }
 }
 
@@ -251,10 +237,10 @@ private struct Search {
     let request: AccessRequest
     var deny = Int32.max
     var allow = Int32.max
-    /// The subject's groups, once a rule naming a group needed them.
+    /// The subject's groups, read once a rule names a group.
     var memberOf: Set<String>? = nil
 
-    /// Takes the matching rules of resource pattern `pattern`, which matches.
+    /// Takes the matching rules of the matching resource pattern `pattern`.
     mutating func visit(pattern: Int) {
         let positions = file.starts[pattern]..<file.starts[pattern + 1]
         guard positions.count > RulesFile.scanLimit, let filed = file.filed[Int32(pattern)] else {

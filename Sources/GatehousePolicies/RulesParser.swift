@@ -3,26 +3,21 @@ import GatehouseCore
 /// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from, noting
 /// the problem of each bad line and reading on.
 struct RulesParser {
-    /// The rules, in file order.
     var rules: [IndexedRule] = []
-    /// The distinct resource patterns, by id, and their ids by spelling.
+    /// The distinct patterns, by id, and their ids by spelling.
     private(set) var resources: [String] = []
     var resourceIDs: [String: Int32] = [:]
-    /// The distinct action patterns, by id, and their ids by spelling.
     private(set) var actions: [String] = []
     private var actionIDs: [String: Int32] = [:]
     /// The conditions of each rule that has some, by line.
     private(set) var conditions: [Int32: [RuleCondition]] = [:]
     private(set) var groups = RuleGroups()
-    /// The line of the `end` line, once read.
     private(set) var endLine: Int?
-    /// The problem of each bad line read, in order.
     private(set) var problems: [RulesFileError.Problem] = []
     private var sawComment = false
     private var sawGroup = false
     private var sawLineAfterEnd = false
 
-    /// A parser for a file of (at most) `lineCount` lines that hold fields.
     init(lineCount: Int) {
         rules.reserveCapacity(lineCount)
         resources.reserveCapacity(lineCount)
@@ -34,8 +29,7 @@ struct RulesParser {
         rules.isEmpty && !sawGroup && !sawComment && endLine == nil && problems.isEmpty
     }
 
-    /// Reads one line that has fields, ranges of `text`; a bad line adds its problem to
-    /// ``problems``.
+    /// Reads one line; a bad line adds its problem to ``problems``.
     mutating func read(_ line: RulesLine, in text: [UInt8]) {
         let fields = line.fields
         if text[fields[0].lowerBound] == UInt8(ascii: "#") {
@@ -62,24 +56,14 @@ struct RulesParser {
             case "deny": try readRule(fields, in: text, effect: .deny, line: line.number)
             case "group": try readGroup(fields, in: text, line: line.number)
             default:
+                let hint = nearestName(to: keyword, among: ["allow", "deny", "group", "end"])
                 throw RuleSyntaxError(
-                    "unknown effect \"\(keyword)\"; expected allow, deny or group\(Self.suggestion(for: keyword))"
-                )
+                    "unknown effect \"\(keyword)\"; expected allow, deny or group"
+                        + (hint.map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         } catch {
             problems.append(.init(line: line.number, kind: .malformed, message: error.message))
         }
-    }
-
-    /// `; did you mean "allow"?` when `word` is within two edits of a keyword (the closest,
-    /// the first of equals), else empty.
-    private static func suggestion(for word: String) -> String {
-        let closest = ["allow", "deny", "group", "end"].map {
-            (keyword: $0, distance: editDistance(Array($0), Array(word)))
-        }
-        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
-        .min { $0.distance < $1.distance }
-        return closest.map { "; did you mean \"\($0.keyword)\"?" } ?? ""
     }
 
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
@@ -126,7 +110,6 @@ struct RulesParser {
                 hasConditions: !conditions.isEmpty))
     }
 
-    /// The id of `text` in `list`, added if new.
     private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
         let id = ids.value(for: text, inserting: Int32(list.count))
         if id == list.count { list.append(text) }
@@ -175,7 +158,7 @@ struct RulesParser {
         sawGroup = true
     }
 
-    /// `name` as a group name, written `written` in the file.
+    /// `name`, written `written`, checked as a group name.
     private static func groupName(_ name: String, in written: String) throws(RuleSyntaxError) -> String {
         guard !name.isEmpty else {
             throw RuleSyntaxError("\"\(written)\" names no group; write @NAME")
@@ -200,12 +183,18 @@ struct RulesParser {
         }
     }
 
-    /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)
     private static let groupNameForbidden = Array("*@{}=".utf8)
 }
 
-/// The field `range` of `text` as a string, for messages, names and conditions.
 private func string(_ range: Range<Int>, in text: [UInt8]) -> String {
     String(decoding: text[range], as: UTF8.self)
+}
+
+/// The first of `candidates` closest to `word` within two edits (and fewer than its length), if any.
+func nearestName(to word: String, among candidates: [String]) -> String? {
+    let word = Array(word)
+    return candidates.map { (name: $0, distance: editDistance(Array($0), word)) }
+        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
+        .min { $0.distance < $1.distance }?.name
 }

@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
-/// does not.
+/// Which time zone identifiers a ``TimeWindow`` accepts, and why one is not.
 ///
 /// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` as +05:00 while `Etc/GMT+5`
 /// is −05:00, maps `BST` to Asia/Dhaka, and knows `Factory`. Linux lists one name per place and
@@ -32,7 +31,8 @@ package enum TimeWindowZone {
         if let minutes = fixedOffsetMinutes(identifier) {
             return sentence + "; " + fixedOffsetHint(minutes)
         }
-        return sentence + (suggestion(for: identifier).map { " (did you mean \"\($0)\"?)" } ?? "")
+        return sentence
+            + (closestName(to: identifier, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? "")
     }
 
     /// The IANA areas: the first component of every location identifier, and `Etc`.
@@ -46,26 +46,11 @@ package enum TimeWindowZone {
         .union(["UTC", "GMT"]).subtracting(["Factory"])
 
     /// What a suggestion is chosen from, sorted so that ties always go the same way.
-    private static let candidates: [(name: String, lowered: [Unicode.Scalar])] = {
+    private static let candidates: [String] = {
         let fixed = (-14...12).map { $0 == 0 ? "Etc/GMT" : $0 < 0 ? "Etc/GMT\($0)" : "Etc/GMT+\($0)" }
         let etc = (fixed + ["Etc/UTC"]).filter { TimeZone(identifier: $0) != nil }
-        return listed.union(etc).sorted().map { ($0, Array($0.lowercased().unicodeScalars)) }
+        return listed.union(etc).sorted()
     }()
-
-    /// The closest candidate to `word`, ignoring case, within a third of its length (at least 1).
-    private static func suggestion(for word: String) -> String? {
-        let lowered = Array(word.lowercased().unicodeScalars)
-        var best: (name: String, distance: Int)?
-        for candidate in candidates {
-            let limit = min(max(1, candidate.lowered.count / 3), (best?.distance ?? .max) - 1)
-            guard abs(candidate.lowered.count - lowered.count) <= limit else { continue }
-            let distance = editDistance(lowered, candidate.lowered)
-            if distance <= limit {
-                best = (candidate.name, distance)
-            }
-        }
-        return best?.name
-    }
 
     /// The offset east of UTC, in minutes, when `identifier` spells one as Foundation would read
     /// it (`GMT+5`, `utc-03:00`), else `nil`.

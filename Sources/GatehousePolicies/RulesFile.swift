@@ -89,22 +89,21 @@ package final class RulesFile: Sendable {
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil,
         namingAttributes: Bool = false
     ) throws -> (file: RulesFile, groupCount: Int, attributes: [String]) {
-        let lexer = try RulesLexer(bytes, fileName: fileName)
-        var parser = RulesParser(lineCount: lexer.lineCount)
+        var parser = RulesParser(lineCount: bytes.count { $0 == UInt8(ascii: "\n") } + 1)
         var uses: [RulesAttributeUse] = []
         let readingUses = declared != nil || namingAttributes
-        lexer.forEachLine { line, text in
+        let lineProblems = try RulesLexer.forEachLine(of: bytes, fileName: fileName) { line, text in
             parser.read(line, in: text)
             if readingUses { uses += attributeUses(in: line, of: text) }
         }
-        if parser.isEmpty && lexer.problems.isEmpty {
+        if parser.isEmpty && lineProblems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(
                 file: fileName, kind: .incomplete,
                 message: "\(what), which is what a file being rewritten in place looks like; a file "
                     + "meant to hold no rules says so with a comment line")
         }
-        var problems = lexer.problems + parser.problems + parser.groups.problems()
+        var problems = lineProblems + parser.problems + parser.groups.problems()
         if let declared {
             problems += uses.filter { !declared.contains($0.name) }.map { undeclared($0, declared: declared) }
         }

@@ -92,9 +92,9 @@ package final class RulesFile: Sendable {
         var parser = RulesParser(lineCount: bytes.count { $0 == UInt8(ascii: "\n") } + 1)
         var uses: [RulesAttributeUse] = []
         let readingUses = declared != nil || namingAttributes
-        let lineProblems = try RulesLexer.forEachLine(of: bytes, fileName: fileName) { line, text in
-            parser.read(line, in: text)
-            if readingUses { uses += attributeUses(in: line, of: text) }
+        let lineProblems = try RulesLexer.forEachLine(of: bytes, fileName: fileName) { line in
+            parser.read(line)
+            if readingUses { uses += attributeUses(in: line) }
         }
         if parser.isEmpty && lineProblems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"

@@ -1,22 +1,21 @@
 import Foundation
 import GatehouseCore
 
-/// One line of a rules file that is not blank: its 1-based number and where its fields are.
+/// One line of a rules file that is not blank: its 1-based number and its fields.
 struct RulesLine {
     var number: Int
-    /// Ranges, not slices: a slice would hold the text, one reference count more per field.
-    var fields: [Range<Int>]
+    var fields: [String]
 }
 
 /// Makes the bytes of a rules file into lines of fields: every line checked (UTF-8, no character
 /// of ``PatternCharacters``), in NFC, and split at spaces and tabs.
 enum RulesLexer {
-    /// Calls `body` with each good line that has a field, and the bytes its fields are ranges of (a
-    /// comment's one field is `#`); returns the problem of each bad line.
+    /// Calls `body` with each good line that has a field (a comment's one field is `#`); returns the
+    /// problem of each bad line.
     ///
     /// - Throws: ``RulesFileError`` for a UTF-16 or UTF-32 file.
     static func forEachLine(
-        of bytes: [UInt8], fileName: String, _ body: (RulesLine, [UInt8]) -> Void
+        of bytes: [UInt8], fileName: String, _ body: (RulesLine) -> Void
     ) throws -> [RulesFileError.Problem] {
         if let encoding = WideEncoding.name(of: bytes) {
             throw RulesFileError(
@@ -34,22 +33,16 @@ enum RulesLexer {
             // Printable ASCII and tabs, most of any rules file, need no closer look; nor does a
             // carriage return that ends the line (CRLF files).
             let checked = whole.last == 0x0D ? whole.dropLast() : whole
+            var isASCII = true
             if checked.contains(where: { $0 &- 0x20 >= 0x5F && $0 != 0x09 }) {
                 if let problem = checkLine(checked, number: line.number) {
                     problems.append(problem)
                     continue
                 }
-                // NFC leaves newlines alone, so each line can be normalized alone.
-                if checked.contains(where: { $0 >= 0x80 }) {
-                    let normalized = Array(
-                        ResourceIdentity.normalized(String(decoding: whole, as: UTF8.self)).utf8)
-                    split(normalized[...], into: &line.fields)
-                    body(line, normalized)
-                    continue
-                }
+                isASCII = !checked.contains { $0 >= 0x80 }
             }
-            split(whole, into: &line.fields)
-            if !line.fields.isEmpty { body(line, text) }
+            split(whole, normalizing: !isASCII, into: &line.fields)
+            if !line.fields.isEmpty { body(line) }
         }
         return problems
     }
@@ -57,18 +50,20 @@ enum RulesLexer {
     private static let newline = UInt8(ascii: "\n")
 
     /// Sets `fields` to those of `line`, split at spaces, tabs and a carriage return (which can
-    /// only be left at the end); a comment has one, its `#`.
-    private static func split(_ line: ArraySlice<UInt8>, into fields: inout [Range<Int>]) {
+    /// only be left at the end), each in NFC when `normalizing` (no blank composes with what
+    /// follows it); a comment has one, `#`.
+    private static func split(_ line: ArraySlice<UInt8>, normalizing: Bool, into fields: inout [String]) {
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
         fields.removeAll(keepingCapacity: true)
         var index = line.startIndex
         while let start = line[index...].firstIndex(where: { !isBlank($0) }) {
             guard !fields.isEmpty || line[start] != UInt8(ascii: "#") else {
-                fields.append(start..<(start + 1))
+                fields.append("#")
                 return
             }
             index = line[start...].firstIndex(where: isBlank) ?? line.endIndex
-            fields.append(start..<index)
+            let field = String(decoding: line[start..<index], as: UTF8.self)
+            fields.append(normalizing ? ResourceIdentity.normalized(field) : field)
         }
     }
 

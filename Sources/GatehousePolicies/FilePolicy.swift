@@ -95,7 +95,11 @@ public struct FilePolicy: AccessPolicy {
 
     private func currentExplanation(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
-        return version.noted(version.rules.explanation(for: request))
+        var explanation = version.rules.explanation(for: request)
+        if let invalid = version.invalidCurrent {
+            explanation.note = Self.lastGoodNote(invalid)
+        }
+        return explanation
     }
 
     static func lastGoodNote(_ error: RulesFileError) -> String {
@@ -173,18 +177,7 @@ public struct FilePolicy: AccessPolicy {
 }
 
 /// The rules decisions use and, when they are the last good version, the current version's error.
-private struct Version {
-    var rules: RulesFile
-    var invalidCurrent: RulesFileError?
-
-    /// `explanation`, noted when the last good version decided.
-    func noted(_ explanation: AccessExplanation) -> AccessExplanation {
-        guard let invalidCurrent else { return explanation }
-        var noted = explanation
-        noted.note = FilePolicy.lastGoodNote(invalidCurrent)
-        return noted
-    }
-}
+private typealias Version = (rules: RulesFile, invalidCurrent: RulesFileError?)
 
 /// What a ``FilePolicy``'s decisions share: the identity last loaded and the version for it.
 private struct LoadState {
@@ -201,12 +194,12 @@ private struct LoadState {
     mutating func settle(_ loaded: Result<RulesFile, RulesFileError>, keepingLastGood: Bool) {
         switch loaded {
         case .success(let rules):
-            version = .success(Version(rules: rules))
+            version = .success((rules, nil))
             if keepingLastGood { lastGood = rules }
         case .failure(let error):
             if !error.kind.isAboutContents { lastGood = nil }
             if keepingLastGood, let lastGood {
-                version = .success(Version(rules: lastGood, invalidCurrent: error))
+                version = .success((lastGood, error))
             } else {
                 version = .failure(error)
             }

@@ -100,7 +100,6 @@ struct FileIdentity: Sendable, Hashable {
 
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
-    /// The error for a file that is not regular, naming its type.
     func notRegularFile(_ name: String) -> RulesFileError {
         let type =
             switch mode & UInt32(S_IFMT) {
@@ -128,7 +127,6 @@ struct FileIdentity: Sendable, Hashable {
         changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
-    /// The identity of the open file `descriptor`.
     init(descriptor: Int32, name: String) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }

@@ -11,9 +11,7 @@ package struct PatternLookup: Sendable {
     private let grouped: [Int32]
     private let folders: [Substring: Int32]
     private let parts: [Part]
-    /// The part under no folder.
     private let anywhere: Part?
-    /// In UTF-8 bytes.
     private let longestFolder: Int
 
     private struct Part: Sendable {

@@ -10,7 +10,6 @@
 
 /// The system declarations that differ between Darwin and Linux (docs/platforms.md).
 enum PoliciesPlatform {
-    /// The modification and status-change times of `status`.
     static func times(of status: stat) -> (modified: timespec, changed: timespec) {
         #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
             return (status.st_mtimespec, status.st_ctimespec)

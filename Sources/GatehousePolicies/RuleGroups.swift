@@ -41,7 +41,6 @@ struct RuleGroups {
         return id
     }
 
-    /// How many groups are defined.
     var count: Int { groups.count { $0.definedAt != nil } }
 
     /// Every group named but not defined, and every cycle.
@@ -137,11 +136,9 @@ struct RuleGroups {
 
 /// `number` with a comma before each group of three digits from the right: `99,995`.
 func grouped(_ number: Int) -> String {
-    let digits = Array(String(number))
-    var text = ""
-    for (offset, digit) in digits.enumerated() {
-        if offset > 0 && (digits.count - offset) % 3 == 0 { text += "," }
-        text.append(digit)
+    var text = String(number)
+    for offset in stride(from: text.count - 3, to: 0, by: -3) {
+        text.insert(",", at: text.index(text.startIndex, offsetBy: offset))
     }
     return text
 }

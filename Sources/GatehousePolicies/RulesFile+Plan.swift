@@ -23,11 +23,9 @@ extension RulesFile {
     }
 }
 
-/// Plans a rules file for one caller.
 private struct RulesPlanner {
     /// The request planned for, with no resource: where placeholders take their values.
     let request: AccessRequest
-    /// The groups of the request's subject.
     let groups: Set<String>
 
     /// Whether a rule's subject field names the request's subject: `*` names every subject and

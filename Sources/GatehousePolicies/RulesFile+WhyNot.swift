@@ -13,8 +13,8 @@ extension RulesFile {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
         let memberOf = request.subject.map(groups(of:)) ?? []
-        var nearest: [(line: Int32, failures: [String])] = []
-        var sameSubject: [(line: Int32, failures: [String])] = []
+        // Rank 0: the resource matches (or would); 1: the rule names the subject.
+        var misses: [(rank: Int, line: Int32, failures: [String])] = []
         let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
         var matching = Set<Int>()
         resources.forEachMatch(of: request.resource, values: request) { pattern in
@@ -40,14 +40,10 @@ extension RulesFile {
                 if failures.isEmpty, let denyingLine = verdict?.line {
                     failures = ["allows, but \(fileName):\(denyingLine) denies"]
                 }
-                if isNearest {
-                    nearest.append((rule.line, failures))
-                } else {
-                    sameSubject.append((rule.line, failures))
-                }
+                misses.append((isNearest ? 0 : 1, rule.line, failures))
             }
         }
-        let ordered = nearest.sorted { $0.line < $1.line } + sameSubject.sorted { $0.line < $1.line }
+        let ordered = misses.sorted { ($0.rank, $0.line) < ($1.rank, $1.line) }
         return ordered.prefix(Self.nearMissLimit).map {
             "\(fileName):\($0.line): \($0.failures.joined(separator: "; "))"
         }
@@ -80,7 +76,6 @@ extension RulesFile {
         return (["the resource does not match \(pattern)"], false)
     }
 
-    /// What keeps the rule's subject from matching the request's.
     private func subjectFailures(
         _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
     ) -> [String] {
@@ -98,7 +93,6 @@ extension RulesFile {
         }
     }
 
-    /// Whether the rule names the request's subject, or a group the subject belongs to.
     private func namesSubject(_ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>) -> Bool
     {
         (rule.subjectKind == .exact || rule.subjectKind == .group)

@@ -50,20 +50,11 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
     public var unlistedProblemCount: Int
 
     /// The 1-based line of the first problem, or `nil` for a problem with the whole file.
-    public var line: Int? {
-        get { problems[0].line }
-        set { problems[0].line = newValue }
-    }
+    public var line: Int? { problems[0].line }
     /// The kind of the first problem.
-    public var kind: Kind {
-        get { problems[0].kind }
-        set { problems[0].kind = newValue }
-    }
+    public var kind: Kind { problems[0].kind }
     /// What is wrong with the first problem, and what was expected.
-    public var message: String {
-        get { problems[0].message }
-        set { problems[0].message = newValue }
-    }
+    public var message: String { problems[0].message }
 
     /// Creates an error with one problem.
     public init(file: String, line: Int? = nil, kind: Kind, message: String) {

@@ -53,6 +53,12 @@ public struct RulesPolicy: AccessPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         rules.explanation(for: request)
     }
+
+    /// Exact: the rules whose subject (groups included), action and conditions hold for the
+    /// request, placeholders substituted, allowed patterns minus denied ones.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        rules.plan(request)
+    }
 }
 
 extension RulesPolicy: NearMissExplaining {

@@ -2,9 +2,8 @@ import Foundation
 import GatehouseCore
 
 extension FilePolicy: ValidatingPolicy {
-    /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules.
-    ///
-    /// - Throws: ``RulesFileError`` listing every problem of the file.
+    /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules;
+    /// throws a ``RulesFileError`` listing every problem of the file.
     @discardableResult
     public func validate() throws -> Int {
         try validationCounts().rules

@@ -67,9 +67,7 @@ public struct FilePolicy: AccessPolicy {
         self.state = LockedState(LoadState(fileName: fileName))
     }
 
-    /// Decides by the current version of the file.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// Decides by the current version of the file; throws a ``RulesFileError`` while it cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         let explanation = try currentExplanation(request)
         guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
@@ -79,16 +77,13 @@ public struct FilePolicy: AccessPolicy {
     }
 
     /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the last
-    /// good version decided.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// good version decided; throws as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         try currentExplanation(request)
     }
 
-    /// Exact: the rules of the version decisions use now, planned for the request.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// Exact: the rules of the version decisions use now, planned for the request; throws as
+    /// ``evaluate(_:)`` does.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         try currentRules().plan(request)
     }

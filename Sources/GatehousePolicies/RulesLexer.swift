@@ -11,9 +11,7 @@ struct RulesLine {
 /// of ``PatternCharacters``), in NFC, and split at spaces and tabs.
 enum RulesLexer {
     /// Calls `body` with each good line that has a field (a comment's one field is `#`); returns the
-    /// problem of each bad line.
-    ///
-    /// - Throws: ``RulesFileError`` for a UTF-16 or UTF-32 file.
+    /// problem of each bad line, and throws a ``RulesFileError`` for a UTF-16 or UTF-32 file.
     static func forEachLine(
         of bytes: [UInt8], fileName: String, _ body: (RulesLine) -> Void
     ) throws -> [RulesFileError.Problem] {

@@ -103,9 +103,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         try decision(at: now())
     }
 
-    /// ``evaluate(_:)``'s decision, with no rule.
-    ///
-    /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
+    /// ``evaluate(_:)``'s decision, with no rule; throws as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(try decision(at: now()))
     }

@@ -55,20 +55,13 @@ package enum TimeWindowZone {
     /// The offset east of UTC, in minutes, when `identifier` spells one as Foundation would read
     /// it (`GMT+5`, `utc-03:00`), else `nil`.
     private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
-        let text = identifier.uppercased()
-        guard let prefix = ["GMT", "UTC", "UT"].first(where: { text.hasPrefix($0) }),
-            let sign = ["+": 1, "-": -1][text.dropFirst(prefix.count).first ?? " "]
+        let offset = /(?:GMT|UTC|UT)([+-])([0-9]{1,2}|[0-9]{2}:?[0-9]{2})/
+        guard let match = identifier.uppercased().wholeMatch(of: offset),
+            let number = Int(match.2.filter { $0 != ":" })
         else { return nil }
-        var digits = text.dropFirst(prefix.count + 1)
-        if digits.count == 5, digits.dropFirst(2).first == ":" {
-            digits = digits.prefix(2) + digits.suffix(2)
-        }
-        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(digits)
-        else { return nil }
-        let (hours, minutes) = digits.count == 4 ? (number / 100, number % 100) : (number, 0)
+        let (hours, minutes) = match.2.count >= 4 ? (number / 100, number % 100) : (number, 0)
         guard hours < 24, minutes < 60 else { return nil }
-        return sign * (hours * 60 + minutes)
+        return (match.1 == "+" ? 1 : -1) * (hours * 60 + minutes)
     }
 
     /// `a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)`, or why none is.

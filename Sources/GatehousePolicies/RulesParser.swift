@@ -37,7 +37,7 @@ struct RulesParser {
             return
         }
         do throws(RuleSyntaxError) {
-            if fields == ["end"] {
+            if fields.count == 1 && fields[0] == "end" {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")

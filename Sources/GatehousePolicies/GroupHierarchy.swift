@@ -1,6 +1,5 @@
-/// For each subject of a rules file, every group it belongs to, directly or through nested
-/// groups: kept as a `Set` when the file is read, or walked at each decision for a subject deep in
-/// a long chain (past ``storedLimit``), so that reading a file costs in proportion to the file.
+/// Every group each subject of a rules file belongs to, directly or not: a `Set` kept, or walked at
+/// each decision for a subject deep in a long chain, so that reading costs in proportion to the file.
 struct GroupHierarchy: Sendable {
     /// How many more groups than name it a subject may belong to for its groups to be kept.
     static let storedLimit = 32

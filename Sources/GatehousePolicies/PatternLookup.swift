@@ -1,8 +1,7 @@
 import GatehouseCore
 
-/// Patterns found by the text they match without scanning them all: exact patterns in a dictionary,
-/// the others by their literal folder (`docs/report-*` → `docs/`), so that a text runs ``Glob``
-/// only on the patterns of the folders it starts with.
+/// Patterns found by the text they match without a scan: exact ones in a dictionary, the others by
+/// literal folder (`docs/report-*` → `docs/`), a text running ``Glob`` on its folders' patterns only.
 package struct PatternLookup: Sendable {
     /// The patterns, by id (their place in the array given).
     package let patterns: [String]

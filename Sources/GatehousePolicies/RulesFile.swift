@@ -202,12 +202,8 @@ package final class RulesFile: Sendable {
             return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
         }
         let rule = RuleReference(source: fileName, line: verdict.line)
-        switch verdict.effect {
-        case .allow:
-            return AccessExplanation(.allow, rule: rule)
-        case .deny:
-            return AccessExplanation(.deny(reason: "\(rule) denies"), rule: rule)
-        }
+        return AccessExplanation(
+            verdict.effect == .allow ? .allow : .deny(reason: "\(rule) denies"), rule: rule)
     }
 }
 
@@ -237,7 +233,7 @@ private struct Search {
     var deny = Int32.max
     var allow = Int32.max
     /// The subject's groups, read once a rule names a group.
-    var memberOf: Set<String>? = nil
+    lazy var memberOf: Set<String> = request.subject.map(file.groups.groups(of:)) ?? []
 
     /// Takes the matching rules of the matching resource pattern `pattern`.
     mutating func visit(pattern: Int) {
@@ -254,7 +250,7 @@ private struct Search {
         for position in filed.others { consider(position) }
         guard !filed.groups.isEmpty else { return }
         // Whichever is smaller: the subject's groups, or the groups rules are filed under.
-        let memberOf = groups(of: subject)
+        let memberOf = self.memberOf
         if memberOf.count < filed.groups.count {
             for group in memberOf {
                 for position in filed.groups[group] ?? [] { consider(position) }
@@ -286,14 +282,7 @@ private struct Search {
         case .any: return true
         case .exact: return Glob.sameBytes(rule.subject, subject)
         case .pattern: return Glob.matches(rule.subject, subject)
-        case .group: return groups(of: subject).contains(rule.subject)
+        case .group: return memberOf.contains(rule.subject)
         }
-    }
-
-    private mutating func groups(of subject: String) -> Set<String> {
-        if let memberOf { return memberOf }
-        let groups = file.groups.groups(of: subject)
-        memberOf = groups
-        return groups
     }
 }

@@ -28,8 +28,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// 1900-01-01T00:00:00Z and 2200-01-01T00:00:00Z in seconds since 1970.
     private static let earliestSecond: Double = -2_208_988_800
     private static let endSecond: Double = 7_258_118_400
-    /// 1899-12-25T00:00:00Z, a Monday a week before the earliest instant: local seconds counted
-    /// from it are never negative, so days and weekdays are plain divisions.
+    /// 1899-12-25T00:00:00Z, a Monday: local seconds from it are never negative, so days divide.
     private static let firstMonday = -2_209_593_600
 
     /// `Mon–Fri 09:00–17:00 Europe/Berlin`, the identifier as given (Foundation reports UTC as GMT).

@@ -2,10 +2,10 @@ import GatehouseCore
 
 /// A gatekeeper that allows a request only when its resource, its subject, or both are listed.
 ///
-/// Each list holds patterns, exact or with `*` (any run of characters, `/` included); see
-/// docs/policies.md. A list not given is not checked; when both are given, both must match. A
-/// request without a subject matches a `subjects` list only if it holds `*`. Look-up does not
-/// scan, so a million patterns decide about as fast as ten.
+/// Each list holds patterns, exact or with `*` (any run, `/` included; see docs/policies.md). A
+/// list not given is not checked; when both are given, both must match. A request without a
+/// subject matches a `subjects` list only if it holds `*`. A million patterns decide about as fast
+/// as ten.
 ///
 /// ```swift
 /// let gate = try AllowList(resources: ["avatars/*"], subjects: ["alice", "bob"])
@@ -14,7 +14,7 @@ public struct AllowList: AccessPolicy {
     /// The name shown in denials and audit records, `"allowList"` unless given.
     public let name: String
 
-    /// The lists; `nil` for one that was not given, which is not checked.
+    /// `nil` for a list not given.
     let resources: PatternLookup?
     let subjects: PatternLookup?
     let anonymousAllowed: Bool
@@ -67,7 +67,6 @@ public struct AllowList: AccessPolicy {
         return .exact(allowing: .anyOf(resources.patterns.map(AccessPlan.Residual.matching)))
     }
 
-    /// Allows, or denies naming what is not listed, one clause each, joined with "; ".
     private func decision(for request: AccessRequest) -> AccessDecision {
         var problems: [String] = []
         if let resources, !resources.contains(match: request.resource) {

@@ -2,17 +2,14 @@ import Foundation
 import GatehouseCore
 
 extension FilePolicy: ValidatingPolicy {
-    /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules:
-    /// a check before a new version is relied on.
-    ///
-    /// - Throws: ``RulesFileError`` listing every problem of the file.
+    /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules;
+    /// throws a ``RulesFileError`` listing every problem of the file.
     @discardableResult
     public func validate() throws -> Int {
         try validationCounts().rules
     }
 
-    /// ``validate()``'s check, with the number of groups and, when none are declared, the
-    /// attributes the file reads.
+    /// ``validate()``, with the number of groups and, when none are declared, the attributes read.
     package func validationCounts() throws -> (rules: Int, groups: Int, attributes: [String]) {
         let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
         let parsed = try RulesFile.parseCounted(

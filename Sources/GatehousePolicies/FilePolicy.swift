@@ -15,10 +15,9 @@ import GatehouseCore
 /// deny      *        *       avatars/*/private-*
 /// ```
 /// Any matching `deny` wins, then any matching `allow`; otherwise the request is denied. Each
-/// decision `stat`s the file and parses it again only when it changed. While the file cannot
-/// be used (missing, malformed, incomplete), every decision throws a ``RulesFileError``, so the
-/// proxy denies, unless ``WhenInvalid/keepLastGood`` keeps the last good version deciding.
-/// Format, reload and failures: see docs/policies.md.
+/// decision `stat`s the file and parses it again when it changed. While the file cannot be used,
+/// every decision throws a ``RulesFileError`` (so the proxy denies), unless
+/// ``WhenInvalid/keepLastGood``. Format, reload and failures: see docs/policies.md.
 public struct FilePolicy: AccessPolicy {
     /// What decisions do while the file's current version cannot be used.
     public enum WhenInvalid: Sendable, Hashable {
@@ -36,24 +35,22 @@ public struct FilePolicy: AccessPolicy {
     public let name: String
     /// The largest file, in bytes, the policy reads; a larger file is an error.
     public let maximumFileSize: Int
-    /// Whether the file must end with an `end` line, so that a version rewritten in place is
-    /// never used while partly written (it is ``RulesFileError/Kind/incomplete`` until whole).
+    /// Whether the file must end with an `end` line, so that a version rewritten in place is never
+    /// used while partly written.
     public let requireEnd: Bool
     /// What decisions do while the current version cannot be used; `.deny` unless given.
     public let whenInvalid: WhenInvalid
-    /// The attribute names requests carry, or `nil` when none are declared. When declared, a
-    /// version naming another attribute is invalid, so a misspelt name never silently matches
-    /// nothing.
+    /// The attribute names requests carry, or `nil`. When declared, a version naming another is
+    /// invalid, so a misspelt name never silently matches nothing.
     public let attributes: [String]?
 
     let path: String
-    /// `path` as a NUL-terminated C string, converted once (a decision stats it every time).
+    /// Converted once: every decision stats it.
     private let cPath: [CChar]
     let fileName: String
     private let state: LockedState<LoadState>
 
-    /// Creates a policy that decides by the rules file at `url`; the file is first read at the
-    /// first decision.
+    /// Creates a policy that decides by the rules file at `url`, first read at the first decision.
     public init(
         url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
         whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil
@@ -70,9 +67,7 @@ public struct FilePolicy: AccessPolicy {
         self.state = LockedState(LoadState(fileName: fileName))
     }
 
-    /// Decides by the current version of the file.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// Decides by the current version of the file; throws a ``RulesFileError`` while it cannot be used.
     public func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
         let explanation = try currentExplanation(request)
         guard let note = explanation.note, case .deny(let reason) = explanation.decision else {
@@ -81,33 +76,32 @@ public struct FilePolicy: AccessPolicy {
         return .deny(reason: "\(reason) (\(note))")
     }
 
-    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the
-    /// last good version decided.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// ``evaluate(_:)``'s decision with the deciding rule (`file:line`), and a note when the last
+    /// good version decided; throws as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         try currentExplanation(request)
     }
 
-    /// Exact: the rules of the version decisions use now, planned for the request.
-    ///
-    /// - Throws: ``RulesFileError`` when the file cannot be used.
+    /// Exact: the rules of the version decisions use now, planned for the request; throws as
+    /// ``evaluate(_:)`` does.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
         try currentRules().plan(request)
     }
 
     private func currentExplanation(_ request: AccessRequest) throws -> AccessExplanation {
         let version = try currentVersion()
-        return version.noted(version.rules.explanation(for: request))
+        var explanation = version.rules.explanation(for: request)
+        if let invalid = version.invalidCurrent {
+            explanation.note = Self.lastGoodNote(invalid)
+        }
+        return explanation
     }
 
-    /// The note on a decision made by the last good version.
     static func lastGoodNote(_ error: RulesFileError) -> String {
         "by the last good version; the current one is invalid: \(error.errorDescription ?? error.message)"
     }
 
-    /// The rule that decides `request` in the version decisions use now, or `nil` when no rule
-    /// matches.
+    /// The rule that decides `request` in the version decisions use now, if any.
     package func decidingRule(for request: AccessRequest) throws -> RulesFile.Verdict? {
         try currentRules().decide(request)
     }
@@ -122,12 +116,11 @@ public struct FilePolicy: AccessPolicy {
         state.withLock { $0.loadCount }
     }
 
-    /// The parsed rules decisions use now, loading the file if it changed.
+    /// The rules decisions use now, loading the file if it changed.
     package func currentRules() throws -> RulesFile {
         try currentVersion().rules
     }
 
-    /// The version decisions use now, loading the file if it changed.
     private func currentVersion() throws -> Version {
         var status = stat()
         guard stat(cPath, &status) == 0 else {
@@ -142,8 +135,7 @@ public struct FilePolicy: AccessPolicy {
         let identity = FileIdentity(status)
         return try state.withLock { state in
             if state.identity != identity {
-                // Loading under the lock: a change is parsed once, and concurrent decisions wait
-                // for it rather than each parsing their own copy.
+                // Under the lock: a change is parsed once, and concurrent decisions wait for it.
                 state.loadCount += 1
                 let loaded = load(expecting: identity)
                 state.identity = loaded.identity
@@ -179,27 +171,14 @@ public struct FilePolicy: AccessPolicy {
     }
 }
 
-/// The rules decisions use, and, when they are the last good version kept in charge, the error
-/// that made the current version invalid.
-private struct Version {
-    var rules: RulesFile
-    var invalidCurrent: RulesFileError?
+/// The rules decisions use and, when they are the last good version, the current version's error.
+private typealias Version = (rules: RulesFile, invalidCurrent: RulesFileError?)
 
-    /// `explanation` with, when the last good version decided, the note that says so.
-    func noted(_ explanation: AccessExplanation) -> AccessExplanation {
-        guard let invalidCurrent else { return explanation }
-        var noted = explanation
-        noted.note = FilePolicy.lastGoodNote(invalidCurrent)
-        return noted
-    }
-}
-
-/// What a ``FilePolicy``'s decisions share: the identity last loaded (`nil` before the first
-/// load) and the version decisions use for it.
+/// What a ``FilePolicy``'s decisions share: the identity last loaded and the version for it.
 private struct LoadState {
     var identity: FileIdentity?
     var version: Result<Version, RulesFileError>
-    /// The last version that parsed, kept only for ``FilePolicy/WhenInvalid/keepLastGood``.
+    /// Kept only for ``FilePolicy/WhenInvalid/keepLastGood``.
     var lastGood: RulesFile?
     var loadCount = 0
 
@@ -207,16 +186,15 @@ private struct LoadState {
         version = .failure(RulesFileError(file: fileName, kind: .cannotRead, message: "not read yet"))
     }
 
-    /// Takes the outcome of loading a new version.
     mutating func settle(_ loaded: Result<RulesFile, RulesFileError>, keepingLastGood: Bool) {
         switch loaded {
         case .success(let rules):
-            version = .success(Version(rules: rules))
+            version = .success((rules, nil))
             if keepingLastGood { lastGood = rules }
         case .failure(let error):
             if !error.kind.isAboutContents { lastGood = nil }
             if keepingLastGood, let lastGood {
-                version = .success(Version(rules: lastGood, invalidCurrent: error))
+                version = .success((lastGood, error))
             } else {
                 version = .failure(error)
             }
@@ -225,8 +203,7 @@ private struct LoadState {
 }
 
 extension RulesFileError.Kind {
-    /// Whether the problem is with the file's contents (a bad version), not with reaching the
-    /// file at all (missing, unreadable, not a regular file).
+    /// Whether the problem is with the contents (a bad version), not with reaching the file.
     var isAboutContents: Bool {
         switch self {
         case .cannotRead, .notRegularFile: false

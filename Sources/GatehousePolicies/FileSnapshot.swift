@@ -4,16 +4,14 @@
     import Darwin
 #endif
 
-/// The bytes of a file and the identity they belong to: its `fstat` before and after the read
-/// agree. A version renamed away during the read is still whole, so an atomic writer never
-/// makes a read fail.
+/// The bytes of a file and their identity: its `fstat` before and after the read agree. A version
+/// renamed away during the read is still whole, so an atomic writer never makes a read fail.
 struct FileSnapshot: Sendable {
     var identity: FileIdentity
     var bytes: [UInt8]
 
-    /// Reads the regular file at `path`, at most `limit` bytes, again when it changed meanwhile.
-    ///
-    /// - Throws: ``RulesFileError`` naming `name` when the file cannot be used.
+    /// Reads the regular file at `path`, at most `limit` bytes, again when it changed meanwhile;
+    /// throws a ``RulesFileError`` naming `name` when the file cannot be used.
     static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
         for _ in 0..<attempts {
             if let snapshot = try readOnce(path: path, name: name, limit: limit) {
@@ -60,16 +58,13 @@ struct FileSnapshot: Sendable {
         return FileSnapshot(identity: after, bytes: bytes)
     }
 
-    /// Whether two identities of one open file show the same contents: same file, size and
-    /// modification time. The status-change time is left out: it also moves when the file is
-    /// renamed away or unlinked (an atomic writer replacing it) or its mode changes, none of
-    /// which changes the bytes.
+    /// Whether two identities of one open file show the same contents. Not the status-change time:
+    /// renaming the file away, unlinking it (an atomic writer) or `chmod` moves it, not the bytes.
     private static func sameContents(_ a: FileIdentity, _ b: FileIdentity) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
 
-    /// The error of a failed system call, with the system's text for `code`.
     static func cannotRead(_ name: String, _ code: Int32) -> RulesFileError {
         RulesFileError(
             file: name, kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
@@ -103,10 +98,8 @@ struct FileIdentity: Sendable, Hashable {
     var changedSeconds: Int64
     var changedNanoseconds: Int64
 
-    /// Whether the identity is that of a regular file.
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
-    /// The error for a file of this identity that is not regular, naming its type.
     func notRegularFile(_ name: String) -> RulesFileError {
         let type =
             switch mode & UInt32(S_IFMT) {
@@ -134,7 +127,6 @@ struct FileIdentity: Sendable, Hashable {
         changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
-    /// The identity of the open file `descriptor`; throws a ``RulesFileError`` naming `name`.
     init(descriptor: Int32, name: String) throws {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }

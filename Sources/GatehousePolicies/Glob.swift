@@ -3,9 +3,9 @@ import GatehouseCore
 /// The one pattern matcher of rules files and allow-lists, on UTF-8 bytes: `*` matches any run,
 /// and `{subject}` or `{NAME}` the request's value literally.
 package enum Glob {
-    /// Whether `pattern` matches `text`, whose first `skipping` bytes are known to be the same.
-    /// Braces are placeholders only when `request` is given; `stars: false` makes `*` literal.
-    /// At most `text × pattern` steps.
+    /// Whether `pattern` matches `text`, whose first `skipping` bytes are known to be the same, in at
+    /// most `text × pattern` steps. Braces are placeholders only with a `request`; `stars: false`
+    /// makes `*` literal.
     package static func matches(
         _ pattern: String, _ text: String, values request: AccessRequest? = nil, stars: Bool = true,
         skipping: Int = 0
@@ -60,18 +60,12 @@ package enum Glob {
 
     /// Whether `a` and `b` are the same bytes (`==` compares by canonical equivalence).
     package static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var other = b.utf8.makeIterator()
-        for byte in a.utf8 where other.next() != byte {
-            return false
-        }
-        return true
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
-    /// The value of the placeholder `{name}` in `request`, in NFC, or `nil` when it has none a
-    /// rule may use: missing, empty, `.` or `..`, or holding `/` or a control character. A usable
-    /// value is one whole path component that names a thing, so substituted into
-    /// `tenants/{tenant}/*` it cannot reach another tenant's folder or a parent folder.
+    /// The value of the placeholder `{name}` in `request`, in NFC, or `nil` when it is missing,
+    /// empty, `.`, `..`, or holds `/` or a control character: a usable value is one path component,
+    /// so `tenants/{tenant}/*` cannot reach another tenant's folder or a parent folder.
     static func placeholderValue(_ name: Substring, in request: AccessRequest) -> String? {
         guard let value = name == "subject" ? request.subject : request.attributes[String(name)],
             !value.isEmpty, value != ".", value != "..",
@@ -109,11 +103,8 @@ package enum Glob {
 
 /// Why a pattern's braces do not form placeholders.
 enum PatternSyntaxError: Error, Equatable {
-    /// A `{` with no `}` after it.
     case unclosedBrace
-    /// A `}` with no `{` before it.
     case strayClosingBrace
-    /// `{}` or a name holding other than letters, digits, `_`, `-`, `.`.
     case badPlaceholderName(String)
 
     var message: String {

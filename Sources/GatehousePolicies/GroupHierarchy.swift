@@ -1,18 +1,16 @@
-/// For each subject of a rules file, every group it belongs to, directly or through nested
-/// groups: kept as a `Set` when the file is read, or walked at each decision for a subject deep in
-/// a long chain (past ``storedLimit``), so that reading a file costs in proportion to the file.
+/// Every group each subject of a rules file belongs to, directly or not: a `Set` kept, or walked at
+/// each decision for a subject deep in a long chain, so that reading costs in proportion to the file.
 struct GroupHierarchy: Sendable {
     /// How many more groups than name it a subject may belong to for its groups to be kept.
     static let storedLimit = 32
 
-    /// Every group of each subject with few.
+    /// Every group of each subject with few; the groups naming each subject with many; the groups
+    /// naming each group.
     private let kept: [String: Set<String>]
-    /// The groups naming each subject with many.
     private let deep: [String: [String]]
-    /// The groups naming each group with `@`.
     private let holders: [String: [String]]
 
-    /// The hierarchy of `naming` (subject → groups naming it) and `holders` (group → groups naming it).
+    /// `naming`: subject → groups naming it; `holders`: group → groups naming it.
     init(naming: [String: [String]], holders: [String: [String]]) {
         var kept: [String: Set<String>] = [:]
         var deep: [String: [String]] = [:]
@@ -28,7 +26,6 @@ struct GroupHierarchy: Sendable {
         self.holders = holders
     }
 
-    /// Every group `subject` belongs to.
     func groups(of subject: String) -> Set<String> {
         if let groups = Self.value(of: subject, in: kept) { return groups }
         guard let naming = Self.value(of: subject, in: deep) else { return [] }

@@ -52,7 +52,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }
 
-    /// Decodes an `HH:mm` string; a malformed one is a `DecodingError.dataCorrupted`.
+    /// Decodes an `HH:mm` string (else `DecodingError.dataCorrupted`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)

@@ -1,48 +1,39 @@
 import Foundation
 import GatehouseCore
 
-/// The characters a pattern (and a rules-file line) may not hold, because they would make a rule
-/// read as something other than what it matches: control characters (a NUL cuts a field
-/// short), Unicode spaces and invisible separators (a field that looks like two words is one),
-/// bidirectional controls (the line displays in another order than it is matched), look-alikes
-/// of `*` (they read as a wildcard and match only themselves), and invisible characters
-/// (`deny mallory<U+3164> read docs/*` reads as a deny of mallory and denies no one).
+/// The characters a pattern (and a rules-file line) may not hold, because a rule holding them reads
+/// as something other than what it matches: control characters (a NUL cuts a field short), Unicode
+/// spaces (one field looks like two), bidirectional controls (the line displays in another order),
+/// look-alikes of `*` (they match only themselves), and invisible characters (`deny
+/// mallory<U+3164> read docs/*` reads as a deny of mallory and denies no one).
 package enum PatternCharacters {
     /// What is wrong with `scalar` in a pattern, or `nil` when it may be used (ASCII space
     /// included: in a rules line it separates fields).
     static func problem(with scalar: Unicode.Scalar) -> Problem? {
-        let value = scalar.value
-        if value < 0x7F && value >= 0x20 { return nil }
-        if ResourceIdentity.isControl(scalar) {
-            return Problem(scalar: scalar, kind: .control)
-        }
-        if scalar.properties.isWhitespace || invisibleSeparators.contains(value) {
-            return Problem(scalar: scalar, kind: .unicodeSpace)
-        }
-        if bidirectionalControls.contains(value) {
-            return Problem(scalar: scalar, kind: .bidirectionalControl)
-        }
-        if isInvisible(scalar) {
-            return Problem(scalar: scalar, kind: .invisible)
-        }
-        if isStarLookAlike(scalar) {
-            return Problem(scalar: scalar, kind: .starLookAlike)
-        }
-        return nil
+        if scalar.value < 0x7F && scalar.value >= 0x20 { return nil }
+        return checks.first { $0.applies(scalar) }.map { Problem(scalar: scalar, kind: $0.kind) }
     }
 
+    /// The kinds of problem, in the order a scalar is checked for them.
+    private static let checks: [(kind: Problem.Kind, applies: @Sendable (Unicode.Scalar) -> Bool)] = [
+        (.control, ResourceIdentity.isControl),
+        (.unicodeSpace, { $0.properties.isWhitespace || invisibleSeparators.contains($0.value) }),
+        (.bidirectionalControl, { bidirectionalControls.contains($0.value) }),
+        (.invisible, isInvisible),
+        (.starLookAlike, isStarLookAlike),
+    ]
+
     /// Whether `scalar` renders as nothing, or may: a default-ignorable code point (the Hangul
-    /// fillers, joiners, variation selectors, tags), a format character (Cf), or one of
-    /// ``blankSymbols``, by the Swift runtime's Unicode data.
-    package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    /// fillers, joiners, variation selectors, tags), a format character (Cf), or a blank symbol.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties
         return properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
             || blankSymbols.contains(scalar.value)
     }
 
-    /// Whether `scalar` looks like `*`: it is not a letter and its Unicode name holds one of
-    /// ``starWords``, or it is one of ``otherStarLookAlikes``. ASCII `*` itself is not.
-    static func isStarLookAlike(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` looks like `*` (ASCII `*` itself does not): a non-letter whose Unicode name
+    /// says so, or one of ``otherStarLookAlikes``.
+    private static func isStarLookAlike(_ scalar: Unicode.Scalar) -> Bool {
         if otherStarLookAlikes.contains(scalar.value) { return true }
         if scalar.isASCII { return false }
         switch scalar.properties.generalCategory {
@@ -55,16 +46,15 @@ package enum PatternCharacters {
         }
     }
 
-    /// The first invisible character in `text` (``isInvisible(_:)``), with its 1-based column
-    /// in Unicode scalars: what a configuration's strings may not hold.
+    /// The first invisible character in `text`, with its 1-based column in Unicode scalars: what a
+    /// configuration's strings may not hold.
     package static func firstInvisible(in text: String) -> (column: Int, problem: Problem)? {
         firstProblem(in: text[...]) {
             $0.isASCII || !isInvisible($0) ? nil : Problem(scalar: $0, kind: .invisible)
         }
     }
 
-    /// The first problem in `text` (by `check`, ``problem(with:)`` unless given), with the
-    /// 1-based column, in Unicode scalars, it is at.
+    /// The first problem in `text` (by `check`), with its 1-based column in Unicode scalars.
     static func firstProblem(
         in text: Substring, _ check: (Unicode.Scalar) -> Problem? = problem(with:)
     ) -> (column: Int, problem: Problem)? {
@@ -107,15 +97,13 @@ package enum PatternCharacters {
         }
     }
 
-    /// Zero-width and other invisible separators that Unicode does not class as white space.
+    /// Invisible separators that Unicode does not class as white space.
     private static let invisibleSeparators: Set<UInt32> = [0x180E, 0x200B, 0x2060, 0xFEFF]
 
-    /// Marks that change the display order of text.
     private static let bidirectionalControls: Set<UInt32> = [
         0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
     ]
 
-    /// The words of a Unicode name that make a symbol a look-alike of `*`.
     private static let starWords: Set<Substring> = ["ASTERISK", "ASTERISKS", "ASTERISM", "STAR", "STARS"]
 
     /// Look-alikes of `*` whose names do not say so: U+2055 FLOWER PUNCTUATION MARK, the

@@ -1,20 +1,16 @@
 import GatehouseCore
 
-/// Patterns found by the text they match, without scanning them all: exact patterns in a
-/// dictionary, the others grouped by their literal folder (`docs/report-*` → `docs/`), so that a
-/// text runs ``Glob`` only on the patterns of the folders it starts with.
+/// Patterns found by the text they match without a scan: exact ones in a dictionary, the others by
+/// literal folder (`docs/report-*` → `docs/`), a text running ``Glob`` on its folders' patterns only.
 package struct PatternLookup: Sendable {
-    /// The patterns, by id: their place in the array they were given in.
+    /// The patterns, by id (their place in the array given).
     package let patterns: [String]
     private let exact: [String: Int32]
-    /// The ids of the patterns with wildcards, folder by folder: folder `n` of `folders` has
-    /// `grouped[parts[n].start..<parts[n].end]`.
+    /// The ids of the patterns with wildcards: folder `n` has `grouped[parts[n].start..<parts[n].end]`.
     private let grouped: [Int32]
     private let folders: [Substring: Int32]
     private let parts: [Part]
-    /// The part of the patterns under no folder, found once.
     private let anywhere: Part?
-    /// The length in UTF-8 bytes of the longest folder.
     private let longestFolder: Int
 
     private struct Part: Sendable {

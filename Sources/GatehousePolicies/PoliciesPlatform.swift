@@ -9,20 +9,12 @@
 #endif
 
 /// The system declarations that differ between Darwin and Linux (docs/platforms.md).
-enum PoliciesPlatform {}
-
-#if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
-    extension PoliciesPlatform {
-        /// The modification and status-change times of `status`.
-        static func times(of status: stat) -> (modified: timespec, changed: timespec) {
-            (status.st_mtimespec, status.st_ctimespec)
-        }
+enum PoliciesPlatform {
+    static func times(of status: stat) -> (modified: timespec, changed: timespec) {
+        #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
+            return (status.st_mtimespec, status.st_ctimespec)
+        #else
+            return (status.st_mtim, status.st_ctim)
+        #endif
     }
-#else
-    extension PoliciesPlatform {
-        /// The modification and status-change times of `status`.
-        static func times(of status: stat) -> (modified: timespec, changed: timespec) {
-            (status.st_mtim, status.st_ctim)
-        }
-    }
-#endif
+}

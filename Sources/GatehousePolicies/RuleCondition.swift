@@ -3,12 +3,10 @@ import GatehouseCore
 /// One condition of a rule, `KEY=VALUE` after `if`: the request attribute `KEY` must equal
 /// `VALUE` exactly, placeholders in `VALUE` replaced by the request's values.
 struct RuleCondition: Sendable {
-    /// The attribute compared.
     let key: String
-    /// The value it must have: literal text (a `*` included) and placeholders.
+    /// Literal text (a `*` included) and placeholders.
     let value: String
 
-    /// The condition written `field`.
     init(_ field: Substring) throws(RuleSyntaxError) {
         guard let equals = field.utf8.firstIndex(of: UInt8(ascii: "=")) else {
             throw RuleSyntaxError("the condition \"\(field)\" has no \"=\"; write KEY=VALUE")
@@ -36,12 +34,11 @@ struct RuleCondition: Sendable {
         self.value = String(value)
     }
 
-    /// Whether the request's attribute `key` (in NFC) equals the value.
     func holds(in request: AccessRequest) -> Bool {
         Self.holds(key, value, in: request)
     }
 
-    /// Whether the request's attribute `key` (in NFC) equals `value`, placeholders substituted.
+    /// Whether the request's attribute `key`, in NFC, equals `value`, placeholders substituted.
     static func holds(_ key: String, _ value: String, in request: AccessRequest) -> Bool {
         guard let attribute = request.attributes[key] else { return false }
         return Glob.matches(value, ResourceIdentity.normalized(attribute), values: request, stars: false)

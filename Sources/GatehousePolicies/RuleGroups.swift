@@ -3,16 +3,14 @@ import GatehouseCore
 /// The `group` lines of a rules file: which subjects and groups each group holds, checked once
 /// the whole file is read (every group named is defined, and none holds itself).
 struct RuleGroups {
-    /// A group as read so far.
     private struct Group {
         var name: String
         /// The first `group` line defining it, or `nil` while it is only named.
         var definedAt: Int?
-        /// The first line naming it with `@`, from a rule or a group line.
+        /// The first line naming it with `@`.
         var firstReference: Int?
-        /// Direct subject members.
         var subjects: [String] = []
-        /// Direct group members (ids), each with the line that names it.
+        /// Group members, each with the line that names it.
         var members: [(id: Int32, line: Int)] = []
     }
 
@@ -43,10 +41,9 @@ struct RuleGroups {
         return id
     }
 
-    /// How many groups the file defines.
     var count: Int { groups.count { $0.definedAt != nil } }
 
-    /// Every group named but not defined, and every cycle, once every line is read.
+    /// Every group named but not defined, and every cycle.
     func problems() -> [RulesFileError.Problem] {
         undefinedProblems() + cycleProblems()
     }
@@ -73,16 +70,12 @@ struct RuleGroups {
             ($0.firstReference ?? 0) < ($1.firstReference ?? 0)
         }
         guard !undefined.isEmpty else { return [] }
-        let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }
+        let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }.sorted()
         return undefined.enumerated().map { index, group in
             let closest =
-                index >= RulesFileError.problemLimit
-                ? nil
-                : defined.map { (name: $0, distance: editDistance(Array($0), Array(group.name))) }
-                    .filter { $0.distance <= 2 }
-                    .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
+                index < RulesFileError.problemLimit ? nearestName(to: group.name, among: defined) : nil
             let hint =
-                closest.map { "; did you mean \"\($0.name)\"?" }
+                closest.map { "; did you mean \"\($0)\"?" }
                 ?? "; define it with a line \"group \(group.name) MEMBER...\""
             return RulesFileError.Problem(
                 line: group.firstReference, kind: .malformed,
@@ -143,11 +136,9 @@ struct RuleGroups {
 
 /// `number` with a comma before each group of three digits from the right: `99,995`.
 func grouped(_ number: Int) -> String {
-    let digits = Array(String(number))
-    var text = ""
-    for (offset, digit) in digits.enumerated() {
-        if offset > 0 && (digits.count - offset) % 3 == 0 { text += "," }
-        text.append(digit)
+    var text = String(number)
+    for offset in stride(from: text.count - 3, to: 0, by: -3) {
+        text.insert(",", at: text.index(text.startIndex, offsetBy: offset))
     }
     return text
 }

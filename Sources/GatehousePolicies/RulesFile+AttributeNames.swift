@@ -2,58 +2,45 @@ import GatehouseCore
 
 /// Where a rules text reads a request attribute: a placeholder (`{tenant}`) or a condition
 /// (`if device=managed`), on a 1-based line.
-struct RulesAttributeUse: Sendable, Hashable {
-    /// How the attribute is read.
-    enum Kind: Sendable, Hashable {
-        /// A placeholder, `{name}`, in a rule's fields or a condition's value.
-        case placeholder
-        /// A condition, `name=value`, after `if`.
-        case condition
-    }
-
-    /// The attribute's name.
+struct RulesAttributeUse: Sendable {
     var name: String
-    /// How the rule reads it.
-    var kind: Kind
-    /// The rule's line, from 1.
     var line: Int
-    /// The text as written: `{tennant}` or `devce=managed`.
-    var text: String
+    /// As a message names it: `the placeholder {tennant}` or `the condition devce=managed`.
+    var described: String
 }
 
 extension RulesFile {
-    /// Where the rule on `line` reads request attributes: each `{name}` placeholder other than
-    /// `{subject}`, and each condition after `if`. Read from the fields alone, so a line that
-    /// does not parse is read too.
-    static func attributeUses(in line: RulesLine, of text: [UInt8]) -> [RulesAttributeUse] {
-        let (open, close, equals) = (UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "="))
+    /// Where the rule on `line` reads request attributes: each placeholder but `{subject}`, and each
+    /// condition. Read from the fields alone, so a line that does not parse is read too.
+    static func attributeUses(in line: RulesLine) -> [RulesAttributeUse] {
         let fields = line.fields
         // Most rules read no attribute: no field after the fourth, no brace.
-        guard fields.count > 4 || fields.contains(where: { text[$0].contains(open) }),
-            text[fields[0]].elementsEqual("allow".utf8) || text[fields[0]].elementsEqual("deny".utf8)
+        guard fields.count > 4 || fields.contains(where: { $0.utf8.contains(Glob.openBrace) }),
+            fields[0] == "allow" || fields[0] == "deny"
         else { return [] }
         var uses: [RulesAttributeUse] = []
-        let keyword = fields.firstIndex { text[$0].elementsEqual("if".utf8) } ?? fields.endIndex
-        for (position, range) in fields.enumerated().dropFirst() where position != keyword {
+        let keyword = fields.firstIndex(of: "if") ?? fields.endIndex
+        for (position, field) in fields.enumerated().dropFirst() where position != keyword {
             // Bytes, not characters: a combining mark after `=` or `{` makes one `Character` with it.
-            if position > keyword, let split = text[range].firstIndex(of: equals), split > range.lowerBound {
+            if position > keyword, let split = field.utf8.firstIndex(of: UInt8(ascii: "=")),
+                split > field.startIndex
+            {
                 uses.append(
                     RulesAttributeUse(
-                        name: String(decoding: text[range.lowerBound..<split], as: UTF8.self),
-                        kind: .condition,
-                        line: line.number, text: String(decoding: text[range], as: UTF8.self)))
+                        name: String(field[..<split]), line: line.number, described: "the condition " + field)
+                )
             }
-            var rest = range
-            while let start = text[rest].firstIndex(of: open),
-                let end = text[start..<rest.upperBound].firstIndex(of: close)
+            var rest = field[...]
+            while let open = rest.utf8.firstIndex(of: Glob.openBrace),
+                let close = rest.utf8[open...].firstIndex(of: Glob.closeBrace)
             {
-                let name = String(decoding: text[(start + 1)..<end], as: UTF8.self)
+                let name = String(rest[rest.utf8.index(after: open)..<close])
                 if name != "subject" {
                     uses.append(
                         RulesAttributeUse(
-                            name: name, kind: .placeholder, line: line.number, text: "{\(name)}"))
+                            name: name, line: line.number, described: "the placeholder {\(name)}"))
                 }
-                rest = (end + 1)..<range.upperBound
+                rest = rest[rest.utf8.index(after: close)...]
             }
         }
         return uses
@@ -62,7 +49,6 @@ extension RulesFile {
     /// The problem of a rule reading an attribute that is not among `declared`, with a
     /// did-you-mean or the declared names.
     static func undeclared(_ use: RulesAttributeUse, declared: [String]) -> RulesFileError.Problem {
-        let what = use.kind == .placeholder ? "the placeholder \(use.text)" : "the condition \(use.text)"
         let hint =
             closestName(to: use.name, among: declared).map { " (did you mean \"\($0)\"?)" }
             ?? (declared.isEmpty
@@ -70,6 +56,6 @@ extension RulesFile {
                 : "; the declared ones are \(declared.joined(separator: ", "))")
         return RulesFileError.Problem(
             line: use.line, kind: .malformed,
-            message: "\(what) names the attribute \"\(use.name)\", which is not declared\(hint)")
+            message: "\(use.described) names the attribute \"\(use.name)\", which is not declared\(hint)")
     }
 }

@@ -1,27 +1,11 @@
 import GatehouseCore
 
 extension RulesFile {
-    /// The part of these rules for `request`: exact (see `RulesPlanner`).
+    /// The exact part of these rules for `request`: where a rule that holds for the caller allows
+    /// and none denies, as a decision does.
     func plan(_ request: AccessPlan.Request) -> AccessPlan.Part {
-        RulesPlanner.part(rules, for: request, groups: groups(of:))
-    }
-}
-
-/// Plans a rules file for one caller: where a rule that holds for the caller allows and none
-/// denies, as a decision does.
-struct RulesPlanner {
-    /// The request planned for, with no resource: where placeholders take their values.
-    let request: AccessRequest
-    /// The groups the request's subject belongs to, directly or not.
-    let groups: Set<String>
-
-    /// The part of `rules` for `request`; `groups(subject)` gives a subject's groups.
-    static func part(
-        _ rules: some Sequence<RulesFile.Rule>, for request: AccessPlan.Request,
-        groups: (String) -> Set<String>
-    ) -> AccessPlan.Part {
         let planner = RulesPlanner(
-            request: request.request(for: ""), groups: request.subject.map(groups) ?? [])
+            request: request.request(for: ""), groups: request.subject.map(groups(of:)) ?? [])
         var allows: [AccessPlan.Residual] = []
         var denies: [AccessPlan.Residual] = []
         for rule in rules {
@@ -37,10 +21,16 @@ struct RulesPlanner {
         }
         return .exact(allowing: .allOf([.anyOf(allows), .not(.anyOf(denies))]))
     }
+}
+
+private struct RulesPlanner {
+    /// The request planned for, with no resource: where placeholders take their values.
+    let request: AccessRequest
+    let groups: Set<String>
 
     /// Whether a rule's subject field names the request's subject: `*` names every subject and
     /// none, `@group` a member, a pattern a subject it matches.
-    private func holds(subject field: String) -> Bool {
+    func holds(subject field: String) -> Bool {
         if field == "*" { return true }
         guard let subject = request.subject else { return false }
         if field.hasPrefix("@") { return groups.contains(String(field.dropFirst())) }
@@ -48,7 +38,7 @@ struct RulesPlanner {
     }
 
     /// `spelling` with each placeholder replaced by its value, or `nil` when one has no usable value.
-    private func substituted(_ spelling: String) -> AccessPlan.Pattern? {
+    func substituted(_ spelling: String) -> AccessPlan.Pattern? {
         var runs = [""]
         var name: String?
         // By scalar, as the engine reads bytes: a brace or star followed by a combining mark is

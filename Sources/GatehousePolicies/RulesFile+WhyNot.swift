@@ -1,7 +1,6 @@
 import GatehouseCore
 
 extension RulesFile {
-    /// The most near misses a denial lists.
     static let nearMissLimit = 5
     /// Past this many rules, near misses are looked for only among the rules of the matching
     /// patterns, so that explaining a denial costs no more than deciding it.
@@ -14,8 +13,8 @@ extension RulesFile {
         let verdict = decide(request)
         guard verdict?.effect != .allow else { return [] }
         let memberOf = request.subject.map(groups(of:)) ?? []
-        var nearest: [(line: Int32, failures: [String])] = []
-        var sameSubject: [(line: Int32, failures: [String])] = []
+        // Rank 0: the resource matches (or would); 1: the rule names the subject.
+        var misses: [(rank: Int, line: Int32, failures: [String])] = []
         let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
         var matching = Set<Int>()
         resources.forEachMatch(of: request.resource, values: request) { pattern in
@@ -41,21 +40,17 @@ extension RulesFile {
                 if failures.isEmpty, let denyingLine = verdict?.line {
                     failures = ["allows, but \(fileName):\(denyingLine) denies"]
                 }
-                if isNearest {
-                    nearest.append((rule.line, failures))
-                } else {
-                    sameSubject.append((rule.line, failures))
-                }
+                misses.append((isNearest ? 0 : 1, rule.line, failures))
             }
         }
-        let ordered = nearest.sorted { $0.line < $1.line } + sameSubject.sorted { $0.line < $1.line }
+        let ordered = misses.sorted { ($0.rank, $0.line) < ($1.rank, $1.line) }
         return ordered.prefix(Self.nearMissLimit).map {
             "\(fileName):\($0.line): \($0.failures.joined(separator: "; "))"
         }
     }
 
-    /// What keeps a resource pattern from matching: placeholders without a value (and whether it
-    /// matches once they are read as `*`), or the resource itself; `nil` when it matches.
+    /// What keeps a resource pattern from matching, `nil` when it matches: placeholders without a
+    /// value (and whether it matches with them read as `*`), or the resource itself.
     private static func resourceFailures(
         _ pattern: String, _ request: AccessRequest
     ) -> (notes: [String], matchesWithoutValues: Bool)? {
@@ -81,7 +76,6 @@ extension RulesFile {
         return (["the resource does not match \(pattern)"], false)
     }
 
-    /// What keeps the rule's subject from matching the request's; empty when it matches.
     private func subjectFailures(
         _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
     ) -> [String] {
@@ -99,7 +93,6 @@ extension RulesFile {
         }
     }
 
-    /// Whether the rule names the request's subject, or a group the subject belongs to.
     private func namesSubject(_ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>) -> Bool
     {
         (rule.subjectKind == .exact || rule.subjectKind == .group)

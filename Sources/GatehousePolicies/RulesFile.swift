@@ -1,10 +1,8 @@
 import Foundation
 import GatehouseCore
 
-/// One parsed and indexed version of a rules file (format: docs/policies.md), immutable.
-///
-/// A decision reads only the rules of the resource patterns that match (``PatternLookup``),
-/// so its cost does not grow with the number of rules.
+/// One parsed and indexed version of a rules file (format: docs/policies.md), immutable. A decision
+/// reads only the rules of the resource patterns that match, so its cost does not grow with the file.
 package final class RulesFile: Sendable {
     /// What a rule does to a request it matches.
     package enum Effect: Sendable, Hashable {
@@ -51,8 +49,7 @@ package final class RulesFile: Sendable {
     /// How many rules (lines starting with `allow` or `deny`) the file has.
     package let ruleCount: Int
     let resources: PatternLookup
-    /// The rules, those of each resource pattern side by side: pattern `i`'s are
-    /// `rules[starts[i]..<starts[i + 1]]`.
+    /// Sorted by resource pattern: pattern `i`'s are `indexedRules[starts[i]..<starts[i + 1]]`.
     let indexedRules: [IndexedRule]
     let starts: [Int32]
     /// The rules of each pattern with more than ``scanLimit``, filed by subject.
@@ -76,40 +73,37 @@ package final class RulesFile: Sendable {
         try parse(Array(text.utf8), fileName: fileName, requireEnd: requireEnd, attributes: attributes)
     }
 
-    /// Parses the UTF-8 bytes of a file; patterns are normalized to NFC, and `attributes`, when
-    /// given, are the only names a placeholder or condition may read.
+    /// Parses the UTF-8 bytes of a file, patterns in NFC; `attributes`, when given, are the only
+    /// names a placeholder or condition may read.
     ///
-    /// - Throws: ``RulesFileError`` listing every problem by line; ``RulesFileError/Kind/incomplete``
-    ///   for a text with no line at all (what a file rewritten in place looks like) or without a
-    ///   required `end` line.
+    /// - Throws: ``RulesFileError`` listing every problem by line (``RulesFileError/Kind/incomplete``
+    ///   for a file with no line, or without a required `end` line).
     package static func parse(
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes: [String]? = nil
     ) throws -> RulesFile {
         try parseCounted(bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes).file
     }
 
-    /// Parses the bytes of a file as `parse` does, and counts the groups
-    /// the file defines; with `namingAttributes`, names the attributes it reads (sorted).
+    /// `parse`, with the number of groups and, with `namingAttributes`, the attributes read (sorted).
     package static func parseCounted(
         _ bytes: [UInt8], fileName: String, requireEnd: Bool = false, attributes declared: [String]? = nil,
         namingAttributes: Bool = false
     ) throws -> (file: RulesFile, groupCount: Int, attributes: [String]) {
-        let lexer = try RulesLexer(bytes, fileName: fileName)
-        var parser = RulesParser(lineCount: lexer.lineCount)
+        var parser = RulesParser(lineCount: bytes.count { $0 == UInt8(ascii: "\n") } + 1)
         var uses: [RulesAttributeUse] = []
         let readingUses = declared != nil || namingAttributes
-        lexer.forEachLine { line, text in
-            parser.read(line, in: text)
-            if readingUses { uses += attributeUses(in: line, of: text) }
+        let lineProblems = try RulesLexer.forEachLine(of: bytes, fileName: fileName) { line in
+            parser.read(line)
+            if readingUses { uses += attributeUses(in: line) }
         }
-        if parser.isEmpty && lexer.problems.isEmpty {
+        if parser.isEmpty && lineProblems.isEmpty {
             let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no rule and no comment"
             throw RulesFileError(
                 file: fileName, kind: .incomplete,
                 message: "\(what), which is what a file being rewritten in place looks like; a file "
                     + "meant to hold no rules says so with a comment line")
         }
-        var problems = lexer.problems + parser.problems + parser.groups.problems()
+        var problems = lineProblems + parser.problems + parser.groups.problems()
         if let declared {
             problems += uses.filter { !declared.contains($0.name) }.map { undeclared($0, declared: declared) }
         }
@@ -126,7 +120,7 @@ package final class RulesFile: Sendable {
         return (RulesFile(&parser, fileName: fileName), groupCount, names)
     }
 
-    /// Indexes what `parser` read from the file `fileName` without problems, taking its rules.
+    /// Indexes what `parser` read without problems, taking its rules.
     private init(_ parser: inout RulesParser, fileName: String) {
         self.fileName = fileName
         ruleCount = parser.rules.count
@@ -179,8 +173,7 @@ package final class RulesFile: Sendable {
         groups.groups(of: subject)
     }
 
-    /// The rule that decides `request`: the first matching `deny` if any, else the first
-    /// matching `allow`, else `nil` (no rule matches, which denies).
+    /// The first matching `deny` if any, else the first matching `allow`, else `nil` (which denies).
     package func decide(_ request: AccessRequest) -> Verdict? {
         var search = Search(file: self, request: request)
         resources.forEachMatch(of: request.resource, values: request) { pattern in
@@ -202,38 +195,27 @@ package final class RulesFile: Sendable {
         explanation(for: request).decision
     }
 
-    /// The decision for `request`, with the deciding rule's file and line (`avatars.rules:3
-    /// denies`), or a denial saying that no rule allows.
+    /// The decision for `request` with the deciding rule (`avatars.rules:3 denies`), or a denial
+    /// saying that no rule allows.
     package func explanation(for request: AccessRequest) -> AccessExplanation {
         guard let verdict = decide(request) else {
             return AccessExplanation(.deny(reason: "no rule in \(fileName) allows"))
         }
         let rule = RuleReference(source: fileName, line: verdict.line)
-        switch verdict.effect {
-        case .allow:
-            return AccessExplanation(.allow, rule: rule)
-        case .deny:
-            return AccessExplanation(.deny(reason: "\(rule) denies"), rule: rule)
-        }
+        return AccessExplanation(
+            verdict.effect == .allow ? .allow : .deny(reason: "\(rule) denies"), rule: rule)
     }
 }
 
 /// One rule as a decision reads it; the resource pattern is the one it is filed under.
 struct IndexedRule: Sendable {
-    /// What `subject` holds.
+    /// What `subject` holds: `*` (any subject, and none), a name, a pattern, or a group's name.
     enum SubjectKind: Sendable {
-        /// `*`: any subject, and a request without one.
-        case any
-        /// A subject's name.
-        case exact
-        /// A pattern with `*`.
-        case pattern
-        /// A group's name (written `@NAME`).
-        case group
+        case any, exact, pattern, group
     }
 
     var subject: String
-    /// The ids of the resource and action patterns.
+    /// Pattern ids.
     var resource: Int32
     var action: Int32
     var line: Int32
@@ -241,7 +223,6 @@ struct IndexedRule: Sendable {
     var effect: RulesFile.Effect
     var hasConditions: Bool
 
-    /// The subject as written in the file.
     var writtenSubject: String { subjectKind == .group ? "@" + subject : subject }
 }
 
@@ -251,10 +232,10 @@ private struct Search {
     let request: AccessRequest
     var deny = Int32.max
     var allow = Int32.max
-    /// The subject's groups, once a rule naming a group needed them.
-    var memberOf: Set<String>? = nil
+    /// The subject's groups, read once a rule names a group.
+    lazy var memberOf: Set<String> = request.subject.map(file.groups.groups(of:)) ?? []
 
-    /// Takes the matching rules of resource pattern `pattern`, which matches.
+    /// Takes the matching rules of the matching resource pattern `pattern`.
     mutating func visit(pattern: Int) {
         let positions = file.starts[pattern]..<file.starts[pattern + 1]
         guard positions.count > RulesFile.scanLimit, let filed = file.filed[Int32(pattern)] else {
@@ -269,7 +250,7 @@ private struct Search {
         for position in filed.others { consider(position) }
         guard !filed.groups.isEmpty else { return }
         // Whichever is smaller: the subject's groups, or the groups rules are filed under.
-        let memberOf = groups(of: subject)
+        let memberOf = self.memberOf
         if memberOf.count < filed.groups.count {
             for group in memberOf {
                 for position in filed.groups[group] ?? [] { consider(position) }
@@ -301,14 +282,7 @@ private struct Search {
         case .any: return true
         case .exact: return Glob.sameBytes(rule.subject, subject)
         case .pattern: return Glob.matches(rule.subject, subject)
-        case .group: return groups(of: subject).contains(rule.subject)
+        case .group: return memberOf.contains(rule.subject)
         }
-    }
-
-    private mutating func groups(of subject: String) -> Set<String> {
-        if let memberOf { return memberOf }
-        let groups = file.groups.groups(of: subject)
-        memberOf = groups
-        return groups
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 
-/// A rules file that cannot be used, with every problem found in it; ``FilePolicy`` throws it
-/// from every decision until the file is fixed. ``line``, ``kind`` and ``message`` are those of
-/// the first problem.
+/// A rules file that cannot be used, with every problem found in it; ``FilePolicy`` throws it from
+/// every decision until the file is fixed.
 public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomStringConvertible {
     /// What kind of problem the file has.
     public enum Kind: Sendable, Hashable {
@@ -16,11 +15,10 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         case changedWhileReading
         /// A line is not valid UTF-8.
         case notUTF8
-        /// A line does not have the form `effect subject action resource`, holds a character
-        /// a rule may not hold, or reads an attribute the policy does not declare.
+        /// A line is not a rule, holds a forbidden character, or reads an undeclared attribute.
         case malformed
-        /// The file looks like a version still being written: it is empty (no rule, comment or
-        /// `end` line), or it lacks the `end` line its policy requires.
+        /// The file looks like a version still being written: it holds no line, or lacks the
+        /// `end` line its policy requires.
         case incomplete
     }
 
@@ -46,35 +44,24 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
 
     /// The file, as named in messages (its last path component).
     public var file: String
-    /// Every problem found, in line order (problems with the whole file last), at most
-    /// ``problemLimit``; never empty.
+    /// The problems, in line order (those of the whole file last), at most ``problemLimit``.
     public var problems: [Problem]
     /// How many more problems the file has than ``problems`` lists.
     public var unlistedProblemCount: Int
 
     /// The 1-based line of the first problem, or `nil` for a problem with the whole file.
-    public var line: Int? {
-        get { problems[0].line }
-        set { problems[0].line = newValue }
-    }
+    public var line: Int? { problems[0].line }
     /// The kind of the first problem.
-    public var kind: Kind {
-        get { problems[0].kind }
-        set { problems[0].kind = newValue }
-    }
+    public var kind: Kind { problems[0].kind }
     /// What is wrong with the first problem, and what was expected.
-    public var message: String {
-        get { problems[0].message }
-        set { problems[0].message = newValue }
-    }
+    public var message: String { problems[0].message }
 
     /// Creates an error with one problem.
     public init(file: String, line: Int? = nil, kind: Kind, message: String) {
         self.init(file: file, problems: [Problem(line: line, kind: kind, message: message)])
     }
 
-    /// Creates an error listing `problems` (at least one), sorted by line with problems of the
-    /// whole file last, the first ``problemLimit`` kept and the rest counted.
+    /// Creates an error listing `problems` (at least one), sorted; past ``problemLimit`` counted.
     public init(file: String, problems: [Problem]) {
         precondition(!problems.isEmpty, "a RulesFileError has at least one problem")
         let sorted = problems.enumerated().sorted { left, right in
@@ -85,8 +72,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         self.unlistedProblemCount = sorted.count - self.problems.count
     }
 
-    /// `"<file>:<line>: <message>"` for the first problem, then `" (and N more problems)"`:
-    /// short enough for a denial's reason.
+    /// `"<file>:<line>: <message> (and N more problems)"`: short enough for a denial's reason.
     public var errorDescription: String? {
         let others = problems.count - 1 + unlistedProblemCount
         let first = Self.describe(problems[0], in: file)

@@ -1,91 +1,69 @@
 import Foundation
 import GatehouseCore
 
-/// One line of a rules file that is not blank: its 1-based number and where its fields are.
+/// One line of a rules file that is not blank: its 1-based number and its fields.
 struct RulesLine {
     var number: Int
-    /// Ranges, not slices: a slice would hold the text, one reference count more per field.
-    var fields: [Range<Int>]
+    var fields: [String]
 }
 
-/// The bytes of a rules file made into lines of fields: every line checked (UTF-8, no character
-/// of ``PatternCharacters``), the text in NFC, and each line split at spaces and tabs.
-struct RulesLexer {
-    private let text: [UInt8]
-    let lineCount: Int
-    /// The problem of each bad line; ``forEachLine(_:)`` skips these lines.
-    let problems: [RulesFileError.Problem]
-
-    /// Checks and normalizes `bytes`; throws a ``RulesFileError`` for a UTF-16 or UTF-32 file.
-    init(_ bytes: [UInt8], fileName: String) throws {
+/// Makes the bytes of a rules file into lines of fields: every line checked (UTF-8, no character
+/// of ``PatternCharacters``), in NFC, and split at spaces and tabs.
+enum RulesLexer {
+    /// Calls `body` with each good line that has a field (a comment's one field is `#`); returns the
+    /// problem of each bad line, and throws a ``RulesFileError`` for a UTF-16 or UTF-32 file.
+    static func forEachLine(
+        of bytes: [UInt8], fileName: String, _ body: (RulesLine) -> Void
+    ) throws -> [RulesFileError.Problem] {
         if let encoding = WideEncoding.name(of: bytes) {
             throw RulesFileError(
                 file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
         }
-        let text = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(3)) : bytes
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var problems: [RulesFileError.Problem] = []
-        var isASCII = true
-        var lineCount = 0
+        var line = RulesLine(number: 0, fields: [])
         var start = 0
-        while start <= text.count {
-            lineCount += 1
-            let end = text[start...].firstIndex(of: Self.newline) ?? text.count
-            let line = text[start..<end]
+        while start < text.count {
+            line.number += 1
+            let end = text[start...].firstIndex(of: newline) ?? text.count
+            let whole = text[start..<end]
             start = end + 1
             // Printable ASCII and tabs, most of any rules file, need no closer look; nor does a
             // carriage return that ends the line (CRLF files).
-            let body = line.last == 0x0D ? line.dropLast() : line
-            guard body.contains(where: { $0 &- 0x20 >= 0x5F && $0 != 0x09 }) else { continue }
-            isASCII = isASCII && !body.contains { $0 >= 0x80 }
-            if let problem = Self.checkLine(body, number: lineCount) {
-                problems.append(problem)
-            }
-        }
-        // NFC leaves newlines alone, so the line count holds for the normalized text.
-        self.text =
-            isASCII ? text : Array(ResourceIdentity.normalized(String(decoding: text, as: UTF8.self)).utf8)
-        self.lineCount = lineCount
-        self.problems = problems
-    }
-
-    /// Calls `body` with each line that has a field, and the text; a comment's one field is `#`.
-    func forEachLine(_ body: (RulesLine, [UInt8]) -> Void) {
-        let badLines = Set(problems.compactMap(\.line))
-        var line = RulesLine(number: 0, fields: [])
-        var index = 0
-        while index < text.count {
-            line.number += 1
-            line.fields.removeAll(keepingCapacity: true)
-            while index < text.count && text[index] != Self.newline {
-                if Self.isBlank(text[index]) {
-                    index += 1
-                } else if line.fields.isEmpty && text[index] == Self.hash {
-                    line.fields.append(index..<(index + 1))
-                    while index < text.count && text[index] != Self.newline { index += 1 }
-                } else {
-                    let start = index
-                    while index < text.count && text[index] != Self.newline && !Self.isBlank(text[index]) {
-                        index += 1
-                    }
-                    line.fields.append(start..<index)
+            let checked = whole.last == 0x0D ? whole.dropLast() : whole
+            var isASCII = true
+            if checked.contains(where: { $0 &- 0x20 >= 0x5F && $0 != 0x09 }) {
+                if let problem = checkLine(checked, number: line.number) {
+                    problems.append(problem)
+                    continue
                 }
+                isASCII = !checked.contains { $0 >= 0x80 }
             }
-            index += 1
-            if !line.fields.isEmpty && !badLines.contains(line.number) {
-                body(line, text)
-            }
+            split(whole, normalizing: !isASCII, into: &line.fields)
+            if !line.fields.isEmpty { body(line) }
         }
+        return problems
     }
 
     private static let newline = UInt8(ascii: "\n")
-    private static let hash = UInt8(ascii: "#")
 
-    /// Space and tab separate fields; a carriage return can only be left at a line's end.
-    private static func isBlank(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0D
+    /// Sets `fields` to those of `line`, split at spaces, tabs and a carriage return (which can
+    /// only be left at the end), each in NFC when `normalizing` (no blank composes with what
+    /// follows it); a comment has one, `#`.
+    private static func split(_ line: ArraySlice<UInt8>, normalizing: Bool, into fields: inout [String]) {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        fields.removeAll(keepingCapacity: true)
+        var index = line.startIndex
+        while let start = line[index...].firstIndex(where: { !isBlank($0) }) {
+            guard !fields.isEmpty || line[start] != UInt8(ascii: "#") else {
+                fields.append("#")
+                return
+            }
+            index = line[start...].firstIndex(where: isBlank) ?? line.endIndex
+            let field = String(decoding: line[start..<index], as: UTF8.self)
+            fields.append(normalizing ? ResourceIdentity.normalized(field) : field)
+        }
     }
-
-    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The first problem of one line, without its newline or a carriage return ending it.
     private static func checkLine(_ line: ArraySlice<UInt8>, number: Int) -> RulesFileError.Problem? {

@@ -3,26 +3,21 @@ import GatehouseCore
 /// Reads the lines of a rules file, in order, into what a ``RulesFile`` is built from, noting
 /// the problem of each bad line and reading on.
 struct RulesParser {
-    /// The rules, in file order.
     var rules: [IndexedRule] = []
-    /// The distinct resource patterns, by id, and their ids by spelling.
+    /// The distinct patterns, by id, and their ids by spelling.
     private(set) var resources: [String] = []
     var resourceIDs: [String: Int32] = [:]
-    /// The distinct action patterns, by id, and their ids by spelling.
     private(set) var actions: [String] = []
     private var actionIDs: [String: Int32] = [:]
     /// The conditions of each rule that has some, by line.
     private(set) var conditions: [Int32: [RuleCondition]] = [:]
     private(set) var groups = RuleGroups()
-    /// The line of the `end` line, once read.
     private(set) var endLine: Int?
-    /// The problem of each bad line read, in order.
     private(set) var problems: [RulesFileError.Problem] = []
     private var sawComment = false
     private var sawGroup = false
     private var sawLineAfterEnd = false
 
-    /// A parser for a file of (at most) `lineCount` lines that hold fields.
     init(lineCount: Int) {
         rules.reserveCapacity(lineCount)
         resources.reserveCapacity(lineCount)
@@ -34,17 +29,15 @@ struct RulesParser {
         rules.isEmpty && !sawGroup && !sawComment && endLine == nil && problems.isEmpty
     }
 
-    /// Reads one line that has fields, ranges of `text`; a bad line adds its problem to
-    /// ``problems``.
-    mutating func read(_ line: RulesLine, in text: [UInt8]) {
+    /// Reads one line; a bad line adds its problem to ``problems``.
+    mutating func read(_ line: RulesLine) {
         let fields = line.fields
-        if text[fields[0].lowerBound] == UInt8(ascii: "#") {
+        if fields[0] == "#" {
             sawComment = true
             return
         }
         do throws(RuleSyntaxError) {
-            let keyword = string(fields[0], in: text)
-            if fields.count == 1 && keyword == "end" {
+            if fields.count == 1 && fields[0] == "end" {
                 if let endLine {
                     throw RuleSyntaxError(
                         "a second end line (the first is line \(endLine)); a file has one, last")
@@ -57,76 +50,63 @@ struct RulesParser {
                 sawLineAfterEnd = true
                 throw RuleSyntaxError("a line after the end line (line \(endLine)); the end line comes last")
             }
-            switch keyword {
-            case "allow": try readRule(fields, in: text, effect: .allow, line: line.number)
-            case "deny": try readRule(fields, in: text, effect: .deny, line: line.number)
-            case "group": try readGroup(fields, in: text, line: line.number)
+            switch fields[0] {
+            case "allow": try readRule(fields, effect: .allow, line: line.number)
+            case "deny": try readRule(fields, effect: .deny, line: line.number)
+            case "group": try readGroup(fields, line: line.number)
             default:
+                let hint = nearestName(to: fields[0], among: ["allow", "deny", "group", "end"])
                 throw RuleSyntaxError(
-                    "unknown effect \"\(keyword)\"; expected allow, deny or group\(Self.suggestion(for: keyword))"
-                )
+                    "unknown effect \"\(fields[0])\"; expected allow, deny or group"
+                        + (hint.map { "; did you mean \"\($0)\"?" } ?? ""))
             }
         } catch {
             problems.append(.init(line: line.number, kind: .malformed, message: error.message))
         }
     }
 
-    /// `; did you mean "allow"?` when `word` is within two edits of a keyword (the closest,
-    /// the first of equals), else empty.
-    private static func suggestion(for word: String) -> String {
-        let closest = ["allow", "deny", "group", "end"].map {
-            (keyword: $0, distance: editDistance(Array($0), Array(word)))
-        }
-        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
-        .min { $0.distance < $1.distance }
-        return closest.map { "; did you mean \"\($0.keyword)\"?" } ?? ""
-    }
-
     /// `EFFECT SUBJECT ACTION RESOURCE [if KEY=VALUE ...]`.
-    private mutating func readRule(
-        _ fields: [Range<Int>], in text: [UInt8], effect: RulesFile.Effect, line: Int
-    ) throws(RuleSyntaxError) {
+    private mutating func readRule(_ fields: [String], effect: RulesFile.Effect, line: Int)
+        throws(RuleSyntaxError)
+    {
         guard fields.count >= 4 else {
             throw RuleSyntaxError(
                 "expected 4 fields (effect subject action resource), found \(fields.count)")
         }
         var conditions: [RuleCondition] = []
         if fields.count > 4 {
-            if text[fields[4].lowerBound] == UInt8(ascii: "#") {
+            if fields[4].utf8.first == UInt8(ascii: "#") {
                 throw RuleSyntaxError(
                     "a comment after a rule; a comment is a line of its own, starting with \"#\"")
             }
-            guard string(fields[4], in: text) == "if" else {
+            guard fields[4] == "if" else {
                 throw RuleSyntaxError(
                     "expected 4 fields (effect subject action resource), then optionally \"if\" and "
-                        + "conditions KEY=VALUE; found \"\(string(fields[4], in: text))\" as field 5")
+                        + "conditions KEY=VALUE; found \"\(fields[4])\" as field 5")
             }
             guard fields.count > 5 else {
                 throw RuleSyntaxError("\"if\" with no condition; write conditions KEY=VALUE after it")
             }
             conditions = try fields[5...].map { (field) throws(RuleSyntaxError) in
-                try RuleCondition(string(field, in: text)[...])
+                try RuleCondition(field[...])
             }
         }
-        let (subject, kind) = try subject(fields[1], in: text, line: line)
-        try Self.refuseBraces(fields[2], in: text, field: "action")
-        let action = Self.id(of: string(fields[2], in: text), in: &actionIDs, &actions)
-        let resourceText = string(fields[3], in: text)
+        let (subject, kind) = try subject(fields[1], line: line)
+        try Self.refuseBraces(fields[2], field: "action")
         do {
-            try Glob.checkPlaceholders(resourceText[...])
+            try Glob.checkPlaceholders(fields[3][...])
         } catch {
-            throw RuleSyntaxError("the resource \"\(resourceText)\" has \(error.message)")
+            throw RuleSyntaxError("the resource \"\(fields[3])\" has \(error.message)")
         }
         let number = Int32(clamping: line)
         if !conditions.isEmpty { self.conditions[number] = conditions }
         rules.append(
             IndexedRule(
-                subject: subject, resource: Self.id(of: resourceText, in: &resourceIDs, &resources),
-                action: action, line: number, subjectKind: kind, effect: effect,
-                hasConditions: !conditions.isEmpty))
+                subject: subject, resource: Self.id(of: fields[3], in: &resourceIDs, &resources),
+                action: Self.id(of: fields[2], in: &actionIDs, &actions), line: number, subjectKind: kind,
+                effect: effect, hasConditions: !conditions.isEmpty))
     }
 
-    /// The id of `text` in `list`, added if new.
     private static func id(of text: String, in ids: inout [String: Int32], _ list: inout [String]) -> Int32 {
         let id = ids.value(for: text, inserting: Int32(list.count))
         if id == list.count { list.append(text) }
@@ -134,34 +114,29 @@ struct RulesParser {
     }
 
     /// A rule's subject field: a group's name for `@NAME`, else the subject as written.
-    private mutating func subject(_ field: Range<Int>, in text: [UInt8], line: Int) throws(RuleSyntaxError)
-        -> (String, IndexedRule.SubjectKind)
-    {
-        if text[field.lowerBound] == UInt8(ascii: "@") {
-            let name = try Self.groupName(string(field.dropFirst(), in: text), in: string(field, in: text))
+    private mutating func subject(_ field: String, line: Int) throws(RuleSyntaxError) -> (
+        String, IndexedRule.SubjectKind
+    ) {
+        if field.utf8.first == UInt8(ascii: "@") {
+            let name = try Self.groupName(String(field.unicodeScalars.dropFirst()), in: field)
             groups.reference(name, line: line)
             return (name, .group)
         }
-        try Self.refuseBraces(field, in: text, field: "subject")
-        let subject = string(field, in: text)
-        if subject == "*" { return (subject, .any) }
-        return (subject, subject.utf8.contains(Glob.star) ? .pattern : .exact)
+        try Self.refuseBraces(field, field: "subject")
+        if field == "*" { return (field, .any) }
+        return (field, field.utf8.contains(Glob.star) ? .pattern : .exact)
     }
 
     /// `group NAME MEMBER...`.
-    private mutating func readGroup(_ fields: [Range<Int>], in text: [UInt8], line: Int)
-        throws(RuleSyntaxError)
-    {
+    private mutating func readGroup(_ fields: [String], line: Int) throws(RuleSyntaxError) {
         guard fields.count >= 3 else {
             throw RuleSyntaxError("a group line needs a name and at least one member: group NAME MEMBER...")
         }
-        let written = string(fields[1], in: text)
-        let name = try Self.groupName(written, in: written)
+        let name = try Self.groupName(fields[1], in: fields[1])
         var subjects: [String] = []
         var members: [String] = []
-        for field in fields[2...] {
-            let member = string(field, in: text)
-            if text[field.lowerBound] == UInt8(ascii: "@") {
+        for member in fields[2...] {
+            if member.utf8.first == UInt8(ascii: "@") {
                 members.append(try Self.groupName(String(member.dropFirst()), in: member))
             } else if let bad = member.utf8.first(where: Self.memberForbidden.contains) {
                 throw RuleSyntaxError(
@@ -175,7 +150,7 @@ struct RulesParser {
         sawGroup = true
     }
 
-    /// `name` as a group name, written `written` in the file.
+    /// `name`, written `written`, checked as a group name.
     private static func groupName(_ name: String, in written: String) throws(RuleSyntaxError) -> String {
         guard !name.isEmpty else {
             throw RuleSyntaxError("\"\(written)\" names no group; write @NAME")
@@ -188,24 +163,24 @@ struct RulesParser {
         return name
     }
 
-    /// Refuses a subject or action field holding a brace: placeholders belong in resources and
-    /// condition values only.
-    private static func refuseBraces(_ value: Range<Int>, in text: [UInt8], field: String)
-        throws(RuleSyntaxError)
-    {
-        for index in value where text[index] == UInt8(ascii: "{") || text[index] == UInt8(ascii: "}") {
+    /// Refuses a subject or action holding a brace: placeholders belong in resources and condition
+    /// values only.
+    private static func refuseBraces(_ value: String, field: String) throws(RuleSyntaxError) {
+        if value.utf8.contains(where: { $0 == Glob.openBrace || $0 == Glob.closeBrace }) {
             throw RuleSyntaxError(
-                "the \(field) \"\(string(value, in: text))\" holds a brace; placeholders such as {subject} may "
+                "the \(field) \"\(value)\" holds a brace; placeholders such as {subject} may "
                     + "be used only in the resource and in condition values")
         }
     }
 
-    /// What a group member, a group name, and a subject or action may not hold.
     private static let memberForbidden = Array("*@{}".utf8)
     private static let groupNameForbidden = Array("*@{}=".utf8)
 }
 
-/// The field `range` of `text` as a string, for messages, names and conditions.
-private func string(_ range: Range<Int>, in text: [UInt8]) -> String {
-    String(decoding: text[range], as: UTF8.self)
+/// The first of `candidates` closest to `word` within two edits (and fewer than its length), if any.
+func nearestName(to word: String, among candidates: [String]) -> String? {
+    let word = Array(word)
+    return candidates.map { (name: $0, distance: editDistance(Array($0), word)) }
+        .filter { $0.distance > 0 && $0.distance <= 2 && $0.distance < word.count }
+        .min { $0.distance < $1.distance }?.name
 }

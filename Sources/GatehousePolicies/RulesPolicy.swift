@@ -29,9 +29,8 @@ public struct RulesPolicy: AccessPolicy {
         self.rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
     }
 
-    /// Parses `text` as rules named after the source file and line of this call, such as
-    /// `Setup.swift:12`, so a rule is `Setup.swift:12:3`; `attributes` as in
-    /// ``init(text:name:attributes:)``.
+    /// Parses `text` as rules named after the file and line of this call, such as `Setup.swift:12`
+    /// (a rule is `Setup.swift:12:3`); `attributes` as in ``init(text:name:attributes:)``.
     ///
     /// - Throws: ``RulesFileError`` naming the place and listing every problem by line.
     public init(
@@ -40,7 +39,6 @@ public struct RulesPolicy: AccessPolicy {
         try self.init(text: text, name: Self.name(fileID: fileID, line: line), attributes: attributes)
     }
 
-    /// `Setup.swift:12` for the file ID `App/Setup.swift` and the line 12.
     static func name(fileID: String, line: Int) -> String {
         "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
@@ -54,6 +52,12 @@ public struct RulesPolicy: AccessPolicy {
     /// ``evaluate(_:)``'s decision with the deciding rule (`name:line`), for allows too.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         rules.explanation(for: request)
+    }
+
+    /// Exact: the rules whose subject (groups included), action and conditions hold for the
+    /// request, placeholders substituted, allowed patterns minus denied ones.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        rules.plan(request)
     }
 }
 

@@ -21,35 +21,30 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
     /// The zone whose wall clock the window follows.
     public let timeZone: TimeZone
 
-    /// The instants a window decides at: from 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z.
-    /// Before 1900 most zones kept local mean time, which no clock showed; after 2200 the zone
-    /// data is a guess. A clock outside this range makes every decision throw ``TimeWindowError``.
+    /// The instants a window decides at, 1900-01-01T00:00:00Z up to 2200-01-01T00:00:00Z (before,
+    /// zones kept local mean time; after, zone data is a guess); outside, decisions throw.
     public static let supportedInstants =
         Date(timeIntervalSince1970: earliestSecond)..<Date(timeIntervalSince1970: endSecond)
     /// 1900-01-01T00:00:00Z and 2200-01-01T00:00:00Z in seconds since 1970.
     private static let earliestSecond: Double = -2_208_988_800
     private static let endSecond: Double = 7_258_118_400
-    /// 1899-12-25T00:00:00Z, a Monday a week before the earliest instant: local seconds counted
-    /// from it are never negative, so days and weekdays are plain divisions.
+    /// 1899-12-25T00:00:00Z, a Monday: local seconds from it are never negative, so days divide.
     private static let firstMonday = -2_209_593_600
 
-    /// `Mon–Fri 09:00–17:00 Europe/Berlin`, with the identifier as given (Foundation reports
-    /// "UTC" as "GMT").
+    /// `Mon–Fri 09:00–17:00 Europe/Berlin`, the identifier as given (Foundation reports UTC as GMT).
     private let summary: String
     private let now: @Sendable () -> Date
-    /// Whether the window opens on each day, by index from Monday (0) to Sunday (6).
+    /// By day, from Monday (0).
     private let isOpen: [Bool]
-    /// The instants, in seconds since 1970, at which the zone's offset changes, ascending from
-    /// the earliest supported instant, and the offset in seconds from each.
+    /// The instants (seconds since 1970) from which each offset (seconds) holds, ascending.
     private let offsetStarts: [Double]
     private let offsets: [Int]
 
     /// Creates the window in the zone with the IANA identifier `timeZone`, such as
     /// `"Europe/Berlin"` or `"Etc/GMT-5"`, on the clock `now`.
     ///
-    /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for a time zone that is not
-    ///   an IANA identifier (the message suggests the nearest one), `from` equal to `to`, or no
-    ///   days.
+    /// - Throws: ``PolicyConfigurationError`` (policy `"timeWindow"`) for a zone that is not an IANA
+    ///   identifier, `from` equal to `to`, or no days.
     public init(
         days: Set<Weekday>,
         from: LocalTime,
@@ -107,9 +102,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         try decision(at: now())
     }
 
-    /// ``evaluate(_:)``'s decision, with no rule.
-    ///
-    /// - Throws: ``TimeWindowError``, as ``evaluate(_:)`` does.
+    /// ``evaluate(_:)``'s decision, with no rule; throws as ``evaluate(_:)`` does.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(try decision(at: now()))
     }
@@ -120,7 +113,6 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         .exact(allowing: try decision(at: request.instant ?? now()) == .allow ? .everything : .nothing)
     }
 
-    /// The decision at `instant`.
     func decision(at instant: Date) throws -> AccessDecision {
         let seconds = instant.timeIntervalSince1970
         // NaN fails both comparisons.
@@ -137,7 +129,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         return .deny(reason: "outside \(summary); it is \(day) \(LocalTime.clock(minute)) there")
     }
 
-    /// The offset in force at `seconds`: that of the last change at or before it.
+    /// The offset of the last change at or before `seconds`.
     private func offset(at seconds: Double) -> Int {
         var low = 0
         var high = offsetStarts.count
@@ -160,7 +152,6 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         return minute < closes && isOpen[(weekday + 6) % 7]
     }
 
-    /// Why the clock's reading cannot be decided at.
     private static func fault(_ seconds: Double) -> TimeWindowError {
         guard seconds.isFinite else {
             return TimeWindowError(

@@ -1,8 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// Which time zone identifiers a ``TimeWindow`` accepts, and what the error says about one it
-/// does not.
+/// Which time zone identifiers a ``TimeWindow`` accepts, and why one is not.
 ///
 /// `TimeZone(identifier:)` alone is too lenient: it reads `GMT+5` as +05:00 while `Etc/GMT+5`
 /// is −05:00, maps `BST` to Asia/Dhaka, and knows `Factory`. Linux lists one name per place and
@@ -32,7 +31,8 @@ package enum TimeWindowZone {
         if let minutes = fixedOffsetMinutes(identifier) {
             return sentence + "; " + fixedOffsetHint(minutes)
         }
-        return sentence + (suggestion(for: identifier).map { " (did you mean \"\($0)\"?)" } ?? "")
+        return sentence
+            + (closestName(to: identifier, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? "")
     }
 
     /// The IANA areas: the first component of every location identifier, and `Etc`.
@@ -46,44 +46,22 @@ package enum TimeWindowZone {
         .union(["UTC", "GMT"]).subtracting(["Factory"])
 
     /// What a suggestion is chosen from, sorted so that ties always go the same way.
-    private static let candidates: [(name: String, lowered: [Unicode.Scalar])] = {
+    private static let candidates: [String] = {
         let fixed = (-14...12).map { $0 == 0 ? "Etc/GMT" : $0 < 0 ? "Etc/GMT\($0)" : "Etc/GMT+\($0)" }
         let etc = (fixed + ["Etc/UTC"]).filter { TimeZone(identifier: $0) != nil }
-        return listed.union(etc).sorted().map { ($0, Array($0.lowercased().unicodeScalars)) }
+        return listed.union(etc).sorted()
     }()
-
-    /// The closest candidate to `word`, ignoring case, within a third of its length (at least 1).
-    private static func suggestion(for word: String) -> String? {
-        let lowered = Array(word.lowercased().unicodeScalars)
-        var best: (name: String, distance: Int)?
-        for candidate in candidates {
-            let limit = min(max(1, candidate.lowered.count / 3), (best?.distance ?? .max) - 1)
-            guard abs(candidate.lowered.count - lowered.count) <= limit else { continue }
-            let distance = editDistance(lowered, candidate.lowered)
-            if distance <= limit {
-                best = (candidate.name, distance)
-            }
-        }
-        return best?.name
-    }
 
     /// The offset east of UTC, in minutes, when `identifier` spells one as Foundation would read
     /// it (`GMT+5`, `utc-03:00`), else `nil`.
     private static func fixedOffsetMinutes(_ identifier: String) -> Int? {
-        let text = identifier.uppercased()
-        guard let prefix = ["GMT", "UTC", "UT"].first(where: { text.hasPrefix($0) }),
-            let sign = ["+": 1, "-": -1][text.dropFirst(prefix.count).first ?? " "]
+        let offset = /(?:GMT|UTC|UT)([+-])([0-9]{1,2}|[0-9]{2}:?[0-9]{2})/
+        guard let match = identifier.uppercased().wholeMatch(of: offset),
+            let number = Int(match.2.filter { $0 != ":" })
         else { return nil }
-        var digits = text.dropFirst(prefix.count + 1)
-        if digits.count == 5, digits.dropFirst(2).first == ":" {
-            digits = digits.prefix(2) + digits.suffix(2)
-        }
-        guard [1, 2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(digits)
-        else { return nil }
-        let (hours, minutes) = digits.count == 4 ? (number / 100, number % 100) : (number, 0)
+        let (hours, minutes) = match.2.count >= 4 ? (number / 100, number % 100) : (number, 0)
         guard hours < 24, minutes < 60 else { return nil }
-        return sign * (hours * 60 + minutes)
+        return (match.1 == "+" ? 1 : -1) * (hours * 60 + minutes)
     }
 
     /// `a fixed offset of +05:00 is written "Etc/GMT-5" (Etc names invert the sign)`, or why none is.

@@ -46,7 +46,12 @@ public struct CachingLoader<Base: ResourceLoading>: ResourceLoading where Base.K
     /// - Throws: The base's error, unchanged; it is not cached.
     public func load(_ key: Base.Key) async throws -> Base.Resource {
         if let value = state.withLock({ $0.entries.value(forKey: key) }) { return value }
-        // Joins or starts the load of `key`, checking the entries again: a load may have finished.
+        return try await loadMissing(key)
+    }
+
+    /// Joins or starts the load of `key`, checking the entries again: a load may have finished.
+    /// Kept apart from `load` so that a hit runs in a small async frame.
+    private func loadMissing(_ key: Base.Key) async throws -> Base.Resource {
         let lookup = state.withLock { state -> CacheLookup<Base.Resource> in
             if let value = state.entries.value(forKey: key) { return .hit(value) }
             return .wait(state.inFlight[key] ?? startLoad(key, in: &state))

@@ -98,6 +98,10 @@ struct RulesSecondEditionErrorTests {
         Malformed(
             "group admins @edtiors\ngroup editors alice\nallow @admins read x\n", line: 1,
             words: [#"undefined group "edtiors"; did you mean "editors"?"#]),
+        // A short name too: within two edits, however few characters it has.
+        Malformed(
+            "group ab alice\nallow @a read x\n", line: 2, words: [#"undefined group "a"; did you mean "ab"?"#]
+        ),
         // Further than two edits: no suggestion.
         Malformed(
             "group editors alice\nallow @writers read x\n", line: 2, words: [#"undefined group "writers""#],

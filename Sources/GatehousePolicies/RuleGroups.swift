@@ -69,15 +69,10 @@ struct RuleGroups {
         let undefined = groups.filter { $0.definedAt == nil }.sorted {
             ($0.firstReference ?? 0) < ($1.firstReference ?? 0)
         }
-        guard !undefined.isEmpty else { return [] }
         let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }.sorted()
         return undefined.enumerated().map { index, group in
-            // Within two edits, however short the name (unlike a keyword's hint); ties to the first.
             let closest =
-                index < RulesFileError.problemLimit
-                ? defined.map { (name: $0, distance: editDistance(Array($0), Array(group.name))) }
-                    .filter { $0.distance <= 2 }.min { $0.distance < $1.distance }?.name
-                : nil
+                index < RulesFileError.problemLimit ? nearestName(to: group.name, among: defined) : nil
             let hint =
                 closest.map { "; did you mean \"\($0)\"?" }
                 ?? "; define it with a line \"group \(group.name) MEMBER...\""

@@ -17,11 +17,22 @@ struct ValidateCommandTests {
         deny   *         read   docs/secret-*
         """
 
-    @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleAndGroupCounts() async throws {
+    /// A folder holding `docs.rules` with `text`; the caller removes the folder.
+    static func rulesFile(_ text: String) throws -> (folder: Folder, file: URL) {
         let folder = try Folder(configuration: "{}")
-        defer { folder.remove() }
         let file = folder.url.appendingPathComponent("docs.rules")
-        try Data(Self.rules.utf8).write(to: file)
+        do {
+            try Data(text.utf8).write(to: file)
+        } catch {
+            folder.remove()
+            throw error
+        }
+        return (folder, file)
+    }
+
+    @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleAndGroupCounts() async throws {
+        let (folder, file) = try Self.rulesFile(Self.rules)
+        defer { folder.remove() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == ["\(file.path): valid; 3 rules, 1 group"])
@@ -30,10 +41,8 @@ struct ValidateCommandTests {
     }
 
     @Test func aBrokenRulesFileOnItsOwnNamesTheLine() async throws {
-        let folder = try Folder(configuration: "{}")
+        let (folder, file) = try Self.rulesFile(Self.rules + "\nallow bob read\n")
         defer { folder.remove() }
-        let file = folder.url.appendingPathComponent("docs.rules")
-        try Data((Self.rules + "\nallow bob read\n").utf8).write(to: file)
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
@@ -66,10 +75,8 @@ struct ValidateCommandTests {
         """
 
     @Test func aRulesFileWithSixMistakesListsSixProblemsInOneRun() async throws {
-        let folder = try Folder(configuration: "{}")
+        let (folder, file) = try Self.rulesFile(Self.sixMistakes)
         defer { folder.remove() }
-        let file = folder.url.appendingPathComponent("docs.rules")
-        try Data(Self.sixMistakes.utf8).write(to: file)
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(
@@ -83,10 +90,8 @@ struct ValidateCommandTests {
     }
 
     @Test func aRulesFileWithAHundredAndFiftyProblemsListsAHundredAndCountsTheRest() async throws {
-        let folder = try Folder(configuration: "{}")
+        let (folder, file) = try Self.rulesFile(String(repeating: "alow * read docs/*\n", count: 150))
         defer { folder.remove() }
-        let file = folder.url.appendingPathComponent("docs.rules")
-        try Data(String(repeating: "alow * read docs/*\n", count: 150).utf8).write(to: file)
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.err.count == 101)
@@ -126,10 +131,8 @@ struct ValidateCommandTests {
         """
 
     @Test func aRulesFileOnItsOwnNamesTheAttributesItReads() async throws {
-        let folder = try Folder(configuration: "{}")
+        let (folder, file) = try Self.rulesFile(Self.readingRules)
         defer { folder.remove() }
-        let file = folder.url.appendingPathComponent("docs.rules")
-        try Data(Self.readingRules.utf8).write(to: file)
         let run = await Captured.run(["validate", file.path])
         #expect(run.out == ["\(file.path): valid; 3 rules, 0 groups; reads attributes device, owner, tenant"])
         let json = await Captured.run(["validate", "--json", file.path])

@@ -3,12 +3,21 @@ import GatehouseCore
 
 /// Any loader of `Data` by `String` key, so that an assembled chain has one type. It stores,
 /// removes and lists when the wrapped loader does, else throws ``UnsupportedOperation``.
-public struct AnyLoader: ResourceStoring, ResourceListing {
+/// `Gate` is the wrapped loader's own (``AccessGate`` for a proxy or a configured service), so
+/// erasing a gate keeps the compile-time guard: `CachingLoader(AnyLoader(proxy))` does not
+/// compile, as `CachingLoader(proxy)` does not.
+public struct AnyLoader<Gate>: ResourceStoring, ResourceListing {
     /// The wrapped loader.
     public let base: any ResourceLoading<String, Data>
 
-    /// Wraps `base`.
-    public init(_ base: any ResourceLoading<String, Data>) {
+    /// Wraps `base`, keeping its `Gate`.
+    public init<Base: ResourceLoading<String, Data>>(_ base: Base) where Base.Gate == Gate {
+        self.base = base
+    }
+
+    /// Wraps a loader whose type is known only at run time (a plugin's), once it is known not
+    /// to be a gate.
+    init(checked base: any ResourceLoading<String, Data>) where Gate == Never {
         self.base = base
     }
 

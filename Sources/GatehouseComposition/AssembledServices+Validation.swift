@@ -4,7 +4,7 @@ import GatehousePolicies
 
 extension AssembledServices {
     /// A policy that can be checked ahead of any decision, at its place in the configuration.
-    typealias Check = (path: String, policy: any ValidatingPolicy)
+    typealias Check = (path: String, policy: any AccessPolicy)
 
     /// A rules file that validated, at its gatekeeper's place: its counts, and the attributes
     /// it reads when its service declares none.
@@ -37,20 +37,14 @@ extension AssembledServices {
                     issues += problems.map { .init(path: check.path, message: $0) }
                 }
             } else {
-                issues += await memberIssues(check.policy, at: check.path).map {
-                    .init(path: $0.path, message: $0.message)
+                issues += await check.policy.validationIssues().map {
+                    .init(
+                        path: ValidationIssue(path: $0.path, message: "").within(check.path).path,
+                        message: $0.message)
                 }
             }
         }
         guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
         return files
-    }
-}
-
-extension RenamedPolicy: ValidatingPolicy {
-    /// The renamed policy's issues, at the same place (`name` is a key of its component).
-    func validationIssues() async -> [ValidationIssue] {
-        guard let validating = policy as? any ValidatingPolicy else { return [] }
-        return await validating.validationIssues()
     }
 }

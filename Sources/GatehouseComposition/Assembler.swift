@@ -134,7 +134,7 @@ public struct Assembler: Sendable {
             return nil
         }
 
-        var chain = AnyLoader(loader.built)
+        var chain = AnyLoader(checked: loader.built)
         var lines = [
             "service \"\(service.name)\": \(service.cache == nil ? "gate → loader" : "gate → cache → loader")"
         ]
@@ -157,15 +157,15 @@ public struct Assembler: Sendable {
         let attributes = source.flatMap { $0 }.map { attributeSource in
             lines.append("  resource attributes: \(attributeSource.text)")
             let source = attributeSource.built
-            return { @Sendable (key: String) in try await source.attributes(of: key) }
+            return ResourceAttributes<String>(everyName: { try await source.attributes(of: $0) })
         }
 
         let gate = AccessGate(
             gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
-            observer: run.observer, clock: clock, service: service.name, mask: mask)
+            observer: run.observer, clock: clock, service: service.name, mask: mask,
+            resourceAttributes: attributes)
         return ConfiguredService(
-            name: service.name, proxy: AccessProxy(chain, gate: gate, attributes: attributes),
-            explanation: lines)
+            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
     }
 }
 

@@ -54,17 +54,21 @@ final class AssemblyRun: @unchecked Sendable {
             name = text
         }
         children.append([])
-        let built = make(plugin, component, path: path, depth: depth)
+        let built = make(plugin, component, path: path, depth: depth, name: name)
         let nested = children.removeLast()
         guard let built else { return nil }
         var (policy, text) = built
-        if nested.isEmpty, let validating = policy as? any ValidatingPolicy {
-            checks.append((path, validating))
-        }
         if let name {
-            policy = RenamedPolicy(name: name, policy: policy)
+            guard policy.name == name else {
+                issues.add(
+                    ConfigurationPath.member(path, "name"),
+                    "the gatekeeper type \"\(component.type)\" named its policy \"\(policy.name)\"; its factory "
+                        + "must give the configured name (context.name) to the policy it builds")
+                return nil
+            }
             text = "\(name) = \(text)"
         }
+        if nested.isEmpty { checks.append((path, policy)) }
         let line = ExplanationLine(text: text, children: nested)
         if !children.isEmpty { children[children.count - 1].append(line) }
         return (policy, line)
@@ -82,7 +86,7 @@ final class AssemblyRun: @unchecked Sendable {
         kind: String
     ) -> (built: Component, text: String)? {
         plugin(for: component, at: path, in: plugins, kind: kind).flatMap {
-            make($0, component, path: path, depth: 0)
+            make($0, component, path: path, depth: 0, name: nil)
         }
     }
 
@@ -108,11 +112,11 @@ final class AssemblyRun: @unchecked Sendable {
     /// The component built by `plugin` and its description, or `nil` (issues reported).
     private func make<Component>(
         _ plugin: PluginRegistry.Plugin<Component>, _ component: ComponentConfiguration, path: String,
-        depth: Int
+        depth: Int, name: String?
     ) -> (built: Component, text: String)? {
         let context = PluginContext(
-            baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
-            depth: depth)
+            baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, name: name,
+            build: self, depth: depth)
         var unknown: [SettingsDecoder.UnknownKey] = []
         let outcome = Result { try plugin.build(.object(component.settings), context, &unknown) }
         // Unknown keys first, found even when the settings could not be decoded: a typo in a
@@ -186,19 +190,5 @@ struct ExplanationLine: Sendable, Hashable {
     func render(_ prefix: String, into lines: inout [String], indent: String = "      ") {
         lines.append(prefix + text)
         for child in children { child.render(indent, into: &lines, indent: indent + "    ") }
-    }
-}
-
-/// A policy renamed by the configuration's `"name"`, so that denials tell two of a type apart.
-struct RenamedPolicy: AccessPolicy {
-    let name: String
-    let policy: any AccessPolicy
-
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        try await policy.evaluate(request)
-    }
-
-    func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        try await policy.explain(request)
     }
 }

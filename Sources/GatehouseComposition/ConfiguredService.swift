@@ -10,7 +10,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     /// The service's name in the configuration.
     public let name: String
     /// The enforced chain: an `AccessProxy` in front of the (cached) loader.
-    public let proxy: AccessProxy<AnyLoader>
+    public let proxy: AccessProxy<AnyLoader<Never>>
     /// The service as described for people, one line per part, nested combinators indented.
     public let explanation: [String]
 

@@ -11,6 +11,10 @@ public struct PluginContext: Sendable {
     public let observer: (any AccessObserver)?
     /// Where the component being built sits in the file, such as `services.avatars.gatekeepers[1]`.
     public let path: String
+    /// The gatekeeper's configured `"name"`, or `nil`: a factory gives it to the policy it builds
+    /// (`name: context.name ?? "mine"`), so that denials and records show it. A gatekeeper whose
+    /// name differs from a configured one is a configuration problem, never a silent rename.
+    public let name: String?
 
     let build: AssemblyRun
     let depth: Int

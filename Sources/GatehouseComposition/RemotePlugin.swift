@@ -56,7 +56,8 @@ extension BuiltInPlugins {
         }
         do {
             return try RemotePolicy(
-                url: url, protocol: decisionProtocol, timeout: timeout ?? RemotePolicy.defaultTimeout,
+                name: context.name ?? "remote", url: url, protocol: decisionProtocol,
+                timeout: timeout ?? RemotePolicy.defaultTimeout,
                 maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
                 bearerToken: bearerToken, proxy: proxy)
         } catch let error as RemotePolicyError {

@@ -24,10 +24,16 @@ public struct AccessGate: Sendable {
     let clock: @Sendable () -> Date
     let shadowAsks = ShadowAsks(limit: AccessGate.maximumShadowAsksInFlight)
 
+    /// Where the resources' own attributes come from, keyed by the request's resource; `nil`
+    /// when every attribute is the caller's.
+    public let resourceAttributes: ResourceAttributes<String>?
+
     /// Creates a gate that asks `gatekeepers` in order; `clock` stamps records and `service`
     /// names the service in each. `shadow` gatekeepers are asked off the caller's path and
     /// recorded (``AccessRecord/isShadow``), never enforced. Use ``ResourceIdentity/text`` as
-    /// `identity` for resources that are not paths.
+    /// `identity` for resources that are not paths. With `resourceAttributes`, every decision
+    /// and plan reads the resource's attributes first, and a caller's value for a name they
+    /// take is dropped.
     public init(
         gatekeepers: [any AccessPolicy],
         shadow: [any AccessPolicy] = [],
@@ -35,7 +41,8 @@ public struct AccessGate: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
         service: String? = nil,
-        mask: Set<String> = []
+        mask: Set<String> = [],
+        resourceAttributes: ResourceAttributes<String>? = nil
     ) {
         self.gatekeepers = gatekeepers
         self.shadow = shadow
@@ -44,6 +51,7 @@ public struct AccessGate: Sendable {
         self.identity = identity
         self.service = service
         self.mask = mask
+        self.resourceAttributes = resourceAttributes
     }
 
     /// Asks the gatekeepers about `request` and records an explained verdict, with
@@ -73,12 +81,16 @@ public struct AccessGate: Sendable {
         return allowed
     }
 
-    /// A resource's own attributes, merged into its request before any gatekeeper; a throw fails.
-    package typealias ResourceAttributes = @Sendable () async throws -> [String: String]
+    /// One resource's own attributes and the names its service takes, read before any
+    /// gatekeeper; a throw fails the gate. `nil`: the gate's own ``resourceAttributes``.
+    package typealias AttributeRead =
+        @Sendable () async throws -> (
+            names: ResourceAttributeNames, values: [String: String]
+        )
 
     /// ``authorize(_:)`` under `identity`, with the resource's attributes merged in.
     package func authorize(
-        _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: ResourceAttributes? = nil
+        _ request: AccessRequest, identity: ResourceIdentity, resourceAttributes: AttributeRead? = nil
     ) async throws {
         let decided = try await decided(
             request, identity: identity, explained: observer != nil, resourceAttributes: resourceAttributes)
@@ -88,7 +100,7 @@ public struct AccessGate: Sendable {
     /// ``decide(_:)`` under `identity`, with the resource's attributes merged in.
     package func decide(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
-        resourceAttributes: ResourceAttributes? = nil
+        resourceAttributes: AttributeRead? = nil
     ) async throws(CancellationError) -> AccessVerdict {
         try await decided(
             request, identity: identity, explained: explained, whyNot: whyNot,
@@ -100,17 +112,20 @@ public struct AccessGate: Sendable {
     /// allow. `explained` lists every step; `whyNot` asks a denying gatekeeper for near misses.
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
-        resourceAttributes: ResourceAttributes?
+        resourceAttributes: AttributeRead?
     ) async throws(CancellationError) -> (verdict: AccessVerdict, denial: AccessDenied?) {
         if Task.isCancelled { throw CancellationError() }
+        // Whose each attribute is, the gate says: a caller never marks its own as the resource's.
         var request = request
+        request.resourceAttributeNames = .none
         let answer: (verdict: AccessVerdict, failure: (any Error)?)
         if let refused = refusedBeforeAsking(request, identity: identity) {
             answer = (refused, nil)
         } else {
             do {
-                if let resourceAttributes {
-                    request.attributes.merge(try await resourceAttributes()) { _, resource in resource }
+                if let read = resourceAttributes ?? attributeRead(of: request.resource) {
+                    let (names, values) = try await read()
+                    request = try request.withResourceAttributes(values, names: names)
                 }
                 answer = try await ask(request, explained: explained, whyNot: whyNot)
             } catch {
@@ -130,6 +145,12 @@ public struct AccessGate: Sendable {
         return (
             verdict, AccessDenied(request: shown.request, verdict: verdict, underlyingError: answer.failure)
         )
+    }
+
+    /// The read of the gate's own ``resourceAttributes`` for `resource`, if it has any.
+    private func attributeRead(of resource: String) -> AttributeRead? {
+        guard let source = resourceAttributes else { return nil }
+        return { try await source.read(resource) }
     }
 
     /// The denial of a request that breaks `identity` or the text rule, or of an empty gate.
@@ -160,8 +181,8 @@ public struct AccessGate: Sendable {
         for gatekeeper in gatekeepers {
             do {
                 last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
-                if whyNot, last.outcome == .denied, let rules = gatekeeper as? any NearMissExplaining {
-                    nearMisses = (try? await rules.nearMisses(request)) ?? []
+                if whyNot, last.outcome == .denied {
+                    nearMisses = (try? await gatekeeper.nearMisses(request)) ?? []
                 }
             } catch {
                 if Task.isCancelled { throw CancellationError() }

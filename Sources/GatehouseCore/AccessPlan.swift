@@ -52,22 +52,55 @@ public struct AccessPlan: Sendable, Hashable {
         public var attributes: [String: String]
         /// The instant time windows are folded at; `nil` for each one's own clock.
         public var instant: Date?
+        /// The attribute names the service takes from its resources: a value for one of them is
+        /// never in ``attributes``, since it differs from resource to resource.
+        public var resourceAttributeNames: ResourceAttributeNames
 
         /// Creates a request.
         public init(
             subject: String? = nil, action: AccessAction = .read, attributes: [String: String] = [:],
-            instant: Date? = nil
+            instant: Date? = nil, resourceAttributeNames: ResourceAttributeNames = .none
         ) {
             self.subject = subject
             self.action = action
             self.attributes = attributes
             self.instant = instant
+            self.resourceAttributeNames = resourceAttributeNames
         }
 
-        /// The request about `resource`.
-        package func request(for resource: String) -> AccessRequest {
-            AccessRequest(subject: subject, action: action, resource: resource, attributes: attributes)
+        /// The request about `resource`, its resource attributes those of `resourceAttributes`.
+        package func request(for resource: String, resourceAttributes: [String: String] = [:])
+            -> AccessRequest
+        {
+            var request = AccessRequest(
+                subject: subject, action: action, resource: resource, attributes: attributes)
+            for (name, value) in resourceAttributes { request.attributes[name] = value }
+            request.resourceAttributeNames = resourceAttributeNames
+            return request
         }
+    }
+
+    /// `policy`'s part, or ``Part/failed`` when its planning throws (fail closed).
+    static func part(of policy: any AccessPolicy, for request: Request) async throws(CancellationError)
+        -> Part
+    {
+        do {
+            return try await policy.plan(request)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            return .failed
+        }
+    }
+
+    /// Each of `policies`' parts, in order.
+    static func parts(of policies: [any AccessPolicy], for request: Request) async throws(CancellationError)
+        -> [Part]
+    {
+        var parts: [Part] = []
+        for policy in policies {
+            parts.append(try await part(of: policy, for: request))
+        }
+        return parts
     }
 
     /// What one gatekeeper does to every name: where it allows and where it denies. A name in

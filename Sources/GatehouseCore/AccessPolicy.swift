@@ -2,8 +2,24 @@
 ///
 /// A gatekeeper that cannot decide (its rules file is missing, a lookup failed) throws; the gate
 /// then denies with a failure (``AccessDenied/isFailure``). Throwing is never a way to allow.
-/// Adopt it with `name` and ``evaluate(_:)``; the gate asks through ``explain(_:)``, which a
-/// gatekeeper that knows its deciding rule implements.
+///
+/// Every capability of a gatekeeper is a requirement of this one protocol, so that whatever holds
+/// a gatekeeper (the gate, ``AllOf``, ``AnyOf``, ``Not``) asks it the same way and forwards
+/// everything. The simplest gatekeeper adopts it with `name` and ``evaluate(_:)``; the others
+/// have defaults:
+/// - ``explain(_:)``: the decision with the deciding rule (default: no rule);
+/// - ``plan(_:)``: where it allows for one caller (default: each name must be asked);
+/// - ``nearMisses(_:)``: why not, for a denial (default: none);
+/// - ``validationIssues()``: what would make it fail if it were asked now (default: none).
+///
+/// ```swift
+/// struct Weekdays: AccessPolicy {
+///     let name = "weekdays"
+///     func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
+///         isWeekend(Date()) ? .deny(reason: "closed at weekends") : .allow
+///     }
+/// }
+/// ```
 public protocol AccessPolicy: Sendable {
     /// A short, stable name shown in denials and audit records, such as `"allowList"`.
     var name: String { get }
@@ -14,14 +30,39 @@ public protocol AccessPolicy: Sendable {
     /// ``evaluate(_:)``'s decision (it must be the same) with the deciding rule and a note.
     func explain(_ request: AccessRequest) async throws -> AccessExplanation
 
-    /// Where this gatekeeper allows and denies for one caller (see ``AccessPlan``). The default
-    /// cannot plan (``AccessPlan/Part/checkEach(_:)``); throwing makes the part allow nothing.
+    /// Where this gatekeeper allows and denies for one caller (see ``AccessPlan``); it must agree
+    /// with ``evaluate(_:)`` for every name. Throwing makes the part allow nothing.
     func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part
+
+    /// For a request this gatekeeper denies: the rules that nearly allowed it and what failed for
+    /// each, nearest first, one line each. Asked only by ``AccessGate/decide(_:)`` (never on a
+    /// load): the answer may cost a scan of the rules. A throw gives none.
+    func nearMisses(_ request: AccessRequest) async throws -> [String]
+
+    /// Every problem that would make this gatekeeper's decisions fail if it were asked now (a
+    /// broken rules file), so that `gatehouse validate` finds it before a call does. A check
+    /// reads what decisions would read and changes nothing they use.
+    func validationIssues() async -> [ValidationIssue]
 }
 
 extension AccessPolicy {
     /// ``evaluate(_:)``'s decision, with no rule and no note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(try await evaluate(request))
+    }
+
+    /// Cannot plan: each name must be asked of this gatekeeper.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .checkEach(name)
+    }
+
+    /// No near misses.
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        []
+    }
+
+    /// Nothing to check ahead.
+    public func validationIssues() async -> [ValidationIssue] {
+        []
     }
 }

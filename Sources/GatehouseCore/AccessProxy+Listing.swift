@@ -21,4 +21,21 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         }
         return readable
     }
+
+    /// The base's keys under `prefix`, narrowed by the caller's plan when the base can filter.
+    func listedKeys(under prefix: String) async throws -> [Base.Key] {
+        guard let filtering = base as? any FilteredListing<Base.Key> else {
+            return try await base.keys(under: prefix)
+        }
+        // Names that cannot be read leave the listing unfiltered: each key's decision then fails.
+        guard let names = try? await currentResourceAttributeNames() else {
+            return try await base.keys(under: prefix)
+        }
+        let context = AccessContext.current
+        let plan = try await gate.plan(
+            AccessPlan.Request(
+                subject: context.subject, action: action, attributes: context.attributes,
+                resourceAttributeNames: names))
+        return try await filtering.keys(under: prefix, permittedBy: plan.candidates)
+    }
 }

@@ -2,11 +2,13 @@ import Foundation
 
 /// A gate in front of a loader: conforms to the same protocol, asks its ``gate`` on every call,
 /// and either forwards the call unchanged or throws ``AccessDenied`` without touching the loader.
-/// With `attributes`, a resource's own attributes (its owner) are merged into each request and
-/// win over the caller's ``AccessContext`` attributes; a throw fails the gate (`(attributes)`).
+/// With `attributes` (``ResourceAttributes``), a resource's own attributes (its owner) are read
+/// before any gatekeeper, and the caller's value for a name they take is dropped; a throw fails
+/// the gate (`(attributes)`).
 ///
 /// ```swift
-/// let documents = store.guarded(by: rules, attributes: { ["owner": try await owners.owner(of: $0)] })
+/// let owners = ResourceAttributes<String>(["owner"]) { ["owner": try await catalog.owner(of: $0)] }
+/// let documents = store.guarded(by: rules, attributes: owners)
 /// let data = try await documents.load("docs/plan.txt")
 /// ```
 public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
@@ -19,10 +21,31 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     public let action: AccessAction
 
     let resourceName: @Sendable (Base.Key) -> String
-    let resourceAttributes: (@Sendable (Base.Key) async throws -> [String: String])?
+    /// The resources' attributes by key; `nil` for the gate's own, by resource name.
+    let resourceAttributes: ResourceAttributes<Base.Key>?
 
     /// Creates a proxy over a gate of `gatekeepers` (see ``AccessGate``); `resource` names a key's
-    /// resource (`String(describing: key)` by default).
+    /// resource (`String(describing: key)` by default), and `attributes` reads its attributes.
+    public init(
+        _ base: Base,
+        gatekeepers: [any AccessPolicy],
+        action: AccessAction = .read,
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path,
+        mask: Set<String> = [],
+        resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
+        attributes: ResourceAttributes<Base.Key>
+    ) {
+        self.init(
+            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
+            identity: identity, mask: mask, resource: resource, attributes: Optional(attributes))
+    }
+
+    /// Creates a proxy over a gate of `gatekeepers` (see ``AccessGate``); `resource` names a key's
+    /// resource (`String(describing: key)` by default). With `attributes`, every name is the
+    /// resource's (``ResourceAttributes/init(everyName:)``): no attribute of the caller reaches
+    /// a gatekeeper; declare the names with ``ResourceAttributes`` to keep the caller's others.
     public init(
         _ base: Base,
         gatekeepers: [any AccessPolicy],
@@ -34,16 +57,29 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
         attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
     ) {
+        self.init(
+            base, gatekeepers: gatekeepers, action: action, observer: observer, clock: clock,
+            identity: identity, mask: mask, resource: resource,
+            attributes: attributes.map(ResourceAttributes.init(everyName:)))
+    }
+
+    /// Creates a proxy over a gate of `gatekeepers`, with optional resource attributes.
+    private init(
+        _ base: Base, gatekeepers: [any AccessPolicy], action: AccessAction, observer: (any AccessObserver)?,
+        clock: @escaping @Sendable () -> Date, identity: ResourceIdentity, mask: Set<String>,
+        resource: @escaping @Sendable (Base.Key) -> String, attributes: ResourceAttributes<Base.Key>?
+    ) {
         let gate = AccessGate(
             gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask)
         self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 
-    /// Creates a proxy that decides with `gate`.
+    /// Creates a proxy that decides with `gate`; without `attributes`, the gate's own
+    /// ``AccessGate/resourceAttributes`` are read by resource name.
     public init(
         _ base: Base, gate: AccessGate, action: AccessAction = .read,
         resource: @escaping @Sendable (Base.Key) -> String = { String(describing: $0) },
-        attributes: (@Sendable (Base.Key) async throws -> [String: String])? = nil
+        attributes: ResourceAttributes<Base.Key>? = nil
     ) {
         self.base = base
         self.gate = gate
@@ -59,6 +95,18 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         return try await base.load(key)
     }
 
+    /// Explains what a ``load(_:)`` of `key` would meet now, without reaching the base: the
+    /// verdict, every gatekeeper's step, and near misses for a denial by rules.
+    ///
+    /// - Throws: `CancellationError` only.
+    public func decide(_ key: Base.Key, action: AccessAction? = nil) async throws(CancellationError)
+        -> AccessVerdict
+    {
+        try await gate.decide(
+            request(action: action ?? self.action, resource: resourceName(key)), identity: gate.identity,
+            explained: true, whyNot: true, resourceAttributes: attributes(of: key))
+    }
+
     /// The request for `key` in the current context, before the resource's attributes.
     package func request(for key: Base.Key) -> AccessRequest {
         request(action: action, resource: resourceName(key))
@@ -71,9 +119,10 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
             resourceAttributes: attributes(of: key))
     }
 
-    package func attributes(of key: Base.Key) -> AccessGate.ResourceAttributes? {
+    /// The read of `key`'s attributes by the proxy's own source; `nil` leaves them to the gate's.
+    package func attributes(of key: Base.Key) -> AccessGate.AttributeRead? {
         guard let resourceAttributes else { return nil }
-        return { try await resourceAttributes(key) }
+        return { try await resourceAttributes.read(key) }
     }
 
     /// The request for `action` on `resource` in the current ``AccessContext``.
@@ -82,10 +131,32 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         return AccessRequest(
             subject: context.subject, action: action, resource: resource, attributes: context.attributes)
     }
+
+    /// The names the proxy's resource attributes take now, its own source's or else the gate's.
+    func currentResourceAttributeNames() async throws -> ResourceAttributeNames {
+        if let resourceAttributes { return try await resourceAttributes.currentNames() }
+        return try await gate.resourceAttributes?.currentNames() ?? .none
+    }
 }
 
 extension ResourceLoading {
-    /// Guards this loader with gatekeepers asked in order on every call, as ``AccessProxy`` does.
+    /// Guards this loader with gatekeepers asked in order on every call, as ``AccessProxy`` does,
+    /// with the resources' attributes read by `attributes`.
+    public func guarded(
+        by gatekeepers: any AccessPolicy...,
+        action: AccessAction = .read,
+        observer: (any AccessObserver)? = nil,
+        mask: Set<String> = [],
+        attributes: ResourceAttributes<Key>
+    ) -> AccessProxy<Self> {
+        AccessProxy(
+            self, gatekeepers: gatekeepers, action: action, observer: observer, mask: mask,
+            attributes: attributes)
+    }
+
+    /// Guards this loader with gatekeepers asked in order on every call, as ``AccessProxy`` does;
+    /// with `attributes`, every attribute name is the resource's (see
+    /// ``ResourceAttributes/init(everyName:)``).
     public func guarded(
         by gatekeepers: any AccessPolicy...,
         action: AccessAction = .read,

@@ -6,8 +6,14 @@ public struct AccessRequest: Sendable, Hashable, Codable {
     public var action: AccessAction
     /// The resource, as text: the key passed to `load`.
     public var resource: String
-    /// Further facts about the call (device, tenant) and about the resource (its owner).
+    /// Further facts about the call (device, tenant) and about the resource (its owner): what
+    /// the gatekeepers read. ``resourceAttributeNames`` tells which are the resource's.
     public var attributes: [String: String]
+    /// The names in ``attributes`` (or missing from it) that the service takes from its
+    /// resources; every other attribute is the caller's. Set by the gate, never by a caller:
+    /// a request made in code, decoded or given to a gate has none until the gate reads the
+    /// resource's attributes (see ``ResourceAttributes``).
+    public package(set) var resourceAttributeNames: ResourceAttributeNames = .none
 
     /// Creates a request.
     public init(
@@ -32,16 +38,27 @@ public struct AccessRequest: Sendable, Hashable, Codable {
 }
 
 extension AccessRequest: CustomStringConvertible {
-    /// A one-line summary such as `alice read "avatars/alice.png" [owner=alice]`, attribute
-    /// values included: operator output. ``AccessDenied`` shows only the attribute names.
+    /// A one-line summary such as `alice read "avatars/alice.png" [device=managed]`, attribute
+    /// values included: operator output. When the service takes attributes from its resources,
+    /// each value says whose it is: `[device=managed (caller), owner=alice (resource)]`.
+    /// ``AccessDenied`` shows only the attribute names.
     public var description: String {
         let who = subject ?? "(no subject)"
         var text = "\(who) \(action) \"\(resource)\""
         if !attributes.isEmpty {
-            let pairs = attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let pairs = attributes.sorted { $0.key < $1.key }.map {
+                "\($0.key)=\($0.value)\(origin(of: $0.key))"
+            }
             text += " [\(pairs.joined(separator: ", "))]"
         }
         return text
+    }
+
+    /// ` (resource)` or ` (caller)` when the service takes attributes from its resources, else
+    /// nothing: every attribute is then the caller's.
+    package func origin(of name: String) -> String {
+        if resourceAttributeNames == .none { return "" }
+        return resourceAttributeNames.contains(name) ? " (resource)" : " (caller)"
     }
 }
 

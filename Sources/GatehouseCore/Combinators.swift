@@ -1,6 +1,7 @@
 /// A gatekeeper that allows when every member allows, asked in order until one does not. A member
 /// that throws, or no member at all (``EmptyCombinatorError``), makes it throw (fail closed).
-public struct AllOf: ValidatingPolicy {
+/// It forwards every capability of ``AccessPolicy`` to its members.
+public struct AllOf: AccessPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
     /// The name shown in denials and audit records, `"allOf"` unless given.
@@ -36,7 +37,20 @@ public struct AllOf: ValidatingPolicy {
         return last
     }
 
-    /// The issues of every member that can be checked ahead, each under `policies[i]`.
+    /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .allOf(try await AccessPlan.parts(of: gatekeepers, for: request))
+    }
+
+    /// The near misses of the member that refused, the one whose denial this is.
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        for policy in gatekeepers {
+            if try await !policy.evaluate(request).isAllowed { return try await policy.nearMisses(request) }
+        }
+        return []
+    }
+
+    /// The issues of every member, each under `gatekeepers[i]`.
     public func validationIssues() async -> [ValidationIssue] {
         await membersIssues(gatekeepers)
     }
@@ -44,8 +58,8 @@ public struct AllOf: ValidatingPolicy {
 
 /// A gatekeeper that allows when some member allows, asked in order until one does. A member that
 /// throws, or no member at all (``EmptyCombinatorError``), makes it throw: a later member cannot
-/// outvote a failed one.
-public struct AnyOf: ValidatingPolicy {
+/// outvote a failed one. It forwards every capability of ``AccessPolicy`` to its members.
+public struct AnyOf: AccessPolicy {
     /// The members, asked in order.
     package let gatekeepers: [any AccessPolicy]
     /// The name shown in denials and audit records, `"anyOf"` unless given.
@@ -83,15 +97,30 @@ public struct AnyOf: ValidatingPolicy {
         return AccessExplanation(.deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"))
     }
 
-    /// The issues of every member that can be checked ahead, each under `policies[i]`.
+    /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        .anyOf(try await AccessPlan.parts(of: gatekeepers, for: request))
+    }
+
+    /// Every member denied: the near misses of each, in order.
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        var lines: [String] = []
+        for policy in gatekeepers {
+            lines += (try? await policy.nearMisses(request)) ?? []
+        }
+        return lines
+    }
+
+    /// The issues of every member, each under `gatekeepers[i]`.
     public func validationIssues() async -> [ValidationIssue] {
         await membersIssues(gatekeepers)
     }
 }
 
 /// A gatekeeper that allows what its member denies and denies what it allows. A member that throws
-/// makes `Not` throw too: a failure never becomes an allow.
-public struct Not: ValidatingPolicy {
+/// makes `Not` throw too: a failure never becomes an allow. It forwards every capability of
+/// ``AccessPolicy`` to its member.
+public struct Not: AccessPolicy {
     /// The inverted gatekeeper.
     package let gatekeeper: any AccessPolicy
     /// The name shown in denials and audit records, `"not(<member>)"` unless given.
@@ -121,9 +150,20 @@ public struct Not: ValidatingPolicy {
         }
     }
 
-    /// The issues of the inverted policy, when it can be checked ahead, under `policy`.
+    /// The member's part inverted; where the member fails, so does `Not`.
+    public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
+        try await AccessPlan.part(of: gatekeeper, for: request).inverted
+    }
+
+    /// None: `Not` denies where its member allows, so no rule of the member nearly allowed; the
+    /// verdict's rule names the member's allowing one.
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
+        []
+    }
+
+    /// The issues of the inverted gatekeeper, under `gatekeeper`.
     public func validationIssues() async -> [ValidationIssue] {
-        await memberIssues(gatekeeper, at: "policy")
+        await gatekeeper.validationIssues().map { $0.within("gatekeeper") }
     }
 }
 
@@ -142,7 +182,7 @@ public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConve
 private func membersIssues(_ policies: [any AccessPolicy]) async -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
     for (index, policy) in policies.enumerated() {
-        issues += await memberIssues(policy, at: "policies[\(index)]")
+        issues += await policy.validationIssues().map { $0.within("gatekeepers[\(index)]") }
     }
     return issues
 }

@@ -34,3 +34,9 @@ public protocol ResourceListing<Key>: Sendable {
     /// - Throws: The service's own error, such as when `prefix` names no folder it can list.
     func keys(under prefix: String) async throws -> [Key]
 }
+
+extension ResourceLoading {
+    /// Whether this service is a gate (``AccessProxy`` or another whose `Gate` is ``AccessGate``),
+    /// for a loader whose type is known only at run time.
+    package static var isGate: Bool { Gate.self == AccessGate.self }
+}

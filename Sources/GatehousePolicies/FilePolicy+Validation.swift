@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseCore
 
-extension FilePolicy: ValidatingPolicy {
+extension FilePolicy {
     /// Reads and parses the file as it is now, keeping nothing, and returns its number of rules;
     /// throws a ``RulesFileError`` listing every problem of the file.
     @discardableResult
@@ -20,7 +20,7 @@ extension FilePolicy: ValidatingPolicy {
 
     /// Every problem ``validate()`` finds, one issue each (`avatars.rules:3: ...`); empty when
     /// the file can be used.
-    public func validationIssues() -> [ValidationIssue] {
+    public func validationIssues() async -> [ValidationIssue] {
         do {
             try validate()
             return []

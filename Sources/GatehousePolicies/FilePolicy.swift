@@ -212,10 +212,10 @@ extension RulesFileError.Kind {
     }
 }
 
-extension FilePolicy: NearMissExplaining {
+extension FilePolicy {
     /// The rules of the version decisions use now that nearly allowed a denied request; see
     /// ``AccessVerdict/nearMisses``.
-    package func nearMisses(_ request: AccessRequest) async throws -> [String] {
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
         try currentRules().nearMisses(for: request)
     }
 }

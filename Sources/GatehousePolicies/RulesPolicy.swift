@@ -61,9 +61,9 @@ public struct RulesPolicy: AccessPolicy {
     }
 }
 
-extension RulesPolicy: NearMissExplaining {
+extension RulesPolicy {
     /// The rules that nearly allowed a denied request; see ``AccessVerdict/nearMisses``.
-    package func nearMisses(_ request: AccessRequest) async throws -> [String] {
+    public func nearMisses(_ request: AccessRequest) async throws -> [String] {
         rules.nearMisses(for: request)
     }
 }

@@ -102,7 +102,7 @@ struct ValidationTests {
             ])
     }
 
-    @Test func aPluginPolicyThatAdoptsValidatingPolicyIsAsked() async throws {
+    @Test func aPluginPolicyThatReportsValidationIssuesIsAsked() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         var registry = PluginRegistry()
@@ -143,7 +143,7 @@ struct DirectorySettings: Decodable, Sendable {
 }
 
 /// A plugin policy that can be checked ahead: it reports whether its directory is reachable.
-struct DirectoryPolicy: ValidatingPolicy {
+struct DirectoryPolicy: AccessPolicy {
     let name = "directory"
     let reachable: Bool
 

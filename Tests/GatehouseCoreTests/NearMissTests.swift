@@ -8,7 +8,7 @@ import Testing
 @Suite("Near misses")
 struct NearMissTests {
     /// Denies everything; its near misses quote the `device` attribute, and it counts the asks.
-    struct WhyNotPolicy: NearMissExplaining {
+    struct WhyNotPolicy: AccessPolicy {
         let name = "rules"
         let asks = Counter()
         func evaluate(_ request: AccessRequest) async throws -> AccessDecision {

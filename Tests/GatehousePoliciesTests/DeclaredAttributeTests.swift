@@ -58,17 +58,17 @@ struct DeclaredAttributeTests {
                 + "no attribute is declared")
     }
 
-    @Test func aFilePolicyReportsUndeclaredNamesWhenValidated() throws {
+    @Test func aFilePolicyReportsUndeclaredNamesWhenValidated() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let url = try folder.write(Self.rules, to: "docs.rules")
         let policy = FilePolicy(url: url, attributes: Self.declared)
         #expect(policy.attributes == Self.declared)
         #expect(
-            policy.validationIssues().map(\.message)
+            await policy.validationIssues().map(\.message)
                 == Self.expected.map { "docs.rules" + $0.dropFirst("docs".count) })
         #expect(
-            FilePolicy(url: url).validationIssues().map(\.message) == [
+            await FilePolicy(url: url).validationIssues().map(\.message) == [
                 "docs.rules" + Self.expected[3].dropFirst(4)
             ])
     }

@@ -101,7 +101,7 @@ struct RulesEveryProblemTests {
         let url = folder.file("docs.rules")
         try Data(Self.sixMistakes.utf8).write(to: url)
         let policy = FilePolicy(url: url)
-        let issues = policy.validationIssues()
+        let issues = await policy.validationIssues()
         #expect(
             issues.map(\.message).map { $0.prefix { $0 != ":" } } == Array(repeating: "docs.rules", count: 6))
         #expect(issues.first?.message.hasPrefix("docs.rules:3: unknown effect") == true)

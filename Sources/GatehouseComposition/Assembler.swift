@@ -161,7 +161,7 @@ public struct Assembler: Sendable {
         }
 
         let gate = AccessGate(
-            gatekeepers: gates.compactMap { $0?.policy }, shadow: shadow.compactMap { $0?.policy },
+            named: gates.compactMap { $0?.member }, shadow: shadow.compactMap { $0?.member },
             observer: run.observer, clock: clock, service: service.name, mask: mask,
             resourceAttributes: attributes)
         return ConfiguredService(

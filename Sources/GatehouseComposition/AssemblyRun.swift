@@ -30,8 +30,8 @@ final class AssemblyRun: @unchecked Sendable {
         self.observer = observer
     }
 
-    /// A policy built, with its line of `explain`.
-    typealias Built = (policy: any AccessPolicy, line: ExplanationLine)
+    /// A gatekeeper built and shown by its configured name, with its line of `explain`.
+    typealias Built = (member: NamedGatekeeper, line: ExplanationLine)
 
     /// A policy and its explanation, also recorded under the enclosing policy's; `nil` when it
     /// could not be built (issues reported).
@@ -54,24 +54,13 @@ final class AssemblyRun: @unchecked Sendable {
             name = text
         }
         children.append([])
-        let built = make(plugin, component, path: path, depth: depth, name: name)
+        let built = make(plugin, component, path: path, depth: depth)
         let nested = children.removeLast()
-        guard let built else { return nil }
-        var (policy, text) = built
-        if let name {
-            guard policy.name == name else {
-                issues.add(
-                    ConfigurationPath.member(path, "name"),
-                    "the gatekeeper type \"\(component.type)\" named its policy \"\(policy.name)\"; its factory "
-                        + "must give the configured name (context.name) to the policy it builds")
-                return nil
-            }
-            text = "\(name) = \(text)"
-        }
+        guard let (policy, text) = built else { return nil }
         if nested.isEmpty { checks.append((path, policy)) }
-        let line = ExplanationLine(text: text, children: nested)
+        let line = ExplanationLine(text: name.map { "\($0) = \(text)" } ?? text, children: nested)
         if !children.isEmpty { children[children.count - 1].append(line) }
-        return (policy, line)
+        return (NamedGatekeeper(policy, name: name), line)
     }
 
     /// Whether a problem found reading the JSON lies at `path` or below it.
@@ -86,7 +75,7 @@ final class AssemblyRun: @unchecked Sendable {
         kind: String
     ) -> (built: Component, text: String)? {
         plugin(for: component, at: path, in: plugins, kind: kind).flatMap {
-            make($0, component, path: path, depth: 0, name: nil)
+            make($0, component, path: path, depth: 0)
         }
     }
 
@@ -112,11 +101,11 @@ final class AssemblyRun: @unchecked Sendable {
     /// The component built by `plugin` and its description, or `nil` (issues reported).
     private func make<Component>(
         _ plugin: PluginRegistry.Plugin<Component>, _ component: ComponentConfiguration, path: String,
-        depth: Int, name: String?
+        depth: Int
     ) -> (built: Component, text: String)? {
         let context = PluginContext(
-            baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, name: name,
-            build: self, depth: depth)
+            baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
+            depth: depth)
         var unknown: [SettingsDecoder.UnknownKey] = []
         let outcome = Result { try plugin.build(.object(component.settings), context, &unknown) }
         // Unknown keys first, found even when the settings could not be decoded: a typo in a

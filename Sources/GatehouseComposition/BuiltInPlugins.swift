@@ -54,14 +54,11 @@ enum BuiltInPlugins {
         // The built-in names are distinct and the registry starts empty: none of these throws.
         try? registry.registerGatekeeper(
             "alwaysAllow", settings: NoSettings.self, describe: { _ in "alwaysAllow" },
-            factory: { _, context in AlwaysAllow(name: context.name ?? "alwaysAllow") })
+            factory: { _, _ in AlwaysAllow() })
         try? registry.registerGatekeeper(
             "alwaysDeny", settings: AlwaysDenySettings.self,
             describe: { "alwaysDeny" + ($0.reason.map { ": \"\($0)\"" } ?? "") },
-            factory: { settings, context in
-                let name = context.name ?? "alwaysDeny"
-                return settings.reason.map { AlwaysDeny(reason: $0, name: name) } ?? AlwaysDeny(name: name)
-            })
+            factory: { settings, _ in settings.reason.map { AlwaysDeny(reason: $0) } ?? AlwaysDeny() })
         try? registry.registerGatekeeper(
             "allowList", settings: AllowListSettings.self, describe: describeAllowList, factory: makeAllowList
         )
@@ -77,7 +74,7 @@ enum BuiltInPlugins {
         }
         try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
-            factory: { settings, context in Not(try context.policy(settings.policy), name: context.name) })
+            factory: { settings, context in Not(named: try context.member(settings.policy)) })
         try? registry.registerGatekeeper(
             "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
         try? registry.registerLoader(
@@ -113,8 +110,7 @@ enum BuiltInPlugins {
     static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {
         guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
         return FilePolicy(
-            url: context.resolve(settings.path), name: context.name ?? "file",
-            requireEnd: settings.requireEnd ?? false,
+            url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
             whenInvalid: settings.whenInvalid?.value ?? .deny, attributes: context.build.declaredAttributes)
     }
 
@@ -135,9 +131,8 @@ enum BuiltInPlugins {
         guard !settings.policies.isEmpty else {
             throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
         }
-        let members = try context.policies(settings.policies)
-        return type == "allOf"
-            ? AllOf(members, name: context.name ?? type) : AnyOf(members, name: context.name ?? type)
+        let members = try context.members(settings.policies)
+        return type == "allOf" ? AllOf(named: members) : AnyOf(named: members)
     }
 
     static func makeDisk(_ settings: DiskSettings, _ context: PluginContext) throws
@@ -172,8 +167,7 @@ enum BuiltInPlugins {
             }
         }
         try errors.check()
-        return try AllowList(
-            resources: settings.resources, subjects: settings.subjects, name: context.name ?? "allowList")
+        return try AllowList(resources: settings.resources, subjects: settings.subjects)
     }
 
     static func describeAllowList(_ settings: AllowListSettings) -> String {
@@ -195,7 +189,7 @@ enum BuiltInPlugins {
         }
         return try TimeWindow(
             days: Set(settings.days.map(\.value)), from: from, to: to, timeZone: settings.timeZone.text,
-            name: context.name ?? "timeWindow", now: context.clock)
+            now: context.clock)
     }
 
     static func describeTimeWindow(_ settings: TimeWindowSettings) -> String {

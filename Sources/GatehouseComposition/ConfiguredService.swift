@@ -18,7 +18,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     public var gate: AccessGate { proxy.gate }
 
     /// The shadow gatekeepers, reported and never enforced.
-    public var shadow: [any AccessPolicy] { proxy.gate.shadow }
+    public var shadow: [any AccessPolicy] { proxy.gate.shadow.map(\.policy) }
 
     /// Loads `key` for the current `AccessContext` with the action `"read"`.
     public func load(_ key: String) async throws -> Data {

@@ -11,10 +11,6 @@ public struct PluginContext: Sendable {
     public let observer: (any AccessObserver)?
     /// Where the component being built sits in the file, such as `services.avatars.gatekeepers[1]`.
     public let path: String
-    /// The gatekeeper's configured `"name"`, or `nil`: a factory gives it to the policy it builds
-    /// (`name: context.name ?? "mine"`), so that denials and records show it. A gatekeeper whose
-    /// name differs from a configured one is a configuration problem, never a silent rename.
-    public let name: String?
 
     let build: AssemblyRun
     let depth: Int
@@ -30,18 +26,29 @@ public struct PluginContext: Sendable {
     }
 
     /// Builds a nested policy (as `not` does with its `policy`). Problems in it are reported at
-    /// its own path; the call then throws and the enclosing component is not built.
+    /// its own path; the call then throws and the enclosing component is not built. Its
+    /// configured `"name"` is shown by a built-in combinator that holds it, not by your own.
     public func policy(_ component: ComponentConfiguration) throws -> any AccessPolicy {
-        let path = ConfigurationPath.appending(self.path, component.relativePath)
-        guard let built = build.policy(component, path: path, depth: depth + 1) else {
-            throw NestedComponentFailed()
-        }
-        return built.policy
+        try member(component).policy
     }
 
     /// Builds nested policies (as `allOf` does), reporting the problems of every one before throwing.
     public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
-        let built = components.map { try? policy($0) }
+        try members(components).map(\.policy)
+    }
+
+    /// A nested gatekeeper with its configured name, for a combinator that shows it.
+    func member(_ component: ComponentConfiguration) throws -> NamedGatekeeper {
+        let path = ConfigurationPath.appending(self.path, component.relativePath)
+        guard let built = build.policy(component, path: path, depth: depth + 1) else {
+            throw NestedComponentFailed()
+        }
+        return built.member
+    }
+
+    /// Nested gatekeepers with their configured names, every one's problems reported.
+    func members(_ components: [ComponentConfiguration]) throws -> [NamedGatekeeper] {
+        let built = components.map { try? member($0) }
         guard built.allSatisfy({ $0 != nil }) else { throw NestedComponentFailed() }
         return built.compactMap { $0 }
     }

@@ -56,8 +56,7 @@ extension BuiltInPlugins {
         }
         do {
             return try RemotePolicy(
-                name: context.name ?? "remote", url: url, protocol: decisionProtocol,
-                timeout: timeout ?? RemotePolicy.defaultTimeout,
+                url: url, protocol: decisionProtocol, timeout: timeout ?? RemotePolicy.defaultTimeout,
                 maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
                 bearerToken: bearerToken, proxy: proxy)
         } catch let error as RemotePolicyError {

@@ -36,7 +36,7 @@ extension AccessGate {
         else {
             return AccessPlan(.nothing, identity: identity)
         }
-        let parts = try await AccessPlan.parts(of: gatekeepers, for: request)
+        let parts = try await gatekeepers.plans(request)
         if Task.isCancelled { throw CancellationError() }
         return AccessPlan(.allOf(parts.map(\.allowed)), identity: identity)
     }

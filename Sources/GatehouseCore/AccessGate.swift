@@ -13,8 +13,8 @@ import Foundation
 /// try await gate.authorize(AccessRequest(subject: me, action: "share", resource: document))
 /// ```
 public struct AccessGate: Sendable {
-    package let gatekeepers: [any AccessPolicy]
-    package let shadow: [any AccessPolicy]
+    package let gatekeepers: [NamedGatekeeper]
+    package let shadow: [NamedGatekeeper]
     package let observer: (any AccessObserver)?
     package let identity: ResourceIdentity
     package let service: String?
@@ -37,6 +37,23 @@ public struct AccessGate: Sendable {
     public init(
         gatekeepers: [any AccessPolicy],
         shadow: [any AccessPolicy] = [],
+        observer: (any AccessObserver)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        identity: ResourceIdentity = .path,
+        service: String? = nil,
+        mask: Set<String> = [],
+        resourceAttributes: ResourceAttributes<String>? = nil
+    ) {
+        self.init(
+            named: gatekeepers.map { NamedGatekeeper($0) }, shadow: shadow.map { NamedGatekeeper($0) },
+            observer: observer, clock: clock, identity: identity, service: service, mask: mask,
+            resourceAttributes: resourceAttributes)
+    }
+
+    /// A gate whose gatekeepers are shown by the names given with them (a configuration's).
+    package init(
+        named gatekeepers: [NamedGatekeeper],
+        shadow: [NamedGatekeeper] = [],
         observer: (any AccessObserver)? = nil,
         clock: @escaping @Sendable () -> Date = { Date() },
         identity: ResourceIdentity = .path,
@@ -180,9 +197,9 @@ public struct AccessGate: Sendable {
         var nearMisses: [String] = []
         for gatekeeper in gatekeepers {
             do {
-                last = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+                last = Self.step(gatekeeper.name, try await gatekeeper.policy.explain(request))
                 if whyNot, last.outcome == .denied {
-                    nearMisses = (try? await gatekeeper.nearMisses(request)) ?? []
+                    nearMisses = (try? await gatekeeper.policy.nearMisses(request)) ?? []
                 }
             } catch {
                 if Task.isCancelled { throw CancellationError() }
@@ -242,7 +259,7 @@ public struct AccessGate: Sendable {
             Task { [shadowAsks] in
                 let step: AccessVerdict.Step
                 do {
-                    step = Self.step(gatekeeper.name, try await gatekeeper.explain(request))
+                    step = Self.step(gatekeeper.name, try await gatekeeper.policy.explain(request))
                 } catch {
                     step = Self.failed(gatekeeper.name, error)
                 }

@@ -80,29 +80,6 @@ public struct AccessPlan: Sendable, Hashable {
         }
     }
 
-    /// `policy`'s part, or ``Part/failed`` when its planning throws (fail closed).
-    static func part(of policy: any AccessPolicy, for request: Request) async throws(CancellationError)
-        -> Part
-    {
-        do {
-            return try await policy.plan(request)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            return .failed
-        }
-    }
-
-    /// Each of `policies`' parts, in order.
-    static func parts(of policies: [any AccessPolicy], for request: Request) async throws(CancellationError)
-        -> [Part]
-    {
-        var parts: [Part] = []
-        for policy in policies {
-            parts.append(try await part(of: policy, for: request))
-        }
-        return parts
-    }
-
     /// What one gatekeeper does to every name: where it allows and where it denies. A name in
     /// neither is one where it fails (throws), which the gate denies and ``Not`` keeps failed.
     public struct Part: Sendable, Hashable {
@@ -246,6 +223,17 @@ extension AccessPlan {
             case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned) })
             case .complement(let member): .not(member.bound(unplanned: !unplanned))
             case .unplanned: unplanned ? .everything : .nothing
+            }
+        }
+
+        /// The set with each part that `gatekeeper` must check said to be `shown`'s.
+        func renamingUnplanned(_ gatekeeper: String, to shown: String) -> Residual {
+            switch self {
+            case .everything, .nothing, .pattern: self
+            case .all(let members): .all(members.map { $0.renamingUnplanned(gatekeeper, to: shown) })
+            case .any(let members): .any(members.map { $0.renamingUnplanned(gatekeeper, to: shown) })
+            case .complement(let member): .complement(member.renamingUnplanned(gatekeeper, to: shown))
+            case .unplanned(let name): name == gatekeeper ? .unplanned(shown) : self
             }
         }
 

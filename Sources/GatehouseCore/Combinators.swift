@@ -2,14 +2,19 @@
 /// that throws, or no member at all (``EmptyCombinatorError``), makes it throw (fail closed).
 /// It forwards every capability of ``AccessPolicy`` to its members.
 public struct AllOf: AccessPolicy {
-    /// The members, asked in order.
-    package let gatekeepers: [any AccessPolicy]
+    /// The members, asked in order, each shown by its name.
+    package let gatekeepers: [NamedGatekeeper]
     /// The name shown in denials and audit records, `"allOf"` unless given.
     public let name: String
 
     /// Creates a conjunction of `policies`.
     public init(_ policies: [any AccessPolicy], name: String = "allOf") {
-        self.gatekeepers = policies
+        self.init(named: policies.map { NamedGatekeeper($0) }, name: name)
+    }
+
+    /// Creates a conjunction of members shown by the names given with them (a configuration's).
+    package init(named members: [NamedGatekeeper], name: String = "allOf") {
+        self.gatekeepers = members
         self.name = name
     }
 
@@ -27,11 +32,11 @@ public struct AllOf: AccessPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var last = AccessExplanation(.allow)
-        for policy in gatekeepers {
-            last = try await policy.explain(request)
+        for member in gatekeepers {
+            last = try await member.policy.explain(request)
             if case .deny(let reason) = last.decision {
                 return AccessExplanation(
-                    .deny(reason: "\(policy.name): \(reason)"), rule: last.rule, note: last.note)
+                    .deny(reason: "\(member.name): \(reason)"), rule: last.rule, note: last.note)
             }
         }
         return last
@@ -39,13 +44,15 @@ public struct AllOf: AccessPolicy {
 
     /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        .allOf(try await AccessPlan.parts(of: gatekeepers, for: request))
+        .allOf(try await gatekeepers.plans(request))
     }
 
     /// The near misses of the member that refused, the one whose denial this is.
     public func nearMisses(_ request: AccessRequest) async throws -> [String] {
-        for policy in gatekeepers {
-            if try await !policy.evaluate(request).isAllowed { return try await policy.nearMisses(request) }
+        for member in gatekeepers {
+            if try await !member.policy.evaluate(request).isAllowed {
+                return try await member.policy.nearMisses(request)
+            }
         }
         return []
     }
@@ -60,14 +67,19 @@ public struct AllOf: AccessPolicy {
 /// throws, or no member at all (``EmptyCombinatorError``), makes it throw: a later member cannot
 /// outvote a failed one. It forwards every capability of ``AccessPolicy`` to its members.
 public struct AnyOf: AccessPolicy {
-    /// The members, asked in order.
-    package let gatekeepers: [any AccessPolicy]
+    /// The members, asked in order, each shown by its name.
+    package let gatekeepers: [NamedGatekeeper]
     /// The name shown in denials and audit records, `"anyOf"` unless given.
     public let name: String
 
     /// Creates a disjunction of `policies`.
     public init(_ policies: [any AccessPolicy], name: String = "anyOf") {
-        self.gatekeepers = policies
+        self.init(named: policies.map { NamedGatekeeper($0) }, name: name)
+    }
+
+    /// Creates a disjunction of members shown by the names given with them (a configuration's).
+    package init(named members: [NamedGatekeeper], name: String = "anyOf") {
+        self.gatekeepers = members
         self.name = name
     }
 
@@ -85,13 +97,13 @@ public struct AnyOf: AccessPolicy {
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
-        for policy in gatekeepers {
-            let explanation = try await policy.explain(request)
+        for member in gatekeepers {
+            let explanation = try await member.policy.explain(request)
             switch explanation.decision {
             case .allow:
                 return explanation
             case .deny(let reason):
-                reasons.append("\(policy.name): \(reason)")
+                reasons.append("\(member.name): \(reason)")
             }
         }
         return AccessExplanation(.deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"))
@@ -99,14 +111,14 @@ public struct AnyOf: AccessPolicy {
 
     /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        .anyOf(try await AccessPlan.parts(of: gatekeepers, for: request))
+        .anyOf(try await gatekeepers.plans(request))
     }
 
     /// Every member denied: the near misses of each, in order.
     public func nearMisses(_ request: AccessRequest) async throws -> [String] {
         var lines: [String] = []
-        for policy in gatekeepers {
-            lines += (try? await policy.nearMisses(request)) ?? []
+        for member in gatekeepers {
+            lines += (try? await member.policy.nearMisses(request)) ?? []
         }
         return lines
     }
@@ -121,15 +133,20 @@ public struct AnyOf: AccessPolicy {
 /// makes `Not` throw too: a failure never becomes an allow. It forwards every capability of
 /// ``AccessPolicy`` to its member.
 public struct Not: AccessPolicy {
-    /// The inverted gatekeeper.
-    package let gatekeeper: any AccessPolicy
+    /// The inverted gatekeeper, shown by its name.
+    package let gatekeeper: NamedGatekeeper
     /// The name shown in denials and audit records, `"not(<member>)"` unless given.
     public let name: String
 
     /// Creates the inverse of `policy`.
     public init(_ policy: any AccessPolicy, name: String? = nil) {
-        self.gatekeeper = policy
-        self.name = name ?? "not(\(policy.name))"
+        self.init(named: NamedGatekeeper(policy), name: name)
+    }
+
+    /// Creates the inverse of a member shown by the name given with it (a configuration's).
+    package init(named member: NamedGatekeeper, name: String? = nil) {
+        self.gatekeeper = member
+        self.name = name ?? "not(\(member.name))"
     }
 
     /// Allows when the member denies; denies when it allows.
@@ -139,7 +156,7 @@ public struct Not: AccessPolicy {
 
     /// ``evaluate(_:)``'s decision with the member's rule and note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        let member = try await gatekeeper.explain(request)
+        let member = try await gatekeeper.policy.explain(request)
         switch member.decision {
         case .allow:
             return AccessExplanation(
@@ -152,7 +169,7 @@ public struct Not: AccessPolicy {
 
     /// The member's part inverted; where the member fails, so does `Not`.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        try await AccessPlan.part(of: gatekeeper, for: request).inverted
+        try await gatekeeper.plan(request).inverted
     }
 
     /// None: `Not` denies where its member allows, so no rule of the member nearly allowed; the
@@ -163,7 +180,7 @@ public struct Not: AccessPolicy {
 
     /// The issues of the inverted gatekeeper, under `gatekeeper`.
     public func validationIssues() async -> [ValidationIssue] {
-        await gatekeeper.validationIssues().map { $0.within("gatekeeper") }
+        await gatekeeper.policy.validationIssues().map { $0.within("gatekeeper") }
     }
 }
 
@@ -179,10 +196,10 @@ public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConve
     }
 }
 
-private func membersIssues(_ policies: [any AccessPolicy]) async -> [ValidationIssue] {
+private func membersIssues(_ members: [NamedGatekeeper]) async -> [ValidationIssue] {
     var issues: [ValidationIssue] = []
-    for (index, policy) in policies.enumerated() {
-        issues += await policy.validationIssues().map { $0.within("gatekeepers[\(index)]") }
+    for (index, member) in members.enumerated() {
+        issues += await member.policy.validationIssues().map { $0.within("gatekeepers[\(index)]") }
     }
     return issues
 }

@@ -82,10 +82,10 @@ public struct FilePolicy: AccessPolicy {
         try currentExplanation(request)
     }
 
-    /// Exact: the rules of the version decisions use now, planned for the request; throws as
-    /// ``evaluate(_:)`` does.
+    /// The rules of the version decisions use now, planned for the request as
+    /// ``RulesPolicy/plan(_:)`` plans; throws as ``evaluate(_:)`` does.
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        try currentRules().plan(request)
+        try currentRules().plan(request, gatekeeper: name)
     }
 
     private func currentExplanation(_ request: AccessRequest) throws -> AccessExplanation {

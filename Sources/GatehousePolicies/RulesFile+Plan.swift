@@ -1,32 +1,67 @@
 import GatehouseCore
 
 extension RulesFile {
-    /// The exact part of these rules for `request`: where a rule that holds for the caller allows
-    /// and none denies, as a decision does.
-    func plan(_ request: AccessPlan.Request) -> AccessPlan.Part {
-        let planner = RulesPlanner(
-            request: request.request(for: ""), groups: request.subject.map(groups(of:)) ?? [])
-        var allows: [AccessPlan.Residual] = []
-        var denies: [AccessPlan.Residual] = []
+    /// The part of these rules for `request`: where a rule that holds for the caller allows and
+    /// none denies, as a decision does.
+    ///
+    /// A rule that reads an attribute the service takes from its resources (a condition on it, or
+    /// a placeholder naming it; see ``AccessPlan/Request/resourceAttributeNames``) is never folded,
+    /// neither from a value of the caller nor as missing: each resource has its own value. Its
+    /// region, the names its resource pattern can match with such placeholders read as `*`, is left
+    /// to `gatekeeper` to decide name by name, as ``AccessPlan/Residual/unplanned(_:)``. A deny
+    /// still overrides there: a name a certain deny matches is denied, a name only a rule in doubt
+    /// could allow or deny is asked. The part stays exact everywhere else.
+    func plan(_ request: AccessPlan.Request, gatekeeper: String) -> AccessPlan.Part {
+        let planner = RulesPlanner(request, groups: request.subject.map(groups(of:)) ?? [])
+        var certain: [Effect: [AccessPlan.Residual]] = [:]
+        var inDoubt: [Effect: [AccessPlan.Residual]] = [:]
         for rule in rules {
             guard planner.holds(subject: rule.subject),
                 AccessPlan.Pattern(rule.action).matches(request.action.rawValue),
-                rule.conditions.allSatisfy({ RuleCondition.holds($0.name, $0.value, in: planner.request) }),
-                let resource = planner.substituted(rule.resource)
+                let folded = planner.folded(rule)
             else { continue }
-            switch rule.effect {
-            case .allow: allows.append(.matching(resource))
-            case .deny: denies.append(.matching(resource))
+            if folded.readsTheResource {
+                inDoubt[rule.effect, default: []].append(.matching(folded.region))
+            } else {
+                certain[rule.effect, default: []].append(.matching(folded.region))
             }
         }
-        return .exact(allowing: .allOf([.anyOf(allows), .not(.anyOf(denies))]))
+        let allows = AccessPlan.Residual.anyOf(certain[.allow] ?? [])
+        let denies = AccessPlan.Residual.anyOf(certain[.deny] ?? [])
+        guard !inDoubt.isEmpty else { return .exact(allowing: .allOf([allows, .not(denies)])) }
+        // Where some allow may match, and where some deny may: each rule in doubt holds only where
+        // the gatekeeper, asked name by name, says so.
+        let ask = AccessPlan.Residual.unplanned(gatekeeper)
+        let mayAllow = AccessPlan.Residual.anyOf([allows, .allOf([.anyOf(inDoubt[.allow] ?? []), ask])])
+        let mayDeny = AccessPlan.Residual.anyOf([denies, .allOf([.anyOf(inDoubt[.deny] ?? []), ask])])
+        return AccessPlan.Part(
+            allowed: .allOf([mayAllow, .not(mayDeny)]), denied: .anyOf([mayDeny, .not(mayAllow)]))
     }
 }
 
+/// Folds rules for one caller: subject, groups, and the caller's attributes, never a value under
+/// a name the service takes from its resources.
 private struct RulesPlanner {
-    /// The request planned for, with no resource: where placeholders take their values.
+    /// The request planned for, with no resource and none of the resources' attributes: where
+    /// placeholders and conditions take the caller's values.
     let request: AccessRequest
     let groups: Set<String>
+    let resourceAttributeNames: ResourceAttributeNames
+
+    /// One rule for this caller: the names its resource pattern can match, and whether it reads a
+    /// resource's attribute (so that it holds for some of those names and not others).
+    struct Folded {
+        var region: AccessPlan.Pattern
+        var readsTheResource: Bool
+    }
+
+    init(_ plan: AccessPlan.Request, groups: Set<String>) {
+        var request = plan.request(for: "")
+        request.attributes = request.attributes.filter { !plan.resourceAttributeNames.contains($0.key) }
+        self.request = request
+        self.groups = groups
+        self.resourceAttributeNames = plan.resourceAttributeNames
+    }
 
     /// Whether a rule's subject field names the request's subject: `*` names every subject and
     /// none, `@group` a member, a pattern a subject it matches.
@@ -37,17 +72,47 @@ private struct RulesPlanner {
         return AccessPlan.Pattern(field).matches(subject)
     }
 
-    /// `spelling` with each placeholder replaced by its value, or `nil` when one has no usable value.
-    func substituted(_ spelling: String) -> AccessPlan.Pattern? {
+    /// `rule`'s region and whether it reads a resource's attribute, or `nil` when it matches no
+    /// name for this caller: a condition on the caller's attributes fails, or a placeholder of the
+    /// caller's has no usable value.
+    func folded(_ rule: RulesFile.Rule) -> Folded? {
+        var readsTheResource = false
+        for condition in rule.conditions {
+            let names = [condition.name[...]] + Self.placeholders(in: condition.value)
+            if names.contains(where: isResourceAttribute) {
+                readsTheResource = true
+            } else if !RuleCondition.holds(condition.name, condition.value, in: request) {
+                return nil
+            }
+        }
+        guard let region = substituted(rule.resource) else { return nil }
+        return Folded(region: region.pattern, readsTheResource: readsTheResource || region.widened)
+    }
+
+    /// Whether `name` (a condition's key or a placeholder's name) is one the service takes from
+    /// its resources; `subject` never is.
+    private func isResourceAttribute(_ name: Substring) -> Bool {
+        name != "subject" && resourceAttributeNames.contains(String(name))
+    }
+
+    /// `spelling` with each of the caller's placeholders replaced by its value and each of the
+    /// resource's read as `*` (`widened`), or `nil` when one of the caller's has no usable value.
+    private func substituted(_ spelling: String) -> (pattern: AccessPlan.Pattern, widened: Bool)? {
         var runs = [""]
         var name: String?
+        var widened = false
         // By scalar, as the engine reads bytes: a brace or star followed by a combining mark is
         // still a brace or star.
         for scalar in spelling.unicodeScalars {
             if var open = name {
                 if scalar == "}" {
-                    guard let value = Glob.placeholderValue(Substring(open), in: request) else { return nil }
-                    runs[runs.count - 1] += value
+                    if isResourceAttribute(Substring(open)) {
+                        runs.append("")
+                        widened = true
+                    } else {
+                        guard let value = Glob.placeholderValue(Substring(open), in: request) else { return nil }
+                        runs[runs.count - 1] += value
+                    }
                     name = nil
                 } else {
                     open.unicodeScalars.append(scalar)
@@ -61,6 +126,19 @@ private struct RulesPlanner {
                 runs[runs.count - 1].unicodeScalars.append(scalar)
             }
         }
-        return AccessPlan.Pattern(runs: runs)
+        return (AccessPlan.Pattern(runs: runs), widened)
+    }
+
+    /// The names of the placeholders in `text`, in order.
+    private static func placeholders(in text: String) -> [Substring] {
+        var names: [Substring] = []
+        var rest = text[...]
+        while let open = rest.utf8.firstIndex(of: Glob.openBrace),
+            let close = rest.utf8[open...].firstIndex(of: Glob.closeBrace)
+        {
+            names.append(rest[rest.utf8.index(after: open)..<close])
+            rest = rest[rest.utf8.index(after: close)...]
+        }
+        return names
     }
 }

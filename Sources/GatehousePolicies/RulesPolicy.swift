@@ -54,10 +54,12 @@ public struct RulesPolicy: AccessPolicy {
         rules.explanation(for: request)
     }
 
-    /// Exact: the rules whose subject (groups included), action and conditions hold for the
-    /// request, placeholders substituted, allowed patterns minus denied ones.
+    /// The rules whose subject (groups included), action and conditions hold for the request,
+    /// placeholders substituted, allowed patterns minus denied ones: exact, except that a rule
+    /// reading an attribute the service takes from its resources leaves the names its pattern
+    /// can match to be checked one by one (see docs/plans.md).
     public func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part {
-        rules.plan(request)
+        rules.plan(request, gatekeeper: name)
     }
 }
 

@@ -5,6 +5,10 @@
 /// placeholders, `if` conditions (literal and placeholder values), denies and `*` anywhere in a
 /// resource. Resource names hold `%`, `_`, `'` and `\` (what a SQL rendering must escape), and
 /// some break the identity rule (not NFC, a control character, `..`, a leading `/`).
+///
+/// With `owners`, most resources also have an owner of their own (``owners``, the attribute
+/// `owner`, which callers claim too), and rules read it in `{owner}` placeholders and in
+/// conditions (`owner={subject}`, `tenant={owner}`).
 public struct PlanUniverse {
     /// One rule's fields, as written in the file.
     public struct Rule: Sendable {
@@ -45,6 +49,8 @@ public struct PlanUniverse {
     public let resources: [String]
     /// The callers to plan for.
     public let callers: [Caller]
+    /// Each resource's owner, for the resources that have one; empty without `owners`.
+    public let owners: [String: String]
 
     static let subjects = ["alice", "bob", "carol", "dave"]
     static let segments = [
@@ -52,8 +58,9 @@ public struct PlanUniverse {
     ]
     static let values = ["alice", "bob", "t1", "t2", "a*", "it's", "x/y", "..", "", "café"]
 
-    /// The universe of `seed`, with `resourceCount` resources and `callerCount` callers.
-    public init(seed: UInt64, resourceCount: Int = 250, callerCount: Int = 24) {
+    /// The universe of `seed`, with `resourceCount` resources and `callerCount` callers; with
+    /// `owners`, resources have owners that rules read (the rest of the draws unchanged).
+    public init(seed: UInt64, resourceCount: Int = 250, callerCount: Int = 24, owners: Bool = false) {
         var random = SplitMix64(seed: seed)
         // Groups: g3 holds @g1 and carol, g1 holds alice and @g2, g2 holds bob.
         let members: [String: Set<String>] = [
@@ -67,8 +74,8 @@ public struct PlanUniverse {
                 subject: ["*", "*", "alice", "bob", "a*", "@g1", "@g2", "@g3", "carol"].randomElement(
                     using: &random)!,
                 action: ["read", "read", "write", "*", "re*"].randomElement(using: &random)!,
-                resource: Self.resourcePattern(&random),
-                conditions: Self.conditions(&random))
+                resource: Self.resourcePattern(&random, owners: owners),
+                conditions: Self.conditions(&random, owners: owners))
             rules.append(rule)
             var line = "\(rule.allows ? "allow" : "deny") \(rule.subject) \(rule.action) \(rule.resource)"
             if !rule.conditions.isEmpty {
@@ -107,25 +114,36 @@ public struct PlanUniverse {
                     action: ["read", "write"].randomElement(using: &random)!, attributes: attributes))
         }
         self.callers = callers
+        // Drawn apart, so that the universe without owners stays what it was.
+        var ownership = SplitMix64(seed: seed ^ 0x6F77_6E65_7273)
+        var owned: [String: String] = [:]
+        for resource in self.resources where owners && Int.random(in: 0..<4, using: &ownership) > 0 {
+            owned[resource] = (Self.subjects + Self.values).randomElement(using: &ownership)!
+        }
+        self.owners = owned
     }
 
-    /// A resource pattern of 1 to 3 segments, each literal, `*`, a placeholder or a mix.
-    static func resourcePattern(_ random: inout SplitMix64) -> String {
+    /// A resource pattern of 1 to 3 segments, each literal, `*`, a placeholder or a mix; with
+    /// `owners`, a placeholder is `{tenant}` or `{owner}`.
+    static func resourcePattern(_ random: inout SplitMix64, owners: Bool) -> String {
         let count = Int.random(in: 1...3, using: &random)
         return (0..<count).map { _ in
             switch Int.random(in: 0..<10, using: &random) {
             case 0, 1: "*"
             case 2: "{subject}"
-            case 3: "{tenant}"
+            case 3: owners && Bool.random(using: &random) ? "{owner}" : "{tenant}"
             case 4: "pre*"
             default: segments.randomElement(using: &random)!
             }
         }.joined(separator: "/")
     }
 
-    /// No condition most of the time; otherwise one or two.
-    static func conditions(_ random: inout SplitMix64) -> [(name: String, value: String)] {
-        let choices = [("device", "managed"), ("owner", "{subject}"), ("tenant", "t1"), ("tenant", "it's")]
+    /// No condition most of the time; otherwise one or two; with `owners`, `tenant={owner}` and
+    /// `owner=alice` may be among them.
+    static func conditions(_ random: inout SplitMix64, owners: Bool) -> [(name: String, value: String)] {
+        let choices =
+            [("device", "managed"), ("owner", "{subject}"), ("tenant", "t1"), ("tenant", "it's")]
+            + (owners ? [("tenant", "{owner}"), ("owner", "alice")] : [])
         return (0..<[0, 0, 0, 1, 1, 2].randomElement(using: &random)!).map { _ in
             choices.randomElement(using: &random)!
         }

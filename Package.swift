@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "GatehouseCompositionTests",
             dependencies: [
-                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit",
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
                 "GatehouseComposition", "GatehouseTestSupport",
             ]
         ),

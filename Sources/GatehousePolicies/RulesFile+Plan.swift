@@ -110,7 +110,9 @@ private struct RulesPlanner {
                         runs.append("")
                         widened = true
                     } else {
-                        guard let value = Glob.placeholderValue(Substring(open), in: request) else { return nil }
+                        guard let value = Glob.placeholderValue(Substring(open), in: request) else {
+                            return nil
+                        }
                         runs[runs.count - 1] += value
                     }
                     name = nil

@@ -27,7 +27,8 @@ struct ResourceAttributePlanTests {
         async throws -> Bool
     {
         try await gate.decide(
-            AccessRequest(subject: subject, action: action, resource: resource, attributes: ["owner": subject])
+            AccessRequest(
+                subject: subject, action: action, resource: resource, attributes: ["owner": subject])
         ).isAllowed
     }
 
@@ -75,7 +76,8 @@ struct ResourceAttributePlanTests {
             gatekeepers: [Not(try RulesPolicy(text: "allow * read docs/*\ndeny * read docs/* if owner=x\n"))],
             resourceAttributes: ResourceAttributes<String>(["owner"]) { _ in [:] }
         ).plan(subject: "alice", action: .read)
-        #expect(inverted.permits("other") && !inverted.permits("docs/a") && inverted.candidates.permits("docs/a"))
+        #expect(
+            inverted.permits("other") && !inverted.permits("docs/a") && inverted.candidates.permits("docs/a"))
     }
 
     @Test func aCallersValueIsNotFoldedEvenWhenAPlanRequestCarriesIt() async throws {
@@ -141,10 +143,12 @@ struct ResourceAttributePlanAgreementTests {
         let gate = AccessGate(gatekeepers: [inverted ? Not(rules) : rules], resourceAttributes: source)
         for caller in universe.callers {
             let action = AccessAction(rawValue: caller.action)
-            let plan = try await gate.plan(subject: caller.subject, action: action, attributes: caller.attributes)
+            let plan = try await gate.plan(
+                subject: caller.subject, action: action, attributes: caller.attributes)
             var unclaimed = caller.attributes
             unclaimed["owner"] = nil
-            let withoutClaim = try await gate.plan(subject: caller.subject, action: action, attributes: unclaimed)
+            let withoutClaim = try await gate.plan(
+                subject: caller.subject, action: action, attributes: unclaimed)
             if plan != withoutClaim, tally.disagreements.count < 5 {
                 tally.disagreements.append("seed \(seed), \(caller): the caller's owner changed the plan")
             }
@@ -152,12 +156,14 @@ struct ResourceAttributePlanAgreementTests {
             let candidates = plan.candidates
             for resource in universe.resources {
                 let request = AccessRequest(
-                    subject: caller.subject, action: action, resource: resource, attributes: caller.attributes)
+                    subject: caller.subject, action: action, resource: resource, attributes: caller.attributes
+                )
                 let allowed = try await gate.decide(request).isAllowed
                 tally.pairs += 1
                 if allowed && !plan.permits(resource) { tally.allowedOnlyWhenAsked += 1 }
                 let wrong =
-                    plan.permits(resource) && !allowed ? "permits a denied name"
+                    plan.permits(resource) && !allowed
+                    ? "permits a denied name"
                     : allowed && !candidates.permits(resource) ? "leaves out an allowed name" : nil
                 if let wrong, tally.disagreements.count < 5 {
                     tally.disagreements.append(

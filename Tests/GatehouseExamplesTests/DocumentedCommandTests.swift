@@ -36,6 +36,13 @@ struct DocumentedCommandTests {
             0,
         "gatehouse check --config Examples/configurations/documents.json --subject dana --attr device=unmanaged exports/customers.csv":
             3,
+        // Plans and near misses through named gatekeepers, on both example configurations.
+        "gatehouse plan --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z --sql":
+            0,
+        "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql": 0,
+        "gatehouse check --config Examples/demo/gatehouse.json --subject carol --at 2026-11-30T10:00:00Z avatars/alice.txt":
+            3,
+        "gatehouse check --config Examples/configurations/documents.json --subject zoe docs/handbook.txt": 3,
     ]
 
     /// The commands the docs show that this test does not run, and why.

@@ -26,7 +26,10 @@ struct CapabilityMatrixTests {
         case alwaysAllow, alwaysDeny, allowList, timeWindow, file, rules, remote, allOf, anyOf, not
     }
 
-    /// The ways a gatekeeper is held.
+    /// The ways a gatekeeper is held: in a gate of its own, as built (`direct`) or given another
+    /// `name:` (`named`); as the second member of `allOf(alwaysAllow, it)` or
+    /// `anyOf(alwaysDeny, it)`, or under `not`; assembled from a configuration, without or with a
+    /// `"name"` (which the gate holds beside it).
     enum Holder: String, CaseIterable, Sendable {
         case direct, named, inAllOf, inAnyOf, inNot, assembled, assembledNamed
     }
@@ -135,8 +138,8 @@ struct CapabilityMatrixTests {
 
     static func registry() throws -> PluginRegistry {
         var registry = PluginRegistry()
-        try registry.registerGatekeeper("rules", settings: RulesSettings.self) { settings, context in
-            try RulesPolicy(text: settings.text, name: context.name ?? "rules")
+        try registry.registerGatekeeper("rules", settings: RulesSettings.self) { settings, _ in
+            try RulesPolicy(text: settings.text, name: "rules")
         }
         return registry
     }
@@ -147,52 +150,58 @@ struct CapabilityMatrixTests {
     }
 }
 
-/// One case's material: a folder with `docs.rules` and `broken.rules` and, for `remote`, an
-/// AuthZEN service on the loopback interface that answers by the same rules.
-struct Fixture {
-    let directory: TemporaryDirectory
-    let rules: URL
-    let broken: URL
-    let server: LoopbackServer?
+extension CapabilityMatrixTests {
+    /// One case's material: a folder with `docs.rules` and `broken.rules` and, for `remote`, an
+    /// AuthZEN service on the loopback interface that answers by the same rules.
+    struct Fixture {
+        let directory: TemporaryDirectory
+        let rules: URL
+        let broken: URL
+        let server: LoopbackServer?
 
-    init(_ kind: CapabilityMatrixTests.Kind) throws {
-        directory = try TemporaryDirectory()
-        rules = try directory.write("docs.rules", CapabilityMatrixTests.rulesText)
-        broken = try directory.write("broken.rules", "allow alice read\n")
-        server = kind == .remote ? try Self.decisionService() : nil
-    }
-
-    /// Evaluations answer by ``CapabilityMatrixTests/rulesAllow(_:_:)``; a resource search
-    /// returns the universe's names the subject may read, on one page.
-    static func decisionService() throws -> LoopbackServer {
-        try LoopbackServer { _, request in
-            let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
-            let subject = (body?["subject"] as? [String: Any])?["id"] as? String
-            let answer: String
-            if request.path.hasSuffix("/search/resource") {
-                let ids = CapabilityMatrixTests.names.filter { CapabilityMatrixTests.rulesAllow(subject, $0) }
-                answer = #"{"results": [\#(ids.map { #"{"id": "\#($0)"}"# }.joined(separator: ", "))]}"#
-            } else {
-                let resource = (body?["resource"] as? [String: Any])?["id"] as? String ?? ""
-                answer = #"{"decision": \#(CapabilityMatrixTests.rulesAllow(subject, resource))}"#
-            }
-            return [.send(LoopbackServer.response(status: 200, body: Data(answer.utf8)))]
+        init(_ kind: Kind) throws {
+            directory = try TemporaryDirectory()
+            rules = try directory.write("docs.rules", CapabilityMatrixTests.rulesText)
+            broken = try directory.write("broken.rules", "allow alice read\n")
+            server = kind == .remote ? try Self.decisionService() : nil
         }
+
+        /// Evaluations answer by ``CapabilityMatrixTests/rulesAllow(_:_:)``; a resource search
+        /// returns the universe's names the subject may read, on one page.
+        static func decisionService() throws -> LoopbackServer {
+            try LoopbackServer { _, request in
+                let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any]
+                let subject = (body?["subject"] as? [String: Any])?["id"] as? String
+                let answer: String
+                if request.path.hasSuffix("/search/resource") {
+                    let ids = CapabilityMatrixTests.names.filter {
+                        CapabilityMatrixTests.rulesAllow(subject, $0)
+                    }
+                    answer = #"{"results": [\#(ids.map { #"{"id": "\#($0)"}"# }.joined(separator: ", "))]}"#
+                } else {
+                    let resource = (body?["resource"] as? [String: Any])?["id"] as? String ?? ""
+                    answer = #"{"decision": \#(CapabilityMatrixTests.rulesAllow(subject, resource))}"#
+                }
+                return [.send(LoopbackServer.response(status: 200, body: Data(answer.utf8)))]
+            }
+        }
+
+        var remoteURL: URL { server?.url("/access/v1/evaluation") ?? URL(fileURLWithPath: "/") }
     }
 
-    var remoteURL: URL { server?.url("/access/v1/evaluation") ?? URL(fileURLWithPath: "/") }
-}
-
-/// A gatekeeper as held: the gate it decides and plans in, and what validation reports.
-struct Held {
-    var gate: AccessGate
-    var issues: [ValidationIssue]
+    /// A gatekeeper as held: the gate it decides and plans in, and what validation reports.
+    struct Held {
+        var gate: AccessGate
+        var issues: [ValidationIssue]
+    }
 }
 
 extension CapabilityMatrixTests.Kind {
     /// The kind built in code, named `name` (its default without one); `broken` uses
     /// `broken.rules` where the kind holds a rules file.
-    func policy(_ fixture: Fixture, name: String?, broken: Bool) throws -> any AccessPolicy {
+    func policy(_ fixture: CapabilityMatrixTests.Fixture, name: String?, broken: Bool) throws
+        -> any AccessPolicy
+    {
         let file = FilePolicy(url: broken ? fixture.broken : fixture.rules)
         switch self {
         case .alwaysAllow: return AlwaysAllow(name: name ?? defaultName)
@@ -220,7 +229,7 @@ extension CapabilityMatrixTests.Kind {
     }
 
     /// The kind as a configuration's component, its members without braces and name.
-    func component(_ fixture: Fixture, broken: Bool) -> String {
+    func component(_ fixture: CapabilityMatrixTests.Fixture, broken: Bool) -> String {
         let file = #""type": "file", "path": "\#(broken ? "broken.rules" : "docs.rules")""#
         let rules =
             #""type": "rules", "text": \#(CapabilityMatrixTests.quoted(CapabilityMatrixTests.rulesText))"#
@@ -293,7 +302,9 @@ extension CapabilityMatrixTests.Holder {
     var isAssembled: Bool { self == .assembled || self == .assembledNamed }
 
     /// `kind` held this way: in a gate of its own, or in a service assembled from JSON.
-    func hold(_ kind: CapabilityMatrixTests.Kind, _ fixture: Fixture, broken: Bool) async throws -> Held {
+    func hold(
+        _ kind: CapabilityMatrixTests.Kind, _ fixture: CapabilityMatrixTests.Fixture, broken: Bool
+    ) async throws -> CapabilityMatrixTests.Held {
         if isAssembled {
             let name = self == .assembledNamed ? #""name": "\#(CapabilityMatrixTests.given)", "# : ""
             let json = """
@@ -309,7 +320,7 @@ extension CapabilityMatrixTests.Holder {
             } catch let error as ConfigurationError {
                 issues = error.issues.map { ValidationIssue(path: $0.path, message: $0.message) }
             }
-            return Held(gate: try #require(services["s"]).gate, issues: issues)
+            return CapabilityMatrixTests.Held(gate: try #require(services["s"]).gate, issues: issues)
         }
         let policy = try kind.policy(
             fixture, name: self == .named ? CapabilityMatrixTests.given : nil, broken: broken)
@@ -320,7 +331,8 @@ extension CapabilityMatrixTests.Holder {
             case .inNot: Not(policy)
             default: policy
             }
-        return Held(gate: AccessGate(gatekeepers: [holding]), issues: await holding.validationIssues())
+        return CapabilityMatrixTests.Held(
+            gate: AccessGate(gatekeepers: [holding]), issues: await holding.validationIssues())
     }
 
     /// The name a verdict shows for the gatekeeper the gate holds.
@@ -345,8 +357,9 @@ extension CapabilityMatrixTests.Holder {
     func nearMisses(_ kind: CapabilityMatrixTests.Kind) -> [String] {
         switch self {
         case .inNot: []
-        case .named, .assembledNamed: kind.nearMisses(rulesName: CapabilityMatrixTests.given)
-        case .direct, .inAllOf, .inAnyOf, .assembled: kind.nearMisses(rulesName: "rules")
+        // A configured name is shown by the holder; the rules keep their own name in their lines.
+        case .named: kind.nearMisses(rulesName: CapabilityMatrixTests.given)
+        case .direct, .inAllOf, .inAnyOf, .assembled, .assembledNamed: kind.nearMisses(rulesName: "rules")
         }
     }
 

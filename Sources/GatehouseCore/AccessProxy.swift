@@ -125,6 +125,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         return { try await resourceAttributes.read(key) }
     }
 
+    /// The read for a folder being listed, by the proxy's own source: a folder is no key, so it
+    /// has no values, and the caller's value under each name the source takes is dropped all the
+    /// same. `nil` leaves the folder to the gate's own source, which reads it by name.
+    func folderAttributes() -> AccessGate.AttributeRead? {
+        guard let resourceAttributes else { return nil }
+        return { (try await resourceAttributes.currentNames(), [:]) }
+    }
+
     /// The request for `action` on `resource` in the current ``AccessContext``.
     func request(action: AccessAction, resource: String) -> AccessRequest {
         let context = AccessContext.current

@@ -10,7 +10,9 @@
 /// let documents = store.guarded(by: rules, attributes: owners)
 /// ```
 public struct ResourceAttributes<Key: Sendable>: Sendable {
-    /// The names the resources supply.
+    /// The names the resources supply, as declared when it was made; ``ResourceAttributeNames/every``
+    /// for a source whose names are known only as it is read (a configuration's file), which the
+    /// gate asks for the names of the moment at each decision and plan.
     public let names: ResourceAttributeNames
     /// One resource's attributes, with the names taken at that moment.
     let read: @Sendable (Key) async throws -> (names: ResourceAttributeNames, values: [String: String])

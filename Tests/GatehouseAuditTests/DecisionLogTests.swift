@@ -27,7 +27,7 @@ struct DecisionLogTests {
             "service": "documents",
             "input": [
                 "subject": "alice", "action": "read", "resource": "docs/a.txt",
-                "attributes": ["device": "managed"],
+                "attributes": ["device": "managed"], "origins": ["device": "caller"],
             ],
             "result": true,
             "gatekeeper": "rules",

@@ -40,7 +40,8 @@ struct DecisionLine {
         for (index, key) in keys.filter({ !mask.contains($0) }).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             Self.string(key, to: &bytes)
-            Self.raw(request.resourceAttributeNames.contains(key) ? #":"resource""# : #":"caller""#, to: &bytes)
+            Self.raw(
+                request.resourceAttributeNames.contains(key) ? #":"resource""# : #":"caller""#, to: &bytes)
         }
         Self.raw(#"}},"result":\#(verdict.isAllowed)"#, to: &bytes)
         Self.member("gatekeeper", verdict.gatekeeper, to: &bytes)

@@ -68,7 +68,9 @@ struct Report {
     /// Where each attribute came from: `"resource"` (the service took it from its resources) or
     /// `"caller"`.
     var origins: [(String, JSONText?)] {
-        attributes.map { ($0.key, .string(request.resourceAttributeNames.contains($0.key) ? "resource" : "caller")) }
+        attributes.map {
+            ($0.key, .string(request.resourceAttributeNames.contains($0.key) ? "resource" : "caller"))
+        }
     }
 
     /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.

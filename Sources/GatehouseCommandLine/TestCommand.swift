@@ -65,7 +65,8 @@ enum TestCommand: Subcommand {
                     request: service.request(for: testCase.resource, action: testCase.action),
                     mask: services.decisionLog?.mask ?? [])
             }
-            outcomes.append(CaseOutcome(testCase: testCase, report: await Check.decide(report, on: service, seen: seen)))
+            outcomes.append(
+                CaseOutcome(testCase: testCase, report: await Check.decide(report, on: service, seen: seen)))
         }
         progress.finish()
 

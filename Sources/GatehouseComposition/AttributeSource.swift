@@ -26,9 +26,11 @@ extension AttributeSource {
 extension AttributeSource {
     /// The source as a gate reads it: the names of the moment, then the resource's values.
     var resourceAttributes: ResourceAttributes<String> {
-        ResourceAttributes(names: .every, current: { try await attributeNames() }) { resource in
-            let names = try await attributeNames()
-            return (names, try await attributes(of: resource))
-        }
+        ResourceAttributes(
+            names: .every, current: { try await attributeNames() },
+            read: { resource in
+                let names = try await attributeNames()
+                return (names, try await attributes(of: resource))
+            })
     }
 }

@@ -108,7 +108,8 @@ enum BuiltInPlugins {
         }
         try errors.check()
         return JSONAttributeSource(
-            url: context.resolve(settings.path), path: settings.path, declared: settings.attributes.map(Set.init),
+            url: context.resolve(settings.path), path: settings.path,
+            declared: settings.attributes.map(Set.init),
             maximumFileSize: settings.maximumFileSize ?? JSONAttributeSource.defaultMaximumFileSize,
             whenInvalid: settings.whenInvalid?.value ?? .deny)
     }
@@ -122,7 +123,8 @@ enum BuiltInPlugins {
         if settings.whenInvalid?.value == .keepLastGood {
             notes.append("keeps the last good version when invalid")
         }
-        return "json: attributes in \(settings.path)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+        return "json: attributes in \(settings.path)"
+            + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 
     /// A memory loader; a key breaking the resource identity rule (NFD) could never be loaded.

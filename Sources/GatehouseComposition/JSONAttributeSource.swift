@@ -135,7 +135,8 @@ struct JSONAttributeSource: AttributeSource {
                 if let declared, !declared.contains(member.key) {
                     let names = declared.isEmpty ? "none" : declared.sorted().joined(separator: ", ")
                     throw AttributeSourceError(
-                        message: "\(path): \"\(resource)\".\(member.key) is not among the declared attributes "
+                        message:
+                            "\(path): \"\(resource)\".\(member.key) is not among the declared attributes "
                             + "(\(names)); add it to \"attributes\" or remove it from the file")
                 }
                 attributes[member.key] = text
@@ -164,7 +165,8 @@ private struct Invalid: Error {
 /// What a ``JSONAttributeSource``'s decisions share: the identity last loaded and its version.
 private struct LoadState: Sendable {
     var identity: FileIdentity?
-    var version: Result<Version, AttributeSourceError> = .failure(AttributeSourceError(message: "not read yet"))
+    var version: Result<Version, AttributeSourceError> = .failure(
+        AttributeSourceError(message: "not read yet"))
     /// Kept only for `keepLastGood`.
     var lastGood: Version?
     var loadCount = 0

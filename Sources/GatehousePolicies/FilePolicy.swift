@@ -145,7 +145,10 @@ public struct FilePolicy: AccessPolicy {
         -> (identity: FileIdentity, rules: Result<RulesFile, RulesFileError>)
     {
         guard identity.isRegularFile else {
-            return (identity, .failure(RulesFileError(identity.notRegularFile(expected: "a rules file"), file: fileName)))
+            return (
+                identity,
+                .failure(RulesFileError(identity.notRegularFile(expected: "a rules file"), file: fileName))
+            )
         }
         let snapshot: FileSnapshot
         do {

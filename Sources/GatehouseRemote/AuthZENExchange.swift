@@ -52,7 +52,8 @@ enum AuthZENExchange {
         return try JSONCoding.encoder.encode(
             Body(
                 subject: Entity(type: "user", id: subject), action: ["name": action.rawValue],
-                resource: Entity(type: "resource", id: resource, properties: properties.isEmpty ? nil : properties),
+                resource: Entity(
+                    type: "resource", id: resource, properties: properties.isEmpty ? nil : properties),
                 context: context,
                 page: token.map { ["token": $0] }))
     }

@@ -42,7 +42,8 @@ struct CallerClaimedAttributeCommandTests {
 
     /// Runs `command` with its options, then `arguments`, in `folder`.
     static func run(
-        _ command: [String], _ arguments: [String], in folder: Folder, registry: PluginRegistry = PluginRegistry()
+        _ command: [String], _ arguments: [String], in folder: Folder,
+        registry: PluginRegistry = PluginRegistry()
     ) async -> Captured {
         let input = folder.url.appendingPathComponent("input.txt").path
         let options = command[0] == "store" ? ["--input", input] : []
@@ -53,7 +54,9 @@ struct CallerClaimedAttributeCommandTests {
 
     // MARK: The issue's attack
 
-    @Test(arguments: [["load", "docs/budget.md"], ["store", "docs/budget.md"], ["remove", "docs/budget.md"]])
+    @Test(arguments: [
+        ["load", "docs/budget.md"], ["store", "docs/budget.md"], ["remove", "docs/budget.md"],
+    ])
     func aClaimedOwnerOfADocumentWithNoOwnerOnRecordIsDenied(_ command: [String]) async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
         defer { folder.remove() }
@@ -110,13 +113,17 @@ struct CallerClaimedAttributeCommandTests {
     @Test func checkShowsTheRequestAsDecidedEachValueWithItsOrigin() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
         defer { folder.remove() }
-        let allowed = await Self.run(["check", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
+        let allowed = await Self.run(
+            ["check", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
         #expect(allowed.status == 0)
-        #expect(allowed.out == [#"allowed by file (docs.rules:1): alice read "docs/plan.md" "# + Self.decided])
+        #expect(
+            allowed.out == [#"allowed by file (docs.rules:1): alice read "docs/plan.md" "# + Self.decided])
 
-        let denied = await Self.run(["check", "docs/plan.md"], ["--subject", "mallory"] + Self.claim, in: folder)
+        let denied = await Self.run(
+            ["check", "docs/plan.md"], ["--subject", "mallory"] + Self.claim, in: folder)
         #expect(denied.status == 3)
-        #expect(denied.err.contains(#"  request: mallory read "docs/plan.md" "# + Self.decided), "\(denied.err)")
+        #expect(
+            denied.err.contains(#"  request: mallory read "docs/plan.md" "# + Self.decided), "\(denied.err)")
         #expect(!denied.err.joined().contains("owner=mallory"), "\(denied.err)")
     }
 
@@ -139,10 +146,15 @@ struct CallerClaimedAttributeCommandTests {
         let output = folder.url.appendingPathComponent("out.txt").path
         let load = await Self.run(
             ["load", "docs/plan.md"], ["--subject", "alice", "--output", output] + Self.claim, in: folder)
-        #expect(load.out == ["loaded 4 bytes to \(output): alice read \"docs/plan.md\" [owner=alice (resource), tenant=acme (caller)]"])
-        let store = await Self.run(["store", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
+        #expect(
+            load.out == [
+                "loaded 4 bytes to \(output): alice read \"docs/plan.md\" [owner=alice (resource), tenant=acme (caller)]"
+            ])
+        let store = await Self.run(
+            ["store", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
         #expect(store.out == [#"stored 4 bytes: alice write "docs/plan.md" "# + Self.decided])
-        let remove = await Self.run(["remove", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
+        let remove = await Self.run(
+            ["remove", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
         #expect(remove.out == [#"removed: alice delete "docs/plan.md" "# + Self.decided])
     }
 
@@ -158,6 +170,7 @@ struct CallerClaimedAttributeCommandTests {
         ).write(to: table)
         let run = await Captured.run(["test", table.path])
         #expect(run.status == 1)
-        #expect(run.out.contains(#"      request: mallory read "docs/plan.md" "# + Self.decided), "\(run.out)")
+        #expect(
+            run.out.contains(#"      request: mallory read "docs/plan.md" "# + Self.decided), "\(run.out)")
     }
 }

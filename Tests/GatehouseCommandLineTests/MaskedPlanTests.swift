@@ -17,13 +17,15 @@ struct MaskedPlanTests {
                     "gatekeepers": [{ "type": "file", "path": "docs.rules" }] } },
                   "decisionLog": { "path": "decisions.jsonl", "mask": ["tenant"] } }
                 """)
-        try Data("allow * read tenants/{tenant}/*\n".utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
+        try Data("allow * read tenants/{tenant}/*\n".utf8).write(
+            to: folder.url.appendingPathComponent("docs.rules"))
         return folder
     }
 
     static func plan(_ folder: Folder, _ extra: [String]) async -> Captured {
         await Captured.run(
-            ["plan", "--config", folder.configuration, "--subject", "alice", "--attr", "tenant=\(secret)"] + extra)
+            ["plan", "--config", folder.configuration, "--subject", "alice", "--attr", "tenant=\(secret)"]
+                + extra)
     }
 
     @Test func planTextShowsTheMaskedValueAsMasked() async throws {
@@ -41,7 +43,9 @@ struct MaskedPlanTests {
         #expect(run.status == 0)
         let text = run.out.joined()
         #expect(!text.contains(Self.secret), "\(text)")
-        #expect(text.contains(#""prefixes":["tenants/(masked)/"],"residual":{"match":["tenants/(masked)/",""]}"#), "\(text)")
+        #expect(
+            text.contains(#""prefixes":["tenants/(masked)/"],"residual":{"match":["tenants/(masked)/",""]}"#),
+            "\(text)")
     }
 
     @Test func planSQLPrintsTheRealValueForTheQueryToRun() async throws {

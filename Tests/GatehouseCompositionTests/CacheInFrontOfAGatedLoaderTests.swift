@@ -29,7 +29,9 @@ struct CacheInFrontOfAGatedLoaderTests {
             "is unavailable: put the cache behind the gate, AccessProxy(CachingLoader(loader, ...), ...)"
         #expect(result.errorLines.count == 3, "\(result.errors)")
         #expect(
-            result.errorLines.allSatisfy { $0.contains("error: 'init(_:countLimit:") && $0.contains(message) },
+            result.errorLines.allSatisfy {
+                $0.contains("error: 'init(_:countLimit:") && $0.contains(message)
+            },
             "\(result.errors)")
     }
 
@@ -64,7 +66,8 @@ struct CacheInFrontOfAGatedLoaderTests {
 
     @Test func aPluginLoaderThatIsAGateStandsBehindTheServicesGateWithoutACache() async throws {
         let services = try Assembler(registry: try Self.registry()).assemble(
-            json: Data(Self.configuration(cache: false).utf8), baseDirectory: FileManager.default.temporaryDirectory)
+            json: Data(Self.configuration(cache: false).utf8),
+            baseDirectory: FileManager.default.temporaryDirectory)
         #expect(try await services.service(named: "docs").load("docs/a") == Data("A".utf8))
     }
 }

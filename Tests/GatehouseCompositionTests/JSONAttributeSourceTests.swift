@@ -80,7 +80,8 @@ struct JSONAttributeSourceTests {
         }
         #expect(
             error?.message
-                == "owners.json: is \(size) bytes, larger than the limit of \(size - 1) bytes (maximumFileSize)")
+                == "owners.json: is \(size) bytes, larger than the limit of \(size - 1) bytes (maximumFileSize)"
+        )
         #expect(JSONAttributeSource.defaultMaximumFileSize == 16 << 20)
     }
 
@@ -139,8 +140,10 @@ struct JSONAttributeSourceTests {
             in: folder, source: #"{ "type": "json", "path": "owners.json", "attributes": ["owner"] }"#)
         let allowed = try await docs.decide(Self.read("alice", ["tenant": "acme", "owner": "mallory"]))
         #expect(allowed.isAllowed, "\(allowed)")
-        #expect(try await !docs.decide(Self.read("mallory", ["tenant": "acme", "owner": "mallory"])).isAllowed)
-        #expect(docs.explanation.contains("  resource attributes: json: attributes in owners.json (names owner)"))
+        #expect(
+            try await !docs.decide(Self.read("mallory", ["tenant": "acme", "owner": "mallory"])).isAllowed)
+        #expect(
+            docs.explanation.contains("  resource attributes: json: attributes in owners.json (names owner)"))
     }
 
     @Test func aConfiguredSizeBoundFailsTheGateNamingTheFileAndTheSetting() async throws {
@@ -151,7 +154,9 @@ struct JSONAttributeSourceTests {
         let verdict = try await docs.decide(Self.read("alice", ["tenant": "acme"]))
         #expect(verdict.outcome == .failed)
         #expect(verdict.gatekeeper == "(attributes)")
-        #expect(verdict.reason?.contains("owners.json: is \(Self.owners.utf8.count) bytes, larger than the limit of 16 bytes") == true)
+        #expect(
+            verdict.reason?.contains(
+                "owners.json: is \(Self.owners.utf8.count) bytes, larger than the limit of 16 bytes") == true)
     }
 
     @Test func theSourcesSettingsAreCheckedAtTheirPlace() {

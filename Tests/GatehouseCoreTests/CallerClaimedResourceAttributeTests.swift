@@ -100,7 +100,9 @@ struct CallerClaimedResourceAttributeTests {
         let documents = AccessProxy(store, gatekeepers: [ownerOnly], attributes: Self.owners)
         await Self.asMallory {
             await #expect(throws: AccessDenied.self) { try await documents.load("docs/budget.md") }
-            await #expect(throws: AccessDenied.self) { try await documents.store("mine", for: "docs/budget.md") }
+            await #expect(throws: AccessDenied.self) {
+                try await documents.store("mine", for: "docs/budget.md")
+            }
             await #expect(throws: AccessDenied.self) { try await documents.remove("docs/budget.md") }
         }
         #expect(store.calls.isEmpty)
@@ -116,10 +118,13 @@ struct CallerClaimedResourceAttributeTests {
             try await gate.authorize(Self.request("docs/plan.md"))
         }
         let decided = try #require(observer.records.first?.request)
-        #expect(decided.description == #"mallory read "docs/plan.md" [owner=alice (resource), tenant=acme (caller)]"#)
+        #expect(
+            decided.description
+                == #"mallory read "docs/plan.md" [owner=alice (resource), tenant=acme (caller)]"#)
         #expect(denial?.request == decided)
         let text = try #require(denial?.description)
-        #expect(!text.contains("alice") && !text.contains("acme") && !text.contains("mallory\u{20}("), "\(text)")
+        #expect(
+            !text.contains("alice") && !text.contains("acme") && !text.contains("mallory\u{20}("), "\(text)")
         #expect(text.hasSuffix(#"(mallory read "docs/plan.md" [attributes: owner, tenant])"#), "\(text)")
     }
 }

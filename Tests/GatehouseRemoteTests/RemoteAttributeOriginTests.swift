@@ -15,7 +15,8 @@ struct RemoteAttributeOriginTests {
         let gate = AccessGate(gatekeepers: [policy], resourceAttributes: owners)
         _ = try await gate.decide(
             AccessRequest(
-                subject: "bob", resource: "docs/plan.md", attributes: ["owner": "mallory", "device": "managed"]))
+                subject: "bob", resource: "docs/plan.md",
+                attributes: ["owner": "mallory", "device": "managed"]))
     }
 
     @Test func authZENPutsTheResourcesAttributesInItsPropertiesAndTheCallersInTheContext() async throws {
@@ -33,6 +34,7 @@ struct RemoteAttributeOriginTests {
         #expect(
             server.requests.first?.bodyText
                 == #"{"input":{"action":"read","attributes":{"device":"managed","owner":"alice"},"#
-                + #""origins":{"device":"caller","owner":"resource"},"resource":"docs/plan.md","subject":"bob"}}"#)
+                + #""origins":{"device":"caller","owner":"resource"},"resource":"docs/plan.md","subject":"bob"}}"#
+        )
     }
 }

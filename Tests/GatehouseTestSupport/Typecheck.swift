@@ -39,7 +39,8 @@ public func typecheck(_ source: String) async throws -> TypecheckResult {
         let output = try await onAThreadOfItsOwn { reader.readDataToEndOfFile() }
         try await onAThreadOfItsOwn { process.waitUntilExit() }
         return TypecheckResult(
-            status: process.terminationStatus, errors: String(decoding: output, as: UTF8.self), file: file.path)
+            status: process.terminationStatus, errors: String(decoding: output, as: UTF8.self),
+            file: file.path)
     }
 }
 

@@ -69,8 +69,11 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         clock: @escaping @Sendable () -> Date, identity: ResourceIdentity, mask: Set<String>,
         resource: @escaping @Sendable (Base.Key) -> String, attributes: ResourceAttributes<Base.Key>?
     ) {
+        // The gate knows the source's names, so that a plan or a decision asked of it directly
+        // drops the caller's values under them too; only the proxy reads values, by key.
         let gate = AccessGate(
-            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask)
+            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask,
+            resourceAttributes: attributes?.readByItsProxy)
         self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 

@@ -55,6 +55,23 @@ public struct ResourceAttributes<Key: Sendable>: Sendable {
     }
 }
 
+extension ResourceAttributes {
+    /// The source for the gate of a proxy that reads it by key: the same names, for a plan or a
+    /// decision asked of the gate directly, which drop the caller's values under them; a
+    /// decision asked of the gate directly fails, since only the proxy can read a key's values.
+    var readByItsProxy: ResourceAttributes<String> {
+        ResourceAttributes<String>(names: names, current: currentNames) { _ in throw ReadByItsProxy() }
+    }
+}
+
+/// A resource's attributes asked of a proxy's gate directly, which has no key to read them by.
+struct ReadByItsProxy: Error, CustomStringConvertible {
+    var description: String {
+        "the resource's attributes are read by key through its AccessProxy; ask the proxy "
+            + "(decide(_:), load(_:)), or give the gate a ResourceAttributes<String> of its own"
+    }
+}
+
 /// Which attribute names a service takes from its resources rather than from its callers.
 public enum ResourceAttributeNames: Sendable, Hashable {
     /// These names, and no other.

@@ -68,6 +68,18 @@ struct CallerClaimedResourceAttributeTests {
         Self.expectNoClaimedOwner(spy)
     }
 
+    @Test func aProxysOwnGateDropsTheClaimInAPlanAndFailsADecisionItCannotReadFor() async throws {
+        let spy = AttributeSpy()
+        let documents = SpyStore(["docs/budget.md": "B"]).guarded(by: spy, attributes: Self.owners)
+        _ = try await documents.gate.plan(subject: "mallory", action: .read, attributes: Self.claim)
+        Self.expectNoClaimedOwner(spy)
+        let verdict = try await documents.gate.decide(Self.request("docs/budget.md"))
+        #expect(verdict.outcome == .failed)
+        #expect(verdict.gatekeeper == "(attributes)")
+        #expect(verdict.reason?.contains("read by key through its AccessProxy") == true)
+        #expect(spy.attributes.count == 1)
+    }
+
     @Test func aGuardedLoaderDropsTheClaimOnEveryCall() async throws {
         let spy = AttributeSpy()
         let documents = SpyStore(["docs/budget.md": "B"]).guarded(by: spy, attributes: Self.owners)

@@ -113,7 +113,7 @@ struct PluginCommandTests {
     /// Allows requests whose `tenant` attribute is this tenant. The configuration's `name`
     /// ("acme-only") replaces `name` in denials: the assembler gives every gatekeeper its name.
     struct TenantPolicy: AccessPolicy {
-        let name = "tenant"
+        let name: String
         let tenant: String
         func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
             request.attributes["tenant"] == tenant ? .allow : .deny(reason: "not tenant \(tenant)")
@@ -129,7 +129,9 @@ struct PluginCommandTests {
         var registry = PluginRegistry()
         try registry.registerGatekeeper(
             "tenant", settings: TenantSettings.self, describe: { "tenant \($0.tenant)" },
-            factory: { settings, _ in TenantPolicy(tenant: settings.tenant) })
+            factory: { settings, context in
+                TenantPolicy(name: context.name ?? "tenant", tenant: settings.tenant)
+            })
         return registry
     }
 }

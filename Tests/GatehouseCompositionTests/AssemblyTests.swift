@@ -96,7 +96,7 @@ struct AssemblyTests {
     @Test func namedAndNestedGatekeepersAreEachAskedOncePerCall() async throws {
         struct CountingSettings: Decodable {}
         struct CountingPolicy: AccessPolicy {
-            let name = "counting"
+            let name: String
             let counter: Counter
             func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
                 counter.increment()
@@ -105,8 +105,8 @@ struct AssemblyTests {
         }
         let counter = Counter()
         var registry = PluginRegistry()
-        try registry.registerGatekeeper("counting", settings: CountingSettings.self) { _, _ in
-            CountingPolicy(counter: counter)
+        try registry.registerGatekeeper("counting", settings: CountingSettings.self) { _, context in
+            CountingPolicy(name: context.name ?? "counting", counter: counter)
         }
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }

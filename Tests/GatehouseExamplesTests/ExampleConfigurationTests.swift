@@ -45,7 +45,7 @@ struct ExampleConfigurationTests {
             "2026-11-30T15:00:00Z",
             "avatars/carol/private-draft.txt")
         #expect(run.status == 3)
-        #expect(run.stderr.hasPrefix("denied by no-drafts: allowList allows, and not(allowList) inverts it"))
+        #expect(run.stderr.hasPrefix("denied by no-drafts: allowList allows, and no-drafts inverts it"))
     }
 
     @Test func theClosedArchiveSaysWhy() async throws {

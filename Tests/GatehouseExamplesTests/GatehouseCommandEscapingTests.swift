@@ -122,6 +122,8 @@ struct GatehouseCommandEscapingTests {
             Self.lines(run.stderr) == [
                 #"denied by rules\nallowed: bob: no rule in odd\u{1b}[31m\nallowed: x.rules allows"#,
                 #"  request: mallory read "avatars/a.txt" (service s\u{2028}vc)"#,
+                "  nearest rules:",
+                #"    odd\u{1b}[31m\nallowed: x.rules:1: mallory is not alice"#,
             ])
         #expect(!Self.allLines(run).contains { $0.hasPrefix("allowed:") })
 

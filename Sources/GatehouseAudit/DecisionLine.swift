@@ -35,6 +35,14 @@ struct DecisionLine {
             bytes.append(UInt8(ascii: ":"))
             Self.string(request.attributes[key] ?? "", to: &bytes)
         }
+        // Beside the attributes, whose each value is: the resource's or the caller's.
+        Self.raw(#"},"origins":{"#, to: &bytes)
+        for (index, key) in keys.filter({ !mask.contains($0) }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            Self.string(key, to: &bytes)
+            Self.raw(
+                request.resourceAttributeNames.contains(key) ? #":"resource""# : #":"caller""#, to: &bytes)
+        }
         Self.raw(#"}},"result":\#(verdict.isAllowed)"#, to: &bytes)
         Self.member("gatekeeper", verdict.gatekeeper, to: &bytes)
         if let reason = verdict.reason {

@@ -71,12 +71,14 @@ struct Commands {
     }
 
     /// The configuration at `path` assembled, or `nil` once the problems are reported.
+    /// `seen` receives every record, so that the command shows requests as they were decided.
     func assemble(
         _ path: String, clock: @escaping @Sendable () -> Date = { Date() }, decisionLog: String? = nil,
-        json: Bool
+        seen: SeenRequests? = nil, json: Bool
     ) -> AssembledServices? {
         let assembler = Assembler(
-            registry: registry, clock: clock, decisionLogFile: decisionLog.map { URL(fileURLWithPath: $0) })
+            registry: registry, clock: clock, observer: seen,
+            decisionLogFile: decisionLog.map { URL(fileURLWithPath: $0) })
         do {
             return try assembler.assemble(contentsOf: URL(fileURLWithPath: path))
         } catch {

@@ -68,18 +68,24 @@ enum Plan: RequestCommand {
                 )
                 return .error
             }
+            // The real values: the caller asked for a query to run (docs/cli.md).
             console.out(plan.sql(column: request.arguments.value("column") ?? "resource"))
-        } else if request.json {
+            return .ok
+        }
+        // Masked values read `(masked)` inside the substituted patterns, as in every record.
+        let mask = request.services.decisionLog?.mask ?? []
+        let shown = plan.masking(AccessContext.current.attributes.filter { mask.contains($0.key) }.values)
+        if request.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let output = Output(service: service.name, subject: subject, action: action, plan: plan)
+            let output = Output(service: service.name, subject: subject, action: action, plan: shown)
             console.out((try? encoder.encode(output)).map { String(decoding: $0, as: UTF8.self) } ?? "{}")
         } else {
             console.out(
-                printable("\(subject ?? "(no subject)") \(action) in \(service.name): \(plan.residual)"))
-            console.out(printable("prefixes: \(plan.prefixes.map { "\"\($0)\"" }.joined(separator: ", "))"))
-            if !plan.isExact {
-                console.out(printable("check each name with: \(plan.unplanned.joined(separator: ", "))"))
+                printable("\(subject ?? "(no subject)") \(action) in \(service.name): \(shown.residual)"))
+            console.out(printable("prefixes: \(shown.prefixes.map { "\"\($0)\"" }.joined(separator: ", "))"))
+            if !shown.isExact {
+                console.out(printable("check each name with: \(shown.unplanned.joined(separator: ", "))"))
             }
         }
         return .ok

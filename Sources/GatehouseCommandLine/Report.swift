@@ -53,13 +53,24 @@ struct Report {
         }
     }
 
-    /// `alice read "docs/a" [tenant=acme, token=(masked)]`, escaped for one line.
+    /// `alice read "docs/a" [tenant=acme, token=(masked)]`, escaped for one line; when the service
+    /// takes attributes from its resources, each value says whose it is:
+    /// `[owner=alice (resource), tenant=acme (caller)]`.
     var requestText: String {
         var text = "\(request.subject ?? "(no subject)") \(request.action) \"\(request.resource)\""
         if !attributes.isEmpty {
-            text += " [\(attributes.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))]"
+            let pairs = attributes.map { "\($0.key)=\($0.value)\(request.origin(of: $0.key))" }
+            text += " [\(pairs.joined(separator: ", "))]"
         }
         return printable(text)
+    }
+
+    /// Where each attribute came from: `"resource"` (the service took it from its resources) or
+    /// `"caller"`.
+    var origins: [(String, JSONText?)] {
+        attributes.map {
+            ($0.key, .string(request.resourceAttributeNames.contains($0.key) ? "resource" : "caller"))
+        }
     }
 
     /// ``requestText`` and the service: `alice read "docs/a" (service docs)`.
@@ -87,6 +98,7 @@ struct Report {
                     ("action", .string(request.action.rawValue)),
                     ("resource", .string(request.resource)),
                     ("attributes", .object(attributes.map { ($0.key, .string($0.value)) })),
+                    ("origins", .object(origins)),
                 ])
             ),
             ("allowed", allowed.map { .bool($0) }),
@@ -138,8 +150,11 @@ extension PreparedRequest {
         return finish(report, status: .error)
     }
 
-    /// Prints the report (JSON, or its outcome's line: `done` for a success) and returns `status`.
-    func finish(_ report: Report, status: ExitStatus, done: String? = nil) -> ExitStatus {
+    /// Prints the report (JSON, or its outcome's line: `done` of it for a success) and returns `status`;
+    /// the request shown is the one the gatekeepers saw, once the gate has decided it.
+    func finish(_ report: Report, status: ExitStatus, done: ((Report) -> String)? = nil) -> ExitStatus {
+        var report = report
+        report.request = seen.take(of: service.name) ?? report.request
         let console = commands.console
         if json {
             console.out(report.json)
@@ -150,7 +165,7 @@ extension PreparedRequest {
         switch status {
         case .ok:
             let rule = report.rule.map { " by \(gatekeeper) (\(printable($0)))" } ?? ""
-            console.out(done ?? "allowed\(rule): \(report.requestInService)")
+            console.out(done?(report) ?? "allowed\(rule): \(report.requestInService)")
             return status
         case .denied:
             // A rules file's reason names its line already ("avatars.rules:5 denies").

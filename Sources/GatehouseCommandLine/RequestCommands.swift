@@ -73,10 +73,11 @@ extension RequestCommand {
         } catch {
             return commands.usage(error.message, json: json)
         }
+        let seen = SeenRequests()
         guard
             let services = commands.assemble(
                 arguments.value("config") ?? "", clock: { parsed.instant ?? Date() },
-                decisionLog: arguments.value("decision-log"), json: json)
+                decisionLog: arguments.value("decision-log"), seen: seen, json: json)
         else { return .error }
         let service: ConfiguredService
         do {
@@ -87,7 +88,7 @@ extension RequestCommand {
         let context = AccessContext(subject: arguments.value("subject"), attributes: parsed.attributes)
         let request = PreparedRequest(
             commands: commands, arguments: arguments, services: services, service: service,
-            key: arguments.positionals.first ?? "", instant: parsed.instant)
+            key: arguments.positionals.first ?? "", instant: parsed.instant, seen: seen)
         let status = await AccessContext.$current.withValue(context) { await run(request) }
         await commands.closeDecisionLog(of: services)
         return status
@@ -104,6 +105,8 @@ struct PreparedRequest {
     /// The positional argument: a key, for `list` a folder, for `plan` empty.
     var key: String
     var instant: Date?
+    /// The requests as the service's gate decided them.
+    var seen: SeenRequests
 
     var json: Bool { arguments.flag("json") }
 
@@ -134,18 +137,21 @@ enum Check: RequestCommand {
         """
 
     static func run(_ request: PreparedRequest) async -> ExitStatus {
-        let report = await decide(request.report(name, action: request.action), on: request.service)
+        let report = await decide(
+            request.report(name, action: request.action), on: request.service, seen: request.seen)
         return request.finish(report, status: report.status)
     }
 
-    /// The report with the explained verdict of its request on `service` (also for `gatehouse test`).
-    static func decide(_ report: Report, on service: ConfiguredService) async -> Report {
+    /// The report with the explained verdict of its request on `service`, and the request as the
+    /// gatekeepers saw it, from `seen` (also for `gatehouse test`).
+    static func decide(_ report: Report, on service: ConfiguredService, seen: SeenRequests) async -> Report {
         var report = report
         do {
             report.record(try await service.decide(report.request))
         } catch {
             report.error = "the decision failed: \(describe(error))"
         }
+        report.request = seen.take(of: service.name) ?? report.request
         return report
     }
 }
@@ -182,8 +188,9 @@ enum Load: RequestCommand {
                 return request.finish(report, status: .error)
             }
             report.output = output
-            let done = "loaded \(data.count) bytes to \(printable(output)): \(report.requestText)"
-            return request.finish(report, status: .ok, done: done)
+            return request.finish(report, status: .ok) {
+                "loaded \(data.count) bytes to \(printable(output)): \($0.requestText)"
+            }
         }
         guard request.json else {
             request.commands.console.outData(data)
@@ -234,8 +241,7 @@ enum Store: RequestCommand {
         }
         report.allowed = true
         report.bytes = data.count
-        return request.finish(
-            report, status: .ok, done: "stored \(data.count) bytes: \(report.requestInService)")
+        return request.finish(report, status: .ok) { "stored \(data.count) bytes: \($0.requestInService)" }
     }
 }
 
@@ -256,7 +262,7 @@ enum Remove: RequestCommand {
             return request.finish(report, after: error)
         }
         report.allowed = true
-        return request.finish(report, status: .ok, done: "removed: \(report.requestInService)")
+        return request.finish(report, status: .ok) { "removed: \($0.requestInService)" }
     }
 }
 

@@ -45,7 +45,10 @@ enum TestCommand: Subcommand {
         // The configuration's clock reads the instant the case being decided pins, if any.
         let pinned = LockedState<Date?>(nil)
         let clock: @Sendable () -> Date = { pinned.withLock { $0 } ?? Date() }
-        guard let services = commands.assemble(config, clock: clock, json: json) else { return .error }
+        let seen = SeenRequests()
+        guard let services = commands.assemble(config, clock: clock, seen: seen, json: json) else {
+            return .error
+        }
         var problems: [String] = []
         let chosen = table.cases.map { service(for: $0, in: services, problems: &problems) }
         guard problems.isEmpty else { return tableFailed(problems) }
@@ -62,7 +65,8 @@ enum TestCommand: Subcommand {
                     request: service.request(for: testCase.resource, action: testCase.action),
                     mask: services.decisionLog?.mask ?? [])
             }
-            outcomes.append(CaseOutcome(testCase: testCase, report: await Check.decide(report, on: service)))
+            outcomes.append(
+                CaseOutcome(testCase: testCase, report: await Check.decide(report, on: service, seen: seen)))
         }
         progress.finish()
 

@@ -128,8 +128,19 @@ public struct Assembler: Sendable {
                 $0, path: at("resourceAttributes"), from: run.registry.attributeSources,
                 kind: "attribute source")
         }
-        guard let loader, !gates.isEmpty, gates.allSatisfy({ $0 != nil }), shadow.allSatisfy({ $0 != nil }),
-            source.map({ $0 != nil }) ?? true
+        // A loader that is itself a gate (its `Gate` is AccessGate) would have the cache in front
+        // of its gate, serving what that gate has since revoked: the guard CachingLoader holds at
+        // compile time, held here for a type known only now.
+        let cacheInFrontOfAGate = loader.map { service.cache != nil && type(of: $0.built).isGate } ?? false
+        if cacheInFrontOfAGate {
+            run.issues.add(
+                at("cache"),
+                "the loader \"\(service.loader.type)\" is itself a gate, so this cache would stand in front of "
+                    + "its gate and keep serving a resource after access to it is revoked; remove the cache, "
+                    + "or put it behind that gate, inside the loader")
+        }
+        guard let loader, !cacheInFrontOfAGate, !gates.isEmpty, gates.allSatisfy({ $0 != nil }),
+            shadow.allSatisfy({ $0 != nil }), source.map({ $0 != nil }) ?? true
         else {
             return nil
         }
@@ -156,8 +167,7 @@ public struct Assembler: Sendable {
         lines.append("  loader: \(loader.text)")
         let attributes = source.flatMap { $0 }.map { attributeSource in
             lines.append("  resource attributes: \(attributeSource.text)")
-            let source = attributeSource.built
-            return ResourceAttributes<String>(everyName: { try await source.attributes(of: $0) })
+            return attributeSource.built.resourceAttributes
         }
 
         let gate = AccessGate(

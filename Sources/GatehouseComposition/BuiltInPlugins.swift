@@ -48,6 +48,9 @@ enum BuiltInPlugins {
 
     struct JSONAttributesSettings: Decodable {
         var path: String
+        var attributes: [String]?
+        var maximumFileSize: Int?
+        var whenInvalid: Checked<WhenInvalidRule>?
     }
 
     static func register(in registry: inout PluginRegistry) {
@@ -84,13 +87,41 @@ enum BuiltInPlugins {
             "memory", settings: MemorySettings.self, describe: { "memory: \($0.resources.count) resources" },
             factory: makeMemory)
         try? registry.registerAttributeSource(
-            "json", settings: JSONAttributesSettings.self, describe: { "json: attributes in \($0.path)" },
-            factory: { settings, context in
-                guard !settings.path.isEmpty else {
-                    throw SettingsError(key: "path", message: "expected a file path, found an empty string")
-                }
-                return JSONAttributeSource(url: context.resolve(settings.path), path: settings.path)
-            })
+            "json", settings: JSONAttributesSettings.self, describe: describeJSONAttributes,
+            factory: makeJSONAttributes)
+    }
+
+    /// The `json` attribute source, its settings checked.
+    static func makeJSONAttributes(
+        _ settings: JSONAttributesSettings, _ context: PluginContext
+    ) throws -> any AttributeSource {
+        var errors = SettingsErrors()
+        if settings.path.isEmpty { errors.add("path", "expected a file path, found an empty string") }
+        for (index, name) in (settings.attributes ?? []).enumerated() where name.isEmpty {
+            errors.add("attributes[\(index)]", "expected an attribute name, found an empty string")
+        }
+        if let size = settings.maximumFileSize, size < 1 {
+            errors.add("maximumFileSize", "expected a positive number of bytes, found \(size)")
+        }
+        try errors.check()
+        return JSONAttributeSource(
+            url: context.resolve(settings.path), path: settings.path,
+            declared: settings.attributes.map(Set.init),
+            maximumFileSize: settings.maximumFileSize ?? JSONAttributeSource.defaultMaximumFileSize,
+            whenInvalid: settings.whenInvalid?.value ?? .deny)
+    }
+
+    /// `json: attributes in owners.json`, with the declared names and what is asked beyond that.
+    static func describeJSONAttributes(_ settings: JSONAttributesSettings) -> String {
+        var notes: [String] = []
+        if let names = settings.attributes {
+            notes.append("names " + (names.isEmpty ? "none" : names.sorted().joined(separator: ", ")))
+        }
+        if settings.whenInvalid?.value == .keepLastGood {
+            notes.append("keeps the last good version when invalid")
+        }
+        return "json: attributes in \(settings.path)"
+            + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 
     /// A memory loader; a key breaking the resource identity rule (NFD) could never be loaded.

@@ -10,14 +10,8 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
     public func keys(under prefix: String) async throws -> [Base.Key] {
         let folder = request(action: .list, resource: prefix)
         // The root, "", holds nothing to check; any other folder name is checked as a key is.
-        // A folder has no attributes of its own, yet the names the resources' attributes take
-        // are never the caller's, there as anywhere.
-        var folderAttributes: AccessGate.AttributeRead?
-        if let source = resourceAttributes {
-            folderAttributes = { @Sendable in (try await source.currentNames(), [String: String]()) }
-        }
         try await gate.authorize(
-            folder, identity: prefix.isEmpty ? .text : gate.identity, resourceAttributes: folderAttributes)
+            folder, identity: prefix.isEmpty ? .text : gate.identity, resourceAttributes: folderAttributes())
         let listed = try await listedKeys(under: prefix)
         var readable: [Base.Key] = []
         for key in listed {

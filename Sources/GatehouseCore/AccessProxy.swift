@@ -69,8 +69,11 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
         clock: @escaping @Sendable () -> Date, identity: ResourceIdentity, mask: Set<String>,
         resource: @escaping @Sendable (Base.Key) -> String, attributes: ResourceAttributes<Base.Key>?
     ) {
+        // The gate knows the source's names, so that a plan or a decision asked of it directly
+        // drops the caller's values under them too; only the proxy reads values, by key.
         let gate = AccessGate(
-            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask)
+            gatekeepers: gatekeepers, observer: observer, clock: clock, identity: identity, mask: mask,
+            resourceAttributes: attributes?.readByItsProxy)
         self.init(base, gate: gate, action: action, resource: resource, attributes: attributes)
     }
 
@@ -123,6 +126,14 @@ public struct AccessProxy<Base: ResourceLoading>: ResourceLoading {
     package func attributes(of key: Base.Key) -> AccessGate.AttributeRead? {
         guard let resourceAttributes else { return nil }
         return { try await resourceAttributes.read(key) }
+    }
+
+    /// The read for a folder being listed, by the proxy's own source: a folder is no key, so it
+    /// has no values, and the caller's value under each name the source takes is dropped all the
+    /// same. `nil` leaves the folder to the gate's own source, which reads it by name.
+    func folderAttributes() -> AccessGate.AttributeRead? {
+        guard let resourceAttributes else { return nil }
+        return { (try await resourceAttributes.currentNames(), [:]) }
     }
 
     /// The request for `action` on `resource` in the current ``AccessContext``.

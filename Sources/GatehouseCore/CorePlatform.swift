@@ -1,10 +1,23 @@
 #if GATEHOUSE_DARWIN_SHIM
     // Type-checked on Linux against the Darwin declarations of Tests/DarwinShim (.ci/run), not built.
 #elseif canImport(Darwin)
+    import Darwin
     import os
 #else
     import Foundation
 #endif
+
+/// The system declarations that differ between Darwin and Linux (docs/platforms.md).
+enum CorePlatform {
+    /// A file's modification and status-change times, as `stat` names them on each system.
+    static func times(of status: stat) -> (modified: timespec, changed: timespec) {
+        #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
+            return (status.st_mtimespec, status.st_ctimespec)
+        #else
+            return (status.st_mtim, status.st_ctim)
+        #endif
+    }
+}
 
 /// State shared between tasks behind one lock: `OSAllocatedUnfairLock` on Apple platforms, an
 /// `NSLock` (a pthread mutex) elsewhere. See docs/platforms.md.

@@ -10,7 +10,9 @@
 /// let documents = store.guarded(by: rules, attributes: owners)
 /// ```
 public struct ResourceAttributes<Key: Sendable>: Sendable {
-    /// The names the resources supply.
+    /// The names the resources supply, as declared when it was made; ``ResourceAttributeNames/every``
+    /// for a source whose names are known only as it is read (a configuration's file), which the
+    /// gate asks for the names of the moment at each decision and plan.
     public let names: ResourceAttributeNames
     /// One resource's attributes, with the names taken at that moment.
     let read: @Sendable (Key) async throws -> (names: ResourceAttributeNames, values: [String: String])
@@ -50,6 +52,23 @@ public struct ResourceAttributes<Key: Sendable>: Sendable {
         Other
     > {
         ResourceAttributes<Other>(names: names, current: currentNames) { [read] in try await read(key($0)) }
+    }
+}
+
+extension ResourceAttributes {
+    /// The source for the gate of a proxy that reads it by key: the same names, for a plan or a
+    /// decision asked of the gate directly, which drop the caller's values under them; a
+    /// decision asked of the gate directly fails, since only the proxy can read a key's values.
+    var readByItsProxy: ResourceAttributes<String> {
+        ResourceAttributes<String>(names: names, current: currentNames) { _ in throw ReadByItsProxy() }
+    }
+}
+
+/// A resource's attributes asked of a proxy's gate directly, which has no key to read them by.
+struct ReadByItsProxy: Error, CustomStringConvertible {
+    var description: String {
+        "the resource's attributes are read by key through its AccessProxy; ask the proxy "
+            + "(decide(_:), load(_:)), or give the gate a ResourceAttributes<String> of its own"
     }
 }
 

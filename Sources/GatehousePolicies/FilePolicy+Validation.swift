@@ -11,7 +11,7 @@ extension FilePolicy {
 
     /// ``validate()``, with the number of groups and, when none are declared, the attributes read.
     package func validationCounts() throws -> (rules: Int, groups: Int, attributes: [String]) {
-        let snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
+        let snapshot = try readFile()
         let parsed = try RulesFile.parseCounted(
             snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes,
             namingAttributes: attributes == nil)

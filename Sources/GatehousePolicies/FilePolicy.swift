@@ -1,12 +1,6 @@
 import Foundation
 import GatehouseCore
 
-#if canImport(Glibc)
-    import Glibc
-#else
-    import Darwin
-#endif
-
 /// A gatekeeper that decides by a rules file, re-checked at every decision.
 ///
 /// ```
@@ -122,9 +116,11 @@ public struct FilePolicy: AccessPolicy {
     }
 
     private func currentVersion() throws -> Version {
-        var status = stat()
-        guard stat(cPath, &status) == 0 else {
-            let error = FileSnapshot.cannotRead(fileName, errno)
+        let identity: FileIdentity
+        do {
+            identity = try FileIdentity(path: cPath)
+        } catch {
+            let error = RulesFileError(error, file: fileName)
             // Gone or unreachable: nothing to keep, and whatever comes next is loaded afresh.
             state.withLock { state in
                 state.identity = nil
@@ -132,7 +128,6 @@ public struct FilePolicy: AccessPolicy {
             }
             throw error
         }
-        let identity = FileIdentity(status)
         return try state.withLock { state in
             if state.identity != identity {
                 // Under the lock: a change is parsed once, and concurrent decisions wait for it.
@@ -150,19 +145,31 @@ public struct FilePolicy: AccessPolicy {
         -> (identity: FileIdentity, rules: Result<RulesFile, RulesFileError>)
     {
         guard identity.isRegularFile else {
-            return (identity, .failure(identity.notRegularFile(fileName)))
+            return (
+                identity,
+                .failure(RulesFileError(identity.notRegularFile(expected: "a rules file"), file: fileName))
+            )
         }
         let snapshot: FileSnapshot
         do {
-            snapshot = try FileSnapshot.read(path: path, name: fileName, limit: maximumFileSize)
+            snapshot = try readFile()
         } catch {
-            return (identity, .failure(rulesFileError(error)))
+            return (identity, .failure(error))
         }
         let rules = Result {
             try RulesFile.parse(
                 snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
         }
         return (snapshot.identity, rules.mapError(rulesFileError))
+    }
+
+    /// The file's current version, read once within ``maximumFileSize``.
+    func readFile() throws(RulesFileError) -> FileSnapshot {
+        do {
+            return try FileSnapshot.read(path: path, limit: maximumFileSize, expected: "a rules file")
+        } catch {
+            throw RulesFileError(error, file: fileName)
+        }
     }
 
     private func rulesFileError(_ error: any Error) -> RulesFileError {
@@ -199,6 +206,20 @@ private struct LoadState {
                 version = .failure(error)
             }
         }
+    }
+}
+
+extension RulesFileError {
+    /// The error of a file that could not be read, with the same kind and message.
+    init(_ error: FileReadError, file: String) {
+        let kind: Kind =
+            switch error.kind {
+            case .cannotRead: .cannotRead
+            case .notRegularFile: .notRegularFile
+            case .tooLarge: .tooLarge
+            case .changedWhileReading: .changedWhileReading
+            }
+        self.init(file: file, kind: kind, message: error.message)
     }
 }
 

@@ -4,11 +4,15 @@ import GatehouseCore
 /// What a ``RemotePolicy`` sends to an AuthZEN Access Evaluation endpoint and how it reads the
 /// answer (docs/policies.md). A request without a subject, or an empty one, is not sent: an empty
 /// or made-up id could name someone. `reason_admin` is never read: it must not reach the user.
+/// As in AuthZEN 1.0, the resource's own attributes are its `properties`, and the caller's are
+/// the `context`.
 enum AuthZENExchange {
     /// A search names no resource id.
     struct Entity: Encodable {
         var type: String
         var id: String?
+        /// The resource's own attributes; left out when it has none.
+        var properties: [String: String]?
     }
 
     struct Body: Encodable {
@@ -26,16 +30,19 @@ enum AuthZENExchange {
         let message: String
     }
 
+    /// The body of an evaluation: each attribute the service took from the resource among the
+    /// resource's `properties`, the caller's in `context`.
     static func requestBody(_ request: AccessRequest) throws -> Data {
-        try body(
+        let ofResource = request.attributes.filter { request.resourceAttributeNames.contains($0.key) }
+        return try body(
             "evaluation", subject: request.subject, action: request.action, resource: request.resource,
-            context: request.attributes)
+            properties: ofResource, context: request.attributes.filter { ofResource[$0.key] == nil })
     }
 
     /// The body of an evaluation, or of a search (no resource id) for the page `token`.
     static func body(
         _ operation: String, subject: String?, action: AccessAction, resource: String?,
-        context: [String: String],
+        properties: [String: String] = [:], context: [String: String],
         token: String? = nil
     ) throws -> Data {
         guard let subject, !subject.isEmpty else {
@@ -45,7 +52,9 @@ enum AuthZENExchange {
         return try JSONCoding.encoder.encode(
             Body(
                 subject: Entity(type: "user", id: subject), action: ["name": action.rawValue],
-                resource: Entity(type: "resource", id: resource), context: context,
+                resource: Entity(
+                    type: "resource", id: resource, properties: properties.isEmpty ? nil : properties),
+                context: context,
                 page: token.map { ["token": $0] }))
     }
 

@@ -4,18 +4,25 @@ import GatehouseCore
 /// What a ``RemotePolicy`` sends to Open Policy Agent's data API and how it reads the answer
 /// (docs/policies.md). `{}`, an undefined document, denies.
 enum OPAExchange {
+    /// `input`: `attributes` as every gatekeeper sees them, and beside them, for each name, whose
+    /// value it is: `"resource"` (the service took it from its resources) or `"caller"`.
     struct Input: Encodable {
         var subject: String?
         var action: String
         var resource: String
         var attributes: [String: String]
+        var origins: [String: String]
     }
 
     static func requestBody(_ request: AccessRequest) throws -> Data {
-        try JSONCoding.encoder.encode([
+        let origins = Dictionary(
+            uniqueKeysWithValues: request.attributes.keys.map {
+                ($0, request.resourceAttributeNames.contains($0) ? "resource" : "caller")
+            })
+        return try JSONCoding.encoder.encode([
             "input": Input(
                 subject: request.subject, action: request.action.rawValue, resource: request.resource,
-                attributes: request.attributes)
+                attributes: request.attributes, origins: origins)
         ])
     }
 

@@ -27,7 +27,7 @@ struct DecisionLogTests {
             "service": "documents",
             "input": [
                 "subject": "alice", "action": "read", "resource": "docs/a.txt",
-                "attributes": ["device": "managed"],
+                "attributes": ["device": "managed"], "origins": ["device": "caller"],
             ],
             "result": true,
             "gatekeeper": "rules",
@@ -300,5 +300,28 @@ struct DecisionLogTests {
             for await ids in group { all += ids }
             return all
         }
+    }
+}
+
+/// A decision log line tells the resource's attributes from the caller's, beside OPA's fields.
+@Suite("DecisionLog origins")
+struct DecisionLogOriginTests {
+    @Test func theInputGivesEachAttributesOriginBesideTheAttributes() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let log = try DecisionLog(url: folder.file(), mask: ["token"])
+        let owners = ResourceAttributes<String>(["owner"]) { _ in ["owner": "alice"] }
+        let gate = AccessGate(gatekeepers: [AttributeSpy()], observer: log, resourceAttributes: owners)
+        _ = try await gate.decide(
+            AccessRequest(
+                subject: "bob", resource: "docs/plan.md",
+                attributes: ["owner": "mallory", "device": "managed", "token": "s3cret"]))
+        await log.close()
+        let contents = try LogContents(folder.file())
+        let input = try #require(contents.objects.first?["input"] as? [String: Any])
+        #expect(input["attributes"] as? [String: String] == ["owner": "alice", "device": "managed"])
+        #expect(input["origins"] as? [String: String] == ["owner": "resource", "device": "caller"])
+        #expect(contents.objects.first?["erased"] as? [String] == ["/input/attributes/token"])
+        #expect(!contents.text.contains("s3cret") && !contents.text.contains("mallory"))
     }
 }

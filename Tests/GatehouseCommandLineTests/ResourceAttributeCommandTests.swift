@@ -43,6 +43,8 @@ struct ResourceAttributeCommandTests {
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("owners.json"))
         let run = await Self.check(folder, ["--subject", "alice"])
         #expect(run.status != 0)
-        #expect((run.out + run.err).joined(separator: "\n").contains("cannot read owners.json"))
+        #expect(
+            (run.out + run.err).joined(separator: "\n").contains(
+                "owners.json: cannot read: No such file or directory"))
     }
 }

@@ -77,7 +77,7 @@ struct ResourceAttributeSourceTests {
         let docs = try Self.docs(in: folder, owners: nil)
         let verdict = try await docs.decide(Self.write("alice"))
         #expect(verdict.outcome == .failed)
-        #expect(verdict.reason?.contains("cannot read owners.json") == true)
+        #expect(verdict.reason?.contains("owners.json: cannot read: No such file or directory") == true)
     }
 
     @Test func aMalformedSourceFileFailsTheGateAndSaysWhy() async throws {

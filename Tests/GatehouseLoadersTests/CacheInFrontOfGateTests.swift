@@ -29,47 +29,12 @@ struct CacheInFrontOfGateTests {
             let cache = CachingLoader(proxy, countLimit: 10)
             let bytes = CachingLoader(proxy, countLimit: 10, byteLimit: 1000)
             """
-        let result = try await Self.typecheck(snippet)
+        let result = try await typecheck(snippet)
         #expect(result.status != 0)
         let message =
             "is unavailable: put the cache behind the gate, AccessProxy(CachingLoader(loader, ...), ...)"
         let errors = result.errors.split(separator: "\n").filter { $0.hasPrefix(result.file + ":") }
         #expect(errors.count == 2)
         #expect(errors.allSatisfy { $0.contains("error: 'init(_:countLimit:") && $0.contains(message) })
-    }
-
-    /// The folder holding the package's built modules, beside the test bundle.
-    static var modules: URL {
-        #if canImport(Darwin)
-            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-                return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("Modules")
-            }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("Modules")
-    }
-
-    /// Runs `swiftc -typecheck` on `source` against the built modules; the waits happen on a
-    /// thread of their own, never on the cooperative pool.
-    static func typecheck(_ source: String) async throws -> (status: Int32, errors: String, file: String) {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try await withTemporaryDirectory { folder in
-            let file = folder.appendingPathComponent("snippet.swift")
-            try Data(source.utf8).write(to: file)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "swiftc", "-typecheck", "-I", modules.path,
-                "-I", packageRoot.appendingPathComponent("Sources/CGatehouseLinux/include").path, file.path,
-            ]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let reader = errors.fileHandleForReading
-            let output = try await onAThreadOfItsOwn { reader.readDataToEndOfFile() }
-            try await onAThreadOfItsOwn { process.waitUntilExit() }
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self), file.path)
-        }
     }
 }

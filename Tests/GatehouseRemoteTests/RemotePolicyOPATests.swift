@@ -16,7 +16,7 @@ struct RemotePolicyOPATests {
         #expect(received.headers["content-type"] == "application/json")
         #expect(
             received.bodyText
-                == #"{"input":{"action":"read","attributes":{"device":"managed"},"resource":"avatars/alice.png","subject":"alice"}}"#
+                == #"{"input":{"action":"read","attributes":{"device":"managed"},"origins":{"device":"caller"},"resource":"avatars/alice.png","subject":"alice"}}"#
         )
     }
 
@@ -26,7 +26,7 @@ struct RemotePolicyOPATests {
         _ = try await policy.evaluate(AccessRequest(resource: "public/logo.png"))
         #expect(
             server.requests.first?.bodyText
-                == #"{"input":{"action":"read","attributes":{},"resource":"public/logo.png"}}"#)
+                == #"{"input":{"action":"read","attributes":{},"origins":{},"resource":"public/logo.png"}}"#)
     }
 
     @Test func deniesWhenTheResultIsFalse() async throws {

@@ -1,56 +1,66 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #else
     import Darwin
 #endif
 
 /// The bytes of a file and their identity: its `fstat` before and after the read agree. A version
-/// renamed away during the read is still whole, so an atomic writer never makes a read fail.
-struct FileSnapshot: Sendable {
-    var identity: FileIdentity
-    var bytes: [UInt8]
+/// renamed away during the read is still whole, so an atomic writer never makes a read fail. The
+/// package's one bounded read of a file that decisions depend on (a rules file, an attribute file).
+package struct FileSnapshot: Sendable {
+    /// The identity of the version read.
+    package var identity: FileIdentity
+    /// Its bytes, at most the limit asked for.
+    package var bytes: [UInt8]
 
     /// Reads the regular file at `path`, at most `limit` bytes, again when it changed meanwhile;
-    /// throws a ``RulesFileError`` naming `name` when the file cannot be used.
-    static func read(path: String, name: String, limit: Int, attempts: Int = 3) throws -> FileSnapshot {
+    /// `expected` names what the file should be (`"a rules file"`) in a message.
+    ///
+    /// - Throws: ``FileReadError`` when the file cannot be used.
+    package static func read(path: String, limit: Int, expected: String, attempts: Int = 3)
+        throws(FileReadError) -> FileSnapshot
+    {
         for _ in 0..<attempts {
-            if let snapshot = try readOnce(path: path, name: name, limit: limit) {
+            if let snapshot = try readOnce(path: path, limit: limit, expected: expected) {
                 return snapshot
             }
         }
-        throw RulesFileError(
-            file: name, kind: .changedWhileReading,
+        throw FileReadError(
+            kind: .changedWhileReading,
             message: "changed \(attempts) times while being read; replace it atomically (write a "
                 + "temporary file, then rename it over this one)")
     }
 
     /// One attempt; `nil` when the file changed during it.
-    private static func readOnce(path: String, name: String, limit: Int) throws -> FileSnapshot? {
+    private static func readOnce(path: String, limit: Int, expected: String) throws(FileReadError)
+        -> FileSnapshot?
+    {
         // O_NONBLOCK: opening a pipe must not wait for a writer; it is rejected below.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw cannotRead(name, errno) }
+        guard descriptor >= 0 else { throw .cannotRead(errno) }
         defer { close(descriptor) }
-        let before = try FileIdentity(descriptor: descriptor, name: name)
-        guard before.isRegularFile else { throw before.notRegularFile(name) }
+        let before = try FileIdentity(descriptor: descriptor)
+        guard before.isRegularFile else { throw before.notRegularFile(expected: expected) }
         guard before.size <= Int64(limit) else {
-            throw RulesFileError(
-                file: name, kind: .tooLarge,
-                message: "is \(before.size) bytes, larger than the limit of \(limit) bytes")
+            throw FileReadError(
+                kind: .tooLarge, message: "is \(before.size) bytes, larger than the limit of \(limit) bytes")
         }
         // One byte more than expected: reading it means the file grew.
         guard let bytes = contents(of: descriptor, upTo: Int(before.size) + 1) else {
-            throw cannotRead(name, errno)
+            throw .cannotRead(errno)
         }
-        let after = try FileIdentity(descriptor: descriptor, name: name)
+        let after = try FileIdentity(descriptor: descriptor)
         guard sameContents(before, after) else { return nil }
         guard Int64(bytes.count) == after.size else {
             // Nothing changed, yet the file held more than its size (a /proc or /sys file
             // reports 0 bytes): reading it again would find it "changing" every time.
             if after.size == 0 {
-                throw RulesFileError(
-                    file: name, kind: .notRegularFile,
+                throw FileReadError(
+                    kind: .notRegularFile,
                     message: "is a special file whose size is not known (the system reports 0 bytes, "
-                        + "and it holds more: a /proc or /sys file?), not a regular file; expected a rules file"
+                        + "and it holds more: a /proc or /sys file?), not a regular file; expected \(expected)"
                 )
             }
             return nil
@@ -64,10 +74,37 @@ struct FileSnapshot: Sendable {
         a.device == b.device && a.inode == b.inode && a.size == b.size
             && a.modifiedSeconds == b.modifiedSeconds && a.modifiedNanoseconds == b.modifiedNanoseconds
     }
+}
 
-    static func cannotRead(_ name: String, _ code: Int32) -> RulesFileError {
-        RulesFileError(
-            file: name, kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
+/// Why a file could not be read: its kind and a sentence to follow the file's name
+/// (`cannot read: No such file or directory`).
+package struct FileReadError: Error, Sendable, Hashable {
+    /// What kind of problem the file has.
+    package enum Kind: Sendable, Hashable {
+        /// Missing, no permission, or an I/O error.
+        case cannotRead
+        /// A directory, device, pipe or other file that is not a regular file.
+        case notRegularFile
+        /// Larger than the limit.
+        case tooLarge
+        /// It kept changing while it was read.
+        case changedWhileReading
+    }
+
+    /// The kind of problem.
+    package var kind: Kind
+    /// What is wrong, to follow the file's name.
+    package var message: String
+
+    /// Creates the error.
+    package init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The file could not be opened, read or examined, `code` (an `errno`) saying why.
+    package static func cannotRead(_ code: Int32) -> FileReadError {
+        FileReadError(kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
     }
 }
 
@@ -88,7 +125,7 @@ private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
 
 /// What identifies one version of a file without reading it: any write, rename over the path,
 /// truncation or `chmod` changes at least one field (limits: docs/policies.md#reload).
-struct FileIdentity: Sendable, Hashable {
+package struct FileIdentity: Sendable, Hashable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -98,9 +135,11 @@ struct FileIdentity: Sendable, Hashable {
     var changedSeconds: Int64
     var changedNanoseconds: Int64
 
-    var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// Whether the file is a regular file.
+    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
 
-    func notRegularFile(_ name: String) -> RulesFileError {
+    /// The error for a file that is not a regular file, saying what it is instead of `expected`.
+    package func notRegularFile(expected: String) -> FileReadError {
         let type =
             switch mode & UInt32(S_IFMT) {
             case UInt32(S_IFDIR): "directory"
@@ -110,26 +149,35 @@ struct FileIdentity: Sendable, Hashable {
             case UInt32(S_IFCHR), UInt32(S_IFBLK): "device"
             default: "special file"
             }
-        return RulesFileError(
-            file: name, kind: .notRegularFile,
-            message: "is a \(type), not a regular file; expected a rules file")
+        return FileReadError(
+            kind: .notRegularFile, message: "is a \(type), not a regular file; expected \(expected)")
     }
 
+    /// The identity `stat` gave.
     init(_ status: stat) {
         device = UInt64(truncatingIfNeeded: status.st_dev)
         inode = UInt64(truncatingIfNeeded: status.st_ino)
         size = Int64(status.st_size)
         mode = UInt32(status.st_mode)
-        let times = PoliciesPlatform.times(of: status)
+        let times = CorePlatform.times(of: status)
         modifiedSeconds = Int64(times.modified.tv_sec)
         modifiedNanoseconds = Int64(times.modified.tv_nsec)
         changedSeconds = Int64(times.changed.tv_sec)
         changedNanoseconds = Int64(times.changed.tv_nsec)
     }
 
-    init(descriptor: Int32, name: String) throws {
+    /// The identity of the open file `descriptor`.
+    init(descriptor: Int32) throws(FileReadError) {
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw FileSnapshot.cannotRead(name, errno) }
+        guard fstat(descriptor, &status) == 0 else { throw .cannotRead(errno) }
+        self.init(status)
+    }
+
+    /// The identity of the file at `path` now (following a symbolic link), as every decision
+    /// checks it before deciding whether to read the file again.
+    package init(path: [CChar]) throws(FileReadError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .cannotRead(errno) }
         self.init(status)
     }
 }

@@ -23,6 +23,10 @@ public struct AccessDenied: Error, Sendable {
     public var kind: Kind
     /// For a failure: the error the gate threw.
     public var underlyingError: (any Error)?
+    /// For a denial, the deciding gatekeeper's typed cause, for an app to switch on without
+    /// reading ``reason``: `denied.cause as? PhotoLibraryPolicy.Access`. Never shown in
+    /// ``description``.
+    public var cause: (any Hashable & Sendable)?
 
     /// Creates a denial.
     public init(
@@ -31,7 +35,8 @@ public struct AccessDenied: Error, Sendable {
         reason: String,
         kind: Kind = .denied,
         rule: RuleReference? = nil,
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil,
+        cause: (any Hashable & Sendable)? = nil
     ) {
         self.request = request
         self.gatekeeper = gatekeeper
@@ -39,6 +44,7 @@ public struct AccessDenied: Error, Sendable {
         self.kind = kind
         self.rule = rule
         self.underlyingError = underlyingError
+        self.cause = cause
     }
 
     /// Creates the denial for a verdict that is not an allow.
@@ -46,7 +52,7 @@ public struct AccessDenied: Error, Sendable {
         self.init(
             request: request, gatekeeper: verdict.gatekeeper, reason: verdict.reason ?? "denied",
             kind: verdict.outcome == .failed ? .failed : .denied, rule: verdict.rule,
-            underlyingError: underlyingError)
+            underlyingError: underlyingError, cause: verdict.cause)
     }
 
     /// Whether a gatekeeper failed (threw) rather than decided to deny.

@@ -195,9 +195,12 @@ public struct AccessGate: Sendable {
         var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
         var failure: (any Error)?
         var nearMisses: [String] = []
+        var cause: (any Hashable & Sendable)?
         for gatekeeper in gatekeepers {
             do {
-                last = Self.step(gatekeeper.name, try await gatekeeper.policy.explain(request))
+                let answer = try await gatekeeper.policy.explain(request)
+                last = Self.step(gatekeeper.name, answer)
+                if last.outcome == .denied { cause = answer.cause }
                 if whyNot, last.outcome == .denied {
                     nearMisses = (try? await gatekeeper.policy.nearMisses(request)) ?? []
                 }
@@ -210,6 +213,7 @@ public struct AccessGate: Sendable {
         }
         var verdict = AccessVerdict(last, steps: steps)
         verdict.nearMisses = nearMisses
+        verdict.cause = cause
         return (verdict, failure)
     }
 

@@ -46,6 +46,10 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
     /// For a denial by a rules gatekeeper in ``AccessGate/decide(_:)``, the rules that nearly
     /// allowed the request and what failed for each, nearest first (see docs/policies.md).
     public var nearMisses: [String] = []
+    /// For a denial, the deciding gatekeeper's typed cause (``AccessExplanation/cause``), such as
+    /// `PhotoLibraryPolicy.Access`; `nil` for an allow, a failure, or a gatekeeper that gives
+    /// none. Compared by value; not encoded.
+    public var cause: (any Hashable & Sendable)?
 
     /// Creates a verdict.
     package init(
@@ -61,6 +65,24 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
 
     /// Whether the request may proceed.
     public var isAllowed: Bool { outcome == .allowed }
+
+    /// Whether both say the same, causes compared as values.
+    public static func == (lhs: AccessVerdict, rhs: AccessVerdict) -> Bool {
+        lhs.outcome == rhs.outcome && lhs.gatekeeper == rhs.gatekeeper && lhs.reason == rhs.reason
+            && lhs.rule == rhs.rule && lhs.steps == rhs.steps && lhs.nearMisses == rhs.nearMisses
+            && sameCause(lhs.cause, rhs.cause)
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(outcome)
+        hasher.combine(gatekeeper)
+        hasher.combine(reason)
+        hasher.combine(rule)
+        hasher.combine(steps)
+        hasher.combine(nearMisses)
+        hasher.combine(cause.map { AnyHashable($0) })
+    }
 
     /// The verdict as a plain decision: ``AccessDecision/allow``, or a denial with the reason.
     public var decision: AccessDecision {

@@ -28,7 +28,8 @@ public struct AllOf: AccessPolicy {
         try await explain(request).decision
     }
 
-    /// ``evaluate(_:)``'s decision with the refusing member's rule and note, or the last one's.
+    /// ``evaluate(_:)``'s decision with the refusing member's rule, note and cause, or the last
+    /// one's.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var last = AccessExplanation(.allow)
@@ -36,7 +37,8 @@ public struct AllOf: AccessPolicy {
             last = try await member.policy.explain(request)
             if case .deny(let reason) = last.decision {
                 return AccessExplanation(
-                    .deny(reason: "\(member.name): \(reason)"), rule: last.rule, note: last.note)
+                    .deny(reason: "\(member.name): \(reason)"), rule: last.rule, note: last.note,
+                    cause: last.cause)
             }
         }
         return last
@@ -93,10 +95,12 @@ public struct AnyOf: AccessPolicy {
         try await explain(request).decision
     }
 
-    /// ``evaluate(_:)``'s decision with the allowing member's rule and note.
+    /// ``evaluate(_:)``'s decision with the allowing member's rule and note; a denial carries
+    /// the first typed cause a member gave.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
         var reasons: [String] = []
+        var cause: (any Hashable & Sendable)?
         for member in gatekeepers {
             let explanation = try await member.policy.explain(request)
             switch explanation.decision {
@@ -104,9 +108,11 @@ public struct AnyOf: AccessPolicy {
                 return explanation
             case .deny(let reason):
                 reasons.append("\(member.name): \(reason)")
+                cause = cause ?? explanation.cause
             }
         }
-        return AccessExplanation(.deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"))
+        return AccessExplanation(
+            .deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"), cause: cause)
     }
 
     /// The members' parts joined as ``evaluate(_:)`` joins their decisions.

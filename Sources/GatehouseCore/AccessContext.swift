@@ -34,4 +34,18 @@ public struct AccessContext: Sendable, Hashable {
         context.attributes.merge(attributes) { _, inner in inner }
         return try await $current.withValue(context, operation: operation)
     }
+
+    /// Runs `operation` with no subject (the app itself, or an anonymous caller) and `attributes`
+    /// merged into the current ones, as ``with(subject:attributes:operation:isolation:)`` does:
+    /// the way back to anonymous from inside a caller's context.
+    public static func withoutSubject<Result>(
+        attributes: [String: String] = [:],
+        operation: () async throws -> Result,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> Result {
+        var context = current
+        context.subject = nil
+        context.attributes.merge(attributes) { _, inner in inner }
+        return try await $current.withValue(context, operation: operation)
+    }
 }

@@ -42,4 +42,17 @@ struct AccessContextTests {
             try await AccessContext.with(subject: "alice") { throw Stop() }
         }
     }
+
+    @Test func withoutSubjectReturnsToAnonymousKeepingTheAttributes() async {
+        let inner = await AccessContext.with(subject: "alice", attributes: ["device": "managed"]) {
+            await AccessContext.withoutSubject(attributes: ["tenant": "acme"]) { AccessContext.current }
+        }
+        #expect(inner.subject == nil)
+        #expect(inner.attributes == ["device": "managed", "tenant": "acme"])
+        let after = await AccessContext.with(subject: "alice") {
+            _ = await AccessContext.withoutSubject { AccessContext.current }
+            return AccessContext.current
+        }
+        #expect(after.subject == "alice")
+    }
 }

@@ -23,7 +23,9 @@ public struct AllowList: AccessPolicy {
     ///
     /// - Throws: ``PolicyConfigurationError`` when neither list is given, a given list is
     ///   empty (it would deny every request), or a pattern holds a forbidden character.
-    public init(resources: [String]? = nil, subjects: [String]? = nil, name: String = "allowList") throws {
+    public init(resources: [String]? = nil, subjects: [String]? = nil, name: String = "allowList")
+        throws(PolicyConfigurationError)
+    {
         if resources == nil && subjects == nil {
             throw PolicyConfigurationError(
                 policy: name,

@@ -9,7 +9,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Creates a time from an hour (0–23) and a minute (0–59).
     ///
     /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`) when either is out of range.
-    public init(hour: Int, minute: Int) throws {
+    public init(hour: Int, minute: Int) throws(PolicyConfigurationError) {
         guard (0..<24).contains(hour), (0..<60).contains(minute) else {
             throw PolicyConfigurationError(
                 policy: "localTime",
@@ -23,7 +23,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
     ///
     /// - Throws: ``PolicyConfigurationError`` (policy `"localTime"`), such as
     ///   `expected HH:mm, found "9am"`.
-    public init(_ text: String) throws {
+    public init(_ text: String) throws(PolicyConfigurationError) {
         let bytes = Array(text.utf8)
         guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
             bytes.indices.allSatisfy({ $0 == 2 || (0x30...0x39).contains(bytes[$0]) }),

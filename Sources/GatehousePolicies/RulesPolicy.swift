@@ -24,9 +24,15 @@ public struct RulesPolicy: AccessPolicy {
     /// names a placeholder or condition may read (see ``FilePolicy/attributes``).
     ///
     /// - Throws: ``RulesFileError`` naming `name` and listing every problem by line, as for a file.
-    public init(text: String, name: String, attributes: [String]? = nil) throws {
+    public init(text: String, name: String, attributes: [String]? = nil) throws(RulesFileError) {
         self.name = name
-        self.rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
+        do {
+            self.rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
+        } catch let error as RulesFileError {
+            throw error
+        } catch {
+            throw RulesFileError(file: name, kind: .malformed, message: describe(error))
+        }
     }
 
     /// Parses `text` as rules named after the file and line of this call, such as `Setup.swift:12`
@@ -35,7 +41,7 @@ public struct RulesPolicy: AccessPolicy {
     /// - Throws: ``RulesFileError`` naming the place and listing every problem by line.
     public init(
         text: String, attributes: [String]? = nil, fileID: String = #fileID, line: Int = #line
-    ) throws {
+    ) throws(RulesFileError) {
         try self.init(text: text, name: Self.name(fileID: fileID, line: line), attributes: attributes)
     }
 

@@ -52,7 +52,7 @@ public struct TimeWindow: AccessPolicy, CustomStringConvertible {
         timeZone: String,
         name: String = "timeWindow",
         now: @escaping @Sendable () -> Date = { Date() }
-    ) throws {
+    ) throws(PolicyConfigurationError) {
         guard let zone = TimeWindowZone.zone(timeZone) else {
             throw PolicyConfigurationError(
                 policy: "timeWindow", message: TimeWindowZone.problem(with: timeZone))

@@ -285,7 +285,7 @@ enum LocalTimeRule: SettingRule {
             _ = try LocalTime(text)
             return "expected HH:mm"
         } catch {
-            return (error as? PolicyConfigurationError)?.message ?? describe(error)
+            return error.message
         }
     }
 }

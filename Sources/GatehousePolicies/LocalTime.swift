@@ -58,7 +58,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, CustomStringConvertible
         let text = try container.decode(String.self)
         do {
             try self.init(text)
-        } catch let error as PolicyConfigurationError {
+        } catch {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
         }
     }

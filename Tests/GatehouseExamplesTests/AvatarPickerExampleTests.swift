@@ -100,8 +100,8 @@ import Testing
                 ])
             #expect(
                 Array(Self.step(4, of: run).dropFirst()) == [
-                    "   gatekeeper photoLibrary: denies: the photo is not among the photos you shared with this app;",
-                    "     open Settings > Privacy & Security > Photos to select more photos or allow full access",
+                    "   gatekeeper photoLibrary: denies: the photo is not among the photos you shared with this app; open",
+                    "     Settings > Privacy & Security > Photos to select more photos or allow full access",
                     "   loader: not called (loader calls so far: 1)",
                     "   view: needs permission, showing the gate's reason as guidance",
                 ])

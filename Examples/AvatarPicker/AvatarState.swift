@@ -5,8 +5,10 @@ import Foundation
 enum AvatarState: Sendable, Hashable {
     /// The thumbnail, never empty.
     case image(Data)
-    /// Access was denied; the text tells the user what to do (open Settings, tap a button).
-    case needsPermission(String)
+    /// Access was denied: the route says what the view offers (a button that asks, a way to
+    /// Settings, a way to select more photos), chosen from the denial's cause; the text is the
+    /// gate's reason, shown as guidance.
+    case needsPermission(PermissionRoute, String)
     /// The thumbnail could not be shown; the text says why.
     case failed(String)
 }

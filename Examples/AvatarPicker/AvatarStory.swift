@@ -73,7 +73,7 @@
                     """)
             }
 
-            await show("IMG_0001", expecting: .guidance)
+            await show("IMG_0001", expecting: .guidance, route: .askForAccess)
             photos.userWillAnswer(.denied)
             _ = await PhotoLibraryPolicy.requestAuthorization()
             user(
@@ -82,12 +82,12 @@
                 action (the gate never asks), and the user answers Don't Allow.
                 """
             ) { _ in }
-            await show("IMG_0001", expecting: .guidance)
+            await show("IMG_0001", expecting: .guidance, route: .openSettings)
             user("In Settings, the user chooses Limited Access and selects IMG_0002.") {
                 $0.changeInSettings(to: .limited, sharing: ["IMG_0002"])
             }
             await show("IMG_0002", expecting: .image)
-            await show("IMG_0001", expecting: .guidance)
+            await show("IMG_0001", expecting: .guidance, route: .selectMorePhotos)
             user("In Settings, the user chooses Full Access.") { $0.changeInSettings(to: .authorized) }
             await show("IMG_0001", expecting: .image)
             await show("IMG_0004", expecting: .failure)
@@ -95,11 +95,11 @@
             user("In Settings, the user turns photo access off again (None).") {
                 $0.changeInSettings(to: .denied)
             }
-            await show("IMG_0001", expecting: .guidance)
+            await show("IMG_0001", expecting: .guidance, route: .openSettings)
             user("A device-management profile now restricts photo access.") {
                 $0.changeInSettings(to: .restricted)
             }
-            await show("IMG_0001", expecting: .guidance)
+            await show("IMG_0001", expecting: .guidance, route: .openSettings)
 
             tally.loaderCalls = spy.calls
             say("")
@@ -149,7 +149,11 @@
             say(action.split(separator: "\n").map { "   > \($0)" }.joined(separator: "\n"))
         }
 
-        private func show(_ assetID: String, expecting expected: Expectation) async {
+        /// Asks for `assetID` and checks what the view shows against `expected` and, for guidance,
+        /// against the route the denial's cause calls for.
+        private func show(
+            _ assetID: String, expecting expected: Expectation, route expectedRoute: PermissionRoute? = nil
+        ) async {
             stepNumber += 1
             let step = stepNumber
             var access = "photo access \(Self.describe(photos.status))"
@@ -202,8 +206,13 @@
                     violate("step \(step): empty data was shown as an image")
                 }
                 if !allowed { violate("step \(step): a denied call was shown as an image") }
-            case .needsPermission(let guidance):
+            case .needsPermission(let route, let guidance):
                 shown = .guidance
+                if route != expectedRoute {
+                    violate(
+                        "step \(step): the view routes to \(route.rawValue), expected \(expectedRoute?.rawValue ?? "no route")"
+                    )
+                }
                 tally.denialsShownAsGuidance += 1
                 let deniedReason = records.first.flatMap { record -> String? in
                     if case .deny(let reason) = record.decision { return reason }
@@ -212,8 +221,8 @@
                 // The reason is printed once: on the gate's line when the view shows that same text.
                 say(
                     guidance == deniedReason
-                        ? "   view: needs permission, showing the gate's reason as guidance"
-                        : wrapped("   view: needs permission: \(guidance)"))
+                        ? "   view: needs permission (\(route.rawValue)), showing the gate's reason as guidance"
+                        : wrapped("   view: needs permission (\(route.rawValue)): \(guidance)"))
             case .failed(let message):
                 shown = .failure
                 tally.failuresShown += 1

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehousePhotos
 
 /// The avatar picker's view model: asks for thumbnails through whatever it is given (the proxy in
 /// the app, a fake in tests) and turns the outcome into an ``AvatarState``.
@@ -27,7 +28,9 @@ final class AvatarViewModel {
         } catch let denial as AccessDenied where denial.isFailure {
             state = .failed("photo access could not be checked (\(denial.reason)); try again")
         } catch let denial as AccessDenied {
-            state = .needsPermission(denial.reason)
+            // The route comes from the typed cause: the reason's words may change, the status not.
+            let route = PermissionRoute(cause: denial.cause as? PhotoLibraryPolicy.Access)
+            state = .needsPermission(route, denial.reason)
         } catch {
             state = .failed("the thumbnail of \(assetID) could not be loaded: \(error.localizedDescription)")
         }

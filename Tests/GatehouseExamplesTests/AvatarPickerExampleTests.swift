@@ -36,7 +36,10 @@ import Testing
             let run = try await Examples.run("avatar-picker", [])
             let once = run.stdout.components(separatedBy: "tap Allow Photo Access\n     to choose an avatar")
             #expect(once.count == 2)
-            #expect(!run.stdout.contains("view: needs permission: "))
+            let repeated = run.stdout.components(separatedBy: "\n").filter {
+                $0.hasPrefix("   view: needs permission (") && $0.contains("): ")
+            }
+            #expect(repeated.isEmpty)
             #expect(run.stdout.components(separatedBy: "showing the gate's reason as guidance").count == 6)
         }
 
@@ -71,7 +74,7 @@ import Testing
                     "   gatekeeper photoLibrary: denies: photo access has not been requested yet; tap Allow Photo Access",
                     "     to choose an avatar from your library",
                     "   loader: not called (loader calls so far: 0)",
-                    "   view: needs permission, showing the gate's reason as guidance",
+                    "   view: needs permission (ask for access), showing the gate's reason as guidance",
                 ])
             #expect(
                 run.stdout.contains(
@@ -86,7 +89,7 @@ import Testing
                     "   gatekeeper photoLibrary: denies: photo access is off for this app; open Settings > Privacy &",
                     "     Security > Photos to allow it",
                     "   loader: not called (loader calls so far: 0)",
-                    "   view: needs permission, showing the gate's reason as guidance",
+                    "   view: needs permission (open Settings), showing the gate's reason as guidance",
                 ])
         }
 
@@ -103,7 +106,20 @@ import Testing
                     "   gatekeeper photoLibrary: denies: the photo is not among the photos you shared with this app; open",
                     "     Settings > Privacy & Security > Photos to select more photos or allow full access",
                     "   loader: not called (loader calls so far: 1)",
-                    "   view: needs permission, showing the gate's reason as guidance",
+                    "   view: needs permission (select more photos), showing the gate's reason as guidance",
+                ])
+        }
+
+        @Test func everyDenialRoutesOnItsCauseAskSettingsOrSelectMore() async throws {
+            let run = try await Examples.run("avatar-picker", [])
+            let routes = [1, 2, 4, 8, 9].map { Self.step($0, of: run).last ?? "missing step \($0)" }
+            #expect(
+                routes == [
+                    "   view: needs permission (ask for access), showing the gate's reason as guidance",
+                    "   view: needs permission (open Settings), showing the gate's reason as guidance",
+                    "   view: needs permission (select more photos), showing the gate's reason as guidance",
+                    "   view: needs permission (open Settings), showing the gate's reason as guidance",
+                    "   view: needs permission (open Settings), showing the gate's reason as guidance",
                 ])
         }
 

@@ -64,7 +64,8 @@ import Testing
             ]
             for (access, route) in expected {
                 let proxy = AccessProxy(
-                    Thumbnails(), gatekeepers: [PhotoLibraryPolicy(access: { access }, isShared: { _ in false })])
+                    Thumbnails(),
+                    gatekeepers: [PhotoLibraryPolicy(access: { access }, isShared: { _ in false })])
                 let viewModel = AvatarViewModel(thumbnails: proxy)
                 await viewModel.showThumbnail(for: "IMG_0001")
                 guard case .needsPermission(let shown, _) = viewModel.state else {

@@ -6,6 +6,8 @@ import GatehouseCore
 struct Commands {
     let console: Console
     let registry: PluginRegistry
+    /// How a shell reaches the program, for the commands the demo prints.
+    var program = "gatehouse"
 
     /// Runs `arguments` (without the program name); none runs the demo.
     func run(_ arguments: [String]) async -> ExitStatus {

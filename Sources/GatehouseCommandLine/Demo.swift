@@ -11,9 +11,13 @@ struct Demo: Subcommand {
 
     let console: Console
     let registry: PluginRegistry
+    /// How the printed commands start (``GatehouseCommand/invocation(of:workingDirectory:)``).
+    var program = "gatehouse"
+    /// Where step 4b's copy of the example is made; it is removed when the demo ends.
+    var scratch = FileManager.default.temporaryDirectory
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        await Demo(console: commands.console, registry: commands.registry).run()
+        await Demo(console: commands.console, registry: commands.registry, program: commands.program).run()
     }
 
     /// `Examples/demo/gatehouse.json` under the working directory, else in this source's package.
@@ -51,14 +55,19 @@ struct Demo: Subcommand {
         say("The configuration is \(printable(config)); `gatehouse explain` describes it:\n")
         _ = await quietly(["explain", config]) { say($0, indent: "  ") }
 
-        /// Runs `gatehouse COMMAND --config CONFIG --subject SUBJECT --at INSTANT KEY`, as told.
+        /// Runs `gatehouse COMMAND --config CONFIG --subject SUBJECT --at INSTANT KEY`, as told; a
+        /// command on the copy is printed as a comment (`#`), since the copy is gone after the demo.
         func step(
             _ title: String, _ command: String, _ subject: String, at instant: String = monday,
-            config: String = config, key: String = "avatars/alice.txt", expect: ExitStatus
+            config: String = config, onTheCopy: Bool = false, key: String = "avatars/alice.txt",
+            expect: ExitStatus
         ) async {
             let arguments = [command, "--config", config, "--subject", subject, "--at", instant, key]
             say("\n" + title, continuation: "    ")
-            for line in Self.command(arguments.map { Self.quote(printable($0)) }) { console.out(line) }
+            let words = arguments.map { Self.quote(printable($0)) }
+            for line in Self.command(words, program: program, prompt: onTheCopy ? "#" : "$") {
+                console.out(line)
+            }
             let status = await quietly(arguments) { say($0, indent: "    ", continuation: "      ") }
             console.out("  exit status \(status.rawValue)")
             if status != expect {
@@ -79,9 +88,9 @@ struct Demo: Subcommand {
             "check", "alice", at: saturday, expect: .denied)
         await step("4a. bob may read any avatar while his rule stands:", "check", "bob", expect: .ok)
 
-        // Step 4b edits a copy, kept so that its command can be run again.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-demo-\(UUID().uuidString.prefix(8))")
+        // Step 4b edits a copy, removed when the demo ends (whatever way it ends).
+        let folder = scratch.appendingPathComponent("gatehouse-demo-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let rules = folder.appendingPathComponent("avatars.rules")
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
@@ -98,18 +107,21 @@ struct Demo: Subcommand {
         say(
             "\n    (on a copy of the example in \(printable(folder.path)), the line \"allow bob read "
                 + "avatars/*\" is removed from avatars.rules, replacing the file atomically; the copy "
-                + "stays, delete it when done)",
+                + "is removed when the demo ends, so its command is shown as a comment)",
             continuation: "     ")
         await step(
             "4b. the very next request from bob is denied: the rules file is re-checked at every "
                 + "decision, no grant is cached.",
-            "check", "bob", config: folder.appendingPathComponent("gatehouse.json").path, expect: .denied)
+            "check", "bob", config: folder.appendingPathComponent("gatehouse.json").path, onTheCopy: true,
+            expect: .denied)
         await step(
             "5. a hostile path: the proxy refuses a \"..\" component before any gate, so no loader sees it.",
             "load", "alice", key: "avatars/alice/../../../gatehouse.json", expect: .denied)
 
         if failures.isEmpty {
-            say("\nEvery step behaved as told. Try the commands yourself; `gatehouse help` lists them all.")
+            say(
+                "\nEvery step behaved as told. Try the commands yourself; `\(Self.quote(program)) help` lists "
+                    + "them all.")
             return .ok
         }
         for failure in failures { console.err("demo step did not behave as expected: \(printable(failure))") }
@@ -145,9 +157,12 @@ struct Demo: Subcommand {
         return lines
     }
 
-    /// `$ gatehouse ARGUMENTS` as lines to paste into a shell, an option kept with its value.
-    static func command(_ arguments: [String]) -> [String] {
-        var units = ["$ gatehouse"]
+    /// `$ PROGRAM ARGUMENTS` as lines to paste into a shell, an option kept with its value;
+    /// `prompt` `#` makes it a comment.
+    static func command(_ arguments: [String], program: String = "gatehouse", prompt: String = "$")
+        -> [String]
+    {
+        var units = ["\(prompt) \(quote(program))"]
         for argument in arguments {
             if let last = units.last, last.hasPrefix("--"), !last.contains(" "), !argument.hasPrefix("--") {
                 units[units.count - 1] += " " + argument
@@ -155,7 +170,10 @@ struct Demo: Subcommand {
                 units.append(argument)
             }
         }
-        return wrap(units, indent: "  ", continuation: "      ", lineEnd: " \\")
+        // A comment stays one: each continued line is a comment too, with no `\\` to continue.
+        let comment = prompt == "#"
+        return wrap(
+            units, indent: "  ", continuation: comment ? "  #     " : "      ", lineEnd: comment ? "" : " \\")
     }
 
     /// Runs a command with both its streams sent, line by line, to `sink`.

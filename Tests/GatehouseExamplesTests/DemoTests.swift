@@ -1,30 +1,20 @@
 import Foundation
 import Testing
 
-/// `gatehouse` with no arguments: a demo that fits a 100-column terminal and whose commands can
-/// be run again after it ends.
+/// `gatehouse` with no arguments: a demo that fits a 100-column terminal and whose commands run
+/// as printed, from the folder it was started in, after it ends.
 @Suite("gatehouse demo")
 struct DemoTests {
-    /// Deletes the copy of the example a demo run leaves for its step 4b, named in its output.
-    static func removeKeptCopy(of run: ExampleRun) throws {
-        // Only a demo's output names such a folder; other commands' output has none.
-        guard let range = run.stdout.range(of: #"/gatehouse-demo-[0-9A-F]{8}"#, options: .regularExpression)
-        else { return }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            String(run.stdout[range].dropFirst()))
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// The commands a demo printed (`$ gatehouse ...`, continued by `\` lines), each with the
-    /// exit status printed after it.
+    /// The commands a demo printed (`$ PROGRAM ...`, continued by `\` lines, the program's words
+    /// first), each with the exit status printed after it.
     static func commands(in output: String) -> [(arguments: [String], status: Int32)] {
         var commands: [(arguments: [String], status: Int32)] = []
         var pending: String?
         var continued = false
         for line in output.split(separator: "\n").map(String.init) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("$ gatehouse ") {
-                pending = String(trimmed.dropFirst("$ gatehouse ".count))
+            if trimmed.hasPrefix("$ ") {
+                pending = String(trimmed.dropFirst("$ ".count))
                 continued = trimmed.hasSuffix("\\")
             } else if continued, let text = pending {
                 pending = text + " " + trimmed
@@ -64,7 +54,6 @@ struct DemoTests {
 
     @Test func everyLineOfTheDemoFitsOneHundredColumns() async throws {
         let run = try await Examples.gatehouse()
-        defer { try? Self.removeKeptCopy(of: run) }
         #expect(run.status == 0)
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count > 30)
@@ -73,14 +62,30 @@ struct DemoTests {
         }
     }
 
-    @Test func everyCommandTheDemoPrintsCanBeRunAgainWithTheSameExitStatus() async throws {
+    @Test func everyCommandTheDemoPrintsRunsAsShownWithTheSameExitStatus() async throws {
         let run = try await Examples.gatehouse()
-        defer { try? Self.removeKeptCopy(of: run) }
         let commands = Self.commands(in: run.stdout)
-        #expect(commands.count == 6)
+        #expect(commands.count == 5)
+        let binary = Examples.productsDirectory.appendingPathComponent("gatehouse").standardizedFileURL
         for command in commands {
-            let again = try await Examples.run("gatehouse", command.arguments)
+            // The program as printed (a path relative to where the demo ran, since the binary is
+            // not on PATH) is the binary itself.
+            let program = try #require(command.arguments.first)
+            let resolved = URL(fileURLWithPath: program, relativeTo: Examples.packageRoot).standardizedFileURL
+            #expect(resolved.path == binary.path, "\(program)")
+            let again = try await Examples.run("gatehouse", Array(command.arguments.dropFirst()))
             #expect(again.status == command.status, "\(command.arguments)")
         }
+    }
+
+    @Test func theDemoLeavesNoCopyAndShowsTheCopysCommandAsAComment() async throws {
+        let run = try await Examples.gatehouse()
+        #expect(run.status == 0)
+        let folder = try #require(
+            run.stdout.range(of: #"/gatehouse-demo-[0-9A-F]{8}"#, options: .regularExpression))
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+            String(run.stdout[folder].dropFirst()))
+        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        #expect(run.stdout.contains("\n  # "))
     }
 }

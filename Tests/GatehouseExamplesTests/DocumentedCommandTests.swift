@@ -64,7 +64,6 @@ struct DocumentedCommandTests {
             Self.expectedStatus[command.key], "\(command) is listed nowhere in this test")
         let arguments = try #require(command.arguments, "\(command) is not a plain gatehouse command")
         let run = try await Examples.run("gatehouse", arguments)
-        defer { try? DemoTests.removeKeptCopy(of: run) }  // the demo keeps a copy of the example
         #expect(run.status == status, "\(command): \(run.stderr)")
         if let shown = command.shownStatus {
             #expect(run.status == shown, "\(command) shows exit status \(shown)")

@@ -12,8 +12,9 @@ struct GatehouseCommandTests {
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         for line in [
-            "$ gatehouse load --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z \\\n"
-                + "      avatars/alice.txt",
+            // The binary is not on PATH here: the demo prints the path it was started by.
+            "$ .build/",
+            "/gatehouse load --config Examples/demo/gatehouse.json",
             "avatar of alice: a fox in a red scarf",
             "denied by team: subject \"mallory\" is not in the allow-list",
             "denied by office-hours: outside Mon–Fri 08:00–20:00 Europe/Berlin; it is Sat 11:00 there",
@@ -25,13 +26,12 @@ struct GatehouseCommandTests {
             #expect(run.stdout.contains(line), "missing: \(line)")
         }
         #expect(run.stdout.components(separatedBy: "exit status 3").count - 1 == 4)
-        try DemoTests.removeKeptCopy(of: run)
     }
 
     @Test func theDemoNeverChangesTheBundledRulesFile() async throws {
         let rules = Examples.packageRoot.appendingPathComponent("Examples/demo/avatars.rules")
         let before = try Data(contentsOf: rules)
-        try DemoTests.removeKeptCopy(of: try await Examples.gatehouse("demo"))
+        _ = try await Examples.gatehouse("demo")
         #expect(try Data(contentsOf: rules) == before)
     }
 

@@ -23,6 +23,18 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         return readable
     }
 
+    /// Explains what ``keys(under:)`` of `prefix` would meet at its folder check now, without
+    /// reaching the base: the verdict for listing the folder, every gatekeeper's step, and near
+    /// misses for a denial by rules. (Each listed key is then decided as ``AccessProxy/decide(_:action:)``
+    /// answers for it.)
+    ///
+    /// - Throws: `CancellationError` only.
+    public func decideListing(under prefix: String) async throws(CancellationError) -> AccessVerdict {
+        try await gate.decide(
+            request(action: .list, resource: prefix), identity: prefix.isEmpty ? .text : gate.identity,
+            explained: true, whyNot: true, resourceAttributes: folderAttributes())
+    }
+
     /// The base's keys under `prefix`, narrowed by the caller's plan when the base can filter.
     func listedKeys(under prefix: String) async throws -> [Base.Key] {
         guard let filtering = base as? any FilteredListing<Base.Key> else {

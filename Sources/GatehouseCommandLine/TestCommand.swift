@@ -9,6 +9,9 @@ enum TestCommand: Subcommand {
     static let options = [
         CommandLineArguments.Option(
             name: "failures-only", help: "print only the cases that fail, then the summary"),
+        CommandLineArguments.Option(
+            name: "coverage",
+            help: "then report each rule that decided no case, with why not against the nearest case"),
         RequestOptions.json,
     ]
     static let positionals = ["CASES"]
@@ -23,6 +26,11 @@ enum TestCommand: Subcommand {
         allow the last one). A gatekeeper that fails fails the case.
 
         Prints "pass  NAME" or "FAIL  NAME: expected ..., got ..." per case, then "N passed, M failed".
+        With --coverage, then "coverage: N rules, M decided a case, K decided none" and, for each
+        rule of the services' rules files that decided no case, why not against its nearest case:
+          avatars.rules:4: decided no case; nearest "alice reads her avatar": the resource does not
+          match avatars/*/private-*
+        (--json adds "coverage": {"rules", "decided", "uncovered": ["avatars.rules:4"], "whyNot"}.)
 
         Exit status: 0 every case holds, 1 a case fails or the configuration is invalid,
         2 the table cannot be read or is malformed (each problem named by its place), or a usage error.
@@ -71,12 +79,15 @@ enum TestCommand: Subcommand {
         progress.finish()
 
         let failed = outcomes.filter { !$0.passed }.count
+        let coverage =
+            arguments.flag("coverage")
+            ? TestCoverage(outcomes: outcomes, on: chosen.compactMap { $0 }, of: services) : nil
         if json {
             commands.console.out(
                 JSONText.object([
                     ("command", .string(name)), ("file", .string(path)), ("config", .string(config)),
                     ("passed", .number(outcomes.count - failed)), ("failed", .number(failed)),
-                    ("cases", .array(outcomes.map(\.json))),
+                    ("cases", .array(outcomes.map(\.json))), ("coverage", coverage?.json),
                 ]).text)
         } else {
             for outcome in outcomes where !outcome.passed || !arguments.flag("failures-only") {
@@ -84,6 +95,7 @@ enum TestCommand: Subcommand {
                 if !outcome.passed { commands.console.out(outcome.requestLine) }
             }
             commands.console.out("\(outcomes.count - failed) passed, \(failed) failed")
+            for line in coverage?.lines ?? [] { commands.console.out(line) }
         }
         return failed == 0 ? .ok : .error
     }

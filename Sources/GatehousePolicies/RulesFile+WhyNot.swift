@@ -51,7 +51,7 @@ extension RulesFile {
 
     /// What keeps a resource pattern from matching, `nil` when it matches: placeholders without a
     /// value (and whether it matches with them read as `*`), or the resource itself.
-    private static func resourceFailures(
+    static func resourceFailures(
         _ pattern: String, _ request: AccessRequest
     ) -> (notes: [String], matchesWithoutValues: Bool)? {
         if Glob.matches(pattern, request.resource, values: request) { return nil }
@@ -76,7 +76,7 @@ extension RulesFile {
         return (["the resource does not match \(pattern)"], false)
     }
 
-    private func subjectFailures(
+    func subjectFailures(
         _ rule: IndexedRule, _ request: AccessRequest, _ memberOf: Set<String>
     ) -> [String] {
         let written = rule.writtenSubject

@@ -7,7 +7,11 @@ import GatehousePolicies
 enum Validate: Subcommand {
     static let name = "validate"
     static let abstract = "check a configuration, or a rules file, and report every problem with its place"
-    static let options = [RequestOptions.json]
+    static let options = [
+        RequestOptions.json,
+        CommandLineArguments.Option(
+            name: "strict", help: "exit 1 when a rule never changes a decision (a warning otherwise)"),
+    ]
     static let positionals = ["FILE"]
     static let discussion = """
         A FILE ending in .rules is checked as a rules file on its own. A configuration is checked
@@ -16,13 +20,17 @@ enum Validate: Subcommand {
         gatehouse.json: services.avatars.gatekeepers[2]: avatars.rules:3: ...
         A valid rules file is counted in rules and groups, with the attributes it reads when its
         service declares none: docs.rules: 12 rules, 2 groups; reads attributes device, tenant
+        Then a warning for each rule whose removal changes no decision for any request, naming the
+        rules that cover it: docs.rules:7: this rule never changes a decision: docs.rules:3 covers it
+        (--json: "neverDecides": [{"rule": "docs.rules:7", "coveredBy": ["docs.rules:3"]}]).
 
-        Exit status: 0 valid, 1 invalid, 2 usage error.
+        Exit status: 0 valid (warnings included), 1 invalid, or a warning with --strict, 2 usage error.
         """
 
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
-        if path.hasSuffix(".rules") { return rulesFile(path, json: json, commands) }
+        let strict = arguments.flag("strict")
+        if path.hasSuffix(".rules") { return rulesFile(path, json: json, strict: strict, commands) }
         guard let services = commands.assemble(path, json: json) else { return .error }
         let progress = commands.console.progress("validating \(printable(path))")
         let files: [AssembledServices.CheckedRulesFile]
@@ -37,6 +45,9 @@ enum Validate: Subcommand {
         let names = services.services.map(\.name)
         let (rules, groups) = files.reduce((0, 0)) { ($0.0 + $1.rules, $0.1 + $1.groups) }
         let reading = files.filter { !$0.attributes.isEmpty }
+        let warnings = files.flatMap { file in
+            file.neverDeciding.map { (place: file.place, file: file.file, rule: $0) }
+        }
         if json {
             let reads = reading.map {
                 JSONText.object([
@@ -49,6 +60,13 @@ enum Validate: Subcommand {
                     ("file", .string(path)), ("valid", .bool(true)),
                     ("services", .array(names.map { .string($0) })), ("rules", .number(rules)),
                     ("groups", .number(groups)), ("reads", reads.isEmpty ? nil : .array(reads)),
+                    (
+                        "neverDecides",
+                        warnings.isEmpty
+                            ? nil
+                            : .array(
+                                warnings.map { neverDecides($0.rule, fileName: $0.file, place: $0.place) })
+                    ),
                 ]).text)
         } else {
             let counted = summary(rules: rules, groups: groups, attributes: [])
@@ -60,16 +78,32 @@ enum Validate: Subcommand {
                     "\(printable(file.place)): \(printable(file.file)): "
                         + summary(rules: file.rules, groups: file.groups, attributes: file.attributes))
             }
+            for warning in warnings {
+                commands.console.out(
+                    "\(printable(warning.place)): "
+                        + printable(RulesFile.warning(warning.rule, fileName: warning.file)))
+            }
         }
-        return .ok
+        return strict && !warnings.isEmpty ? .error : .ok
     }
 
-    static func rulesFile(_ path: String, json: Bool, _ commands: Commands) -> ExitStatus {
-        let counts: (rules: Int, groups: Int, attributes: [String])
+    /// `{"rule": "docs.rules:7", "coveredBy": ["docs.rules:3"]}`, with its place in a configuration.
+    static func neverDecides(_ rule: RulesFile.NeverDeciding, fileName: String, place: String? = nil)
+        -> JSONText
+    {
+        .object([
+            ("place", place.map { .string($0) }), ("rule", .string("\(fileName):\(rule.line)")),
+            ("coveredBy", .array(rule.coveredBy.map { .string("\(fileName):\($0)") })),
+        ])
+    }
+
+    static func rulesFile(_ path: String, json: Bool, strict: Bool, _ commands: Commands) -> ExitStatus {
+        let counts: (rules: Int, groups: Int, attributes: [String], neverDeciding: [RulesFile.NeverDeciding])
         let progress = commands.console.progress("validating \(printable(path))")
+        let fileName = URL(fileURLWithPath: path).lastPathComponent
         do {
             defer { progress.finish() }
-            counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationCounts()
+            counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationReport()
         } catch {
             let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
             return commands.problems(problems, file: path, json: json, status: .error)
@@ -83,13 +117,21 @@ enum Validate: Subcommand {
                         "attributes",
                         counts.attributes.isEmpty ? nil : .array(counts.attributes.map { .string($0) })
                     ),
+                    (
+                        "neverDecides",
+                        counts.neverDeciding.isEmpty
+                            ? nil : .array(counts.neverDeciding.map { neverDecides($0, fileName: fileName) })
+                    ),
                 ]).text)
         } else {
             commands.console.out(
                 "\(printable(path)): valid; "
                     + summary(rules: counts.rules, groups: counts.groups, attributes: counts.attributes))
+            for rule in counts.neverDeciding {
+                commands.console.out(printable(RulesFile.warning(rule, fileName: fileName)))
+            }
         }
-        return .ok
+        return strict && !counts.neverDeciding.isEmpty ? .error : .ok
     }
 
     /// `12 rules, 2 groups; reads attributes device, tenant`.

@@ -9,7 +9,8 @@ extension AssembledServices {
     /// A rules file that validated, at its gatekeeper's place: its counts, and the attributes
     /// it reads when its service declares none.
     package typealias CheckedRulesFile = (
-        place: String, file: String, rules: Int, groups: Int, attributes: [String]
+        place: String, file: String, rules: Int, groups: Int, attributes: [String],
+        neverDeciding: [RulesFile.NeverDeciding]
     )
 
     /// Checks every gatekeeper that can be checked ahead of a decision (a `file` policy's rules
@@ -29,9 +30,13 @@ extension AssembledServices {
             progress(index, checks.count)
             if let file = check.policy as? FilePolicy {
                 do {
-                    let counts = try file.validationCounts()
+                    let counts = try file.validationReport()
                     let name = file.url.lastPathComponent
-                    files.append((check.path, name, counts.rules, counts.groups, counts.attributes))
+                    files.append(
+                        (
+                            check.path, name, counts.rules, counts.groups, counts.attributes,
+                            counts.neverDeciding
+                        ))
                 } catch {
                     let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
                     issues += problems.map { .init(path: check.path, message: $0) }

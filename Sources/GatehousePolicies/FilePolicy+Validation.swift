@@ -11,11 +11,20 @@ extension FilePolicy {
 
     /// ``validate()``, with the number of groups and, when none are declared, the attributes read.
     package func validationCounts() throws -> (rules: Int, groups: Int, attributes: [String]) {
+        let checked = try validationReport()
+        return (checked.rules, checked.groups, checked.attributes)
+    }
+
+    /// ``validationCounts()``, with a warning for each rule that never changes a decision:
+    /// `docs.rules:7: this rule never changes a decision: docs.rules:3 covers it`.
+    package func validationReport() throws -> (
+        rules: Int, groups: Int, attributes: [String], neverDeciding: [RulesFile.NeverDeciding]
+    ) {
         let snapshot = try readFile()
         let parsed = try RulesFile.parseCounted(
             snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes,
             namingAttributes: attributes == nil)
-        return (parsed.file.ruleCount, parsed.groupCount, parsed.attributes)
+        return (parsed.file.ruleCount, parsed.groupCount, parsed.attributes, parsed.file.neverDeciding)
     }
 
     /// Every problem ``validate()`` finds, one issue each (`avatars.rules:3: ...`); empty when

@@ -1,36 +1,77 @@
 extension AccessPlan {
     /// A SQL boolean expression over the text column `column` that holds where ``permits(_:)``
-    /// holds; a part that must check each name renders as false. `LIKE` must compare
-    /// case-sensitively, and ``identity`` is not checked. See docs/plans.md.
+    /// holds, exact in SQLite as it ships (no pragma): an exact name compares with `=`, a pattern
+    /// with `GLOB` (which, unlike `LIKE`, never ignores case), and a part that must check each
+    /// name renders as false; ``identity`` is not checked. `column` (`name` or `table.name`) is
+    /// quoted as an identifier only (`` `name` ``), so a column the table lacks fails the query
+    /// instead of being read as a string. Any number of names and patterns render to an
+    /// expression SQLite accepts: exact names as `IN` lists, the rest as balanced `OR`/`AND`
+    /// trees. See docs/plans.md.
     public func sql(column: String) -> String {
         let quoted = column.split(separator: ".", omittingEmptySubsequences: false)
-            .map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .map { "`" + $0.replacingOccurrences(of: "`", with: "``") + "`" }
             .joined(separator: ".")
         return Self.sql(residual.bound(unplanned: false), column: quoted)
     }
 
     private static func sql(_ residual: Residual, column: String) -> String {
         switch residual {
-        case .everything: "(1 = 1)"
-        case .nothing, .unplanned: "(1 = 0)"
-        case .pattern(let pattern) where pattern.isExact: "\(column) = \(quoted(pattern.runs[0]))"
-        case .pattern(let pattern): "\(column) LIKE \(quoted(like(pattern))) ESCAPE '\\'"
-        case .all(let members): "(" + members.map { sql($0, column: column) }.joined(separator: " AND ") + ")"
-        case .any(let members): "(" + members.map { sql($0, column: column) }.joined(separator: " OR ") + ")"
-        case .complement(let member): "NOT (\(sql(member, column: column)))"
+        case .everything: return "(1 = 1)"
+        case .nothing, .unplanned: return "(1 = 0)"
+        case .pattern(let pattern) where pattern.isExact: return "\(column) = \(quoted(pattern.runs[0]))"
+        case .pattern(let pattern): return "\(column) GLOB \(quoted(glob(pattern)))"
+        case .all(let members): return balanced(members.map { sql($0, column: column) }, "AND")
+        case .any(let members):
+            // Exact names in one `IN` list, which has no depth; the rest in a balanced tree.
+            // The list stands where the first name stood.
+            var names: [String] = []
+            var parts: [String] = []
+            var listAt: Int?
+            for member in members {
+                if case .pattern(let pattern) = member, pattern.isExact {
+                    listAt = listAt ?? parts.count
+                    names.append(quoted(pattern.runs[0]))
+                } else {
+                    parts.append(sql(member, column: column))
+                }
+            }
+            if let listAt {
+                let list =
+                    names.count == 1
+                    ? "\(column) = \(names[0])" : "\(column) IN (\(names.joined(separator: ", ")))"
+                parts.insert(list, at: listAt)
+            }
+            return balanced(parts, "OR")
+        case .complement(let member): return "NOT (\(sql(member, column: column)))"
         }
     }
 
-    private static func like(_ pattern: Pattern) -> String {
-        // Scalar by scalar: a `_` followed by a combining mark must be escaped too.
+    /// `parts` joined by `joiner` in a tree of depth log₂ of their count, so that thousands
+    /// stay within a database's expression depth (SQLite's is 1,000).
+    private static func balanced(_ parts: [String], _ joiner: String) -> String {
+        switch parts.count {
+        case 0: return joiner == "AND" ? "(1 = 1)" : "(1 = 0)"
+        case 1...4: return "(" + parts.joined(separator: " \(joiner) ") + ")"
+        default:
+            let middle = parts.count / 2
+            return "(" + balanced(Array(parts[..<middle]), joiner) + " \(joiner) "
+                + balanced(Array(parts[middle...]), joiner) + ")"
+        }
+    }
+
+    /// The pattern as a `GLOB` pattern: runs joined by `*`, and in them `*`, `?` and `[` each in
+    /// brackets (`[*]`), which `GLOB` reads as that character.
+    private static func glob(_ pattern: Pattern) -> String {
         pattern.runs.map { run in
             var escaped = ""
             for scalar in run.unicodeScalars {
-                if scalar == "%" || scalar == "_" || scalar == "\\" { escaped += "\\" }
-                escaped.unicodeScalars.append(scalar)
+                switch scalar {
+                case "*", "?", "[": escaped += "[\(scalar)]"
+                default: escaped.unicodeScalars.append(scalar)
+                }
             }
             return escaped
-        }.joined(separator: "%")
+        }.joined(separator: "*")
     }
 
     private static func quoted(_ text: String) -> String {

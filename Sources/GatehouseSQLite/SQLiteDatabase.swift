@@ -17,8 +17,19 @@ final class SQLiteDatabase: Sendable {
 
     private let connection: LockedState<OpaquePointer>
 
-    /// Opens (creating if needed) the database at `path`, with `LIKE` case-sensitive.
+    /// Opens (creating if needed) the database at `path`: a plain file path, or `:memory:`.
     init(path: String) throws(SQLiteLoaderError) {
+        // Opened with the URI flag off, but a build of SQLite may read `file:` URIs anyway
+        // (SQLITE_USE_URI): a name that is not a plain path is refused before SQLite sees it.
+        guard
+            path == ":memory:"
+                || (!path.isEmpty && !path.lowercased().hasPrefix("file:") && !path.contains("\0"))
+        else {
+            throw .database(
+                message:
+                    "cannot open \(path.debugDescription): expected a plain file path (or :memory:), not a URI"
+            )
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
@@ -27,8 +38,6 @@ final class SQLiteDatabase: Sendable {
             throw .database(message: message)
         }
         connection = LockedState(handle)
-        // A plan's SQL compares names with LIKE, which must not ignore case.
-        try execute("PRAGMA case_sensitive_like = ON")
     }
 
     deinit {

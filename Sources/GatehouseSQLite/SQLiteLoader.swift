@@ -9,8 +9,8 @@ import GatehouseCore
 /// values; it is created when missing. Keys keep `ResourceIdentity.path` (NFC, no control
 /// character, a relative path without empty, `.` or `..` components): a key that breaks it is
 /// refused (``SQLiteLoaderError/invalidKey(key:reason:)``), so every stored name is one a gate
-/// decides as the plan's SQL does. The connection turns `PRAGMA case_sensitive_like` on, as the
-/// plan's `LIKE` needs. It uses the system's SQLite: the SDK's on Apple platforms, libsqlite3
+/// decides as the plan's SQL does, which is exact in SQLite as it ships (no pragma). It uses the
+/// system's SQLite: the SDK's on Apple platforms, libsqlite3
 /// on Linux.
 ///
 /// ```swift
@@ -30,10 +30,11 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
     private let quotedTable: String
 
     /// Opens the database at `path` (created when missing) and the table `table` in it (created
-    /// when missing, with the columns `name TEXT PRIMARY KEY` and `value BLOB`).
+    /// when missing, with the columns `name TEXT PRIMARY KEY` and `value BLOB`). `path` is a plain
+    /// file path, or `:memory:`; a `file:` URI is refused, whatever SQLite's build would make of it.
     ///
-    /// - Throws: ``SQLiteLoaderError/database(message:)`` when the file cannot be opened or the
-    ///   table cannot be made.
+    /// - Throws: ``SQLiteLoaderError/database(message:)`` when `path` is not a plain file path,
+    ///   the file cannot be opened, or the table cannot be made.
     public init(path: String, table: String = "resources") throws {
         self.path = path
         self.table = table

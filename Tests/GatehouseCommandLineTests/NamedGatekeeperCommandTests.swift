@@ -35,7 +35,7 @@ struct NamedGatekeeperCommandTests {
             "--sql",
         ])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == [#""resource" LIKE 'docs/%' ESCAPE '\'"#], "\(run.out)")
+        #expect(run.out == ["`resource` GLOB 'docs/*'"], "\(run.out)")
     }
 
     @Test func checkThroughANamedFileGatekeeperListsTheNearestRules() async throws {

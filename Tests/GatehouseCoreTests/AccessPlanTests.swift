@@ -83,7 +83,7 @@ struct AccessPlanTests {
         #expect(plan.candidates.permits("docs/b.txt") && plan.candidates.permits("docs/a"))
         #expect(!plan.candidates.permits("public/p.txt"))
         #expect(plan.sql(column: "name") == "(1 = 0)")
-        #expect(plan.candidates.sql(column: "name") == #""name" LIKE 'docs/%' ESCAPE '\'"#)
+        #expect(plan.candidates.sql(column: "name") == "`name` GLOB 'docs/*'")
     }
 
     @Test func aGatekeeperWhosePlanningThrowsFailsClosedEvenUnderNot() async throws {
@@ -105,15 +105,15 @@ struct AccessPlanTests {
         #expect(try await gate.plan(subject: nil, action: "read").residual == .everything)
     }
 
-    @Test func theSQLEscapesLikeWildcardsTheEscapeCharacterAndQuotes() {
+    @Test func theSQLEscapesGlobWildcardsQuotesAndIdentifiers() {
         let plan = AccessPlan(
             .allOf([
-                .anyOf([.matching(#"it's_100%\*"#), .pattern(AccessPlan.Pattern(runs: ["a*b"]))]),
+                .anyOf([.matching(#"it's_100%[?]\*"#), .pattern(AccessPlan.Pattern(runs: ["a*b"]))]),
                 .not(.matching("x*")),
             ]))
         #expect(
-            plan.sql(column: #"t.na"me"#)
-                == #"(("t"."na""me" LIKE 'it''s\_100\%\\%' ESCAPE '\' OR "t"."na""me" = 'a*b') AND NOT ("t"."na""me" LIKE 'x%' ESCAPE '\'))"#
+            plan.sql(column: "t.na`me")
+                == #"((`t`.`na``me` GLOB 'it''s_100%[[][?]]\*' OR `t`.`na``me` = 'a*b') AND NOT (`t`.`na``me` GLOB 'x*'))"#
         )
         #expect(AccessPlan(.everything).sql(column: "r") == #"(1 = 1)"#)
     }

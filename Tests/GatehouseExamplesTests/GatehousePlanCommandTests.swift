@@ -33,7 +33,7 @@ struct GatehousePlanCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout
-                == #"(("name" LIKE 'docs/%' ESCAPE '\' OR "name" = 'it''s_100%') AND NOT ("name" LIKE 'docs/secret/%' ESCAPE '\'))"#
+                == "((`name` GLOB 'docs/*' OR `name` = 'it''s_100%') AND NOT (`name` GLOB 'docs/secret/*'))"
                 + "\n")
         let bob = try await Examples.run(
             "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--subject", "bob", "--sql"])

@@ -12,7 +12,7 @@ struct GatehouseCommandTests {
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         // A long command is wrapped with a backslash; read it as one line, as a shell would.
-        let text = run.stdout.replacingOccurrences(of: #"\\\n\s+"#, with: " ", options: .regularExpression)
+        let text = run.stdout.replacingOccurrences(of: #" \\\n\s+"#, with: " ", options: .regularExpression)
         for line in [
             // The binary is not on PATH here: the demo prints the path it was started by
             // (.build/… or, under the thread sanitizer, .build-tsan/…).

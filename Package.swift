@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "GatehouseSQLite", targets: ["GatehouseSQLite"]),
         .library(name: "GatehouseComposition", targets: ["GatehouseComposition"]),
         .library(name: "GatehouseCommandLine", targets: ["GatehouseCommandLine"]),
+        .library(name: "GatehouseTesting", targets: ["GatehouseTesting"]),
         .executable(name: "gatehouse", targets: ["gatehouse"]),
     ],
     targets: [
@@ -67,6 +68,15 @@ let package = Package(
         .target(
             name: "GatehouseCommandLine",
             dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition"]
+        ),
+
+        // Test doubles for an app's own test target (and this package's): a recording observer,
+        // scripted gatekeepers, a spy loader; where there is no Photos, the photo-library simulation.
+        .target(
+            name: "GatehouseTesting",
+            dependencies: [
+                "GatehouseCore", .target(name: "PhotosShim", condition: .when(platforms: shimPlatforms)),
+            ]
         ),
 
         // Examples.
@@ -114,6 +124,11 @@ let package = Package(
         .target(
             name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
             exclude: ["generate-canonical-equivalents.py"]),
+        // GatehouseTesting as an app's test target uses it: public API only.
+        .testTarget(
+            name: "GatehouseTestingTests",
+            dependencies: ["GatehouseCore", "GatehousePhotos", "GatehouseTesting"]
+        ),
         .testTarget(
             name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseTestSupport"]),
         .testTarget(

@@ -218,6 +218,8 @@ extension RulesFileError {
             case .notRegularFile: .notRegularFile
             case .tooLarge: .tooLarge
             case .changedWhileReading: .changedWhileReading
+            // A rules file is read without patience: only a pipe can fail to end, and it is refused.
+            case .didNotEnd: .cannotRead
             }
         self.init(file: file, kind: kind, message: error.message)
     }

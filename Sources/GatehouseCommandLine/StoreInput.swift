@@ -25,13 +25,11 @@ enum StoreInput {
         do {
             let expected = "a file to store"
             if let path {
-                return Data(
-                    try BoundedRead.contents(
-                        ofFile: path, limit: limit, expected: expected, accepting: .anythingButDirectories))
+                return try BoundedRead.contents(
+                    ofFile: path, limit: limit, expected: expected, accepting: .anythingButDirectories)
             }
-            return Data(
-                try BoundedRead.contents(
-                    of: STDIN_FILENO, limit: limit, expected: expected, accepting: .anythingButDirectories))
+            return try BoundedRead.contents(
+                of: STDIN_FILENO, limit: limit, expected: expected, accepting: .anythingButDirectories)
         } catch {
             guard error.kind == .tooLarge else {
                 throw Failure(message: "\(name): \(error.message)", status: .usage)

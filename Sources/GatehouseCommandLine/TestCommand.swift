@@ -112,10 +112,9 @@ enum TestCommand: Subcommand {
     /// ``TestTable/Malformed`` saying why it cannot be read.
     private static func contents(ofTable path: String) throws(TestTable.Malformed) -> Data {
         do {
-            return Data(
-                try BoundedRead.contents(
-                    ofFile: path, limit: 16 << 20, expected: "a JSON table of cases",
-                    accepting: .anythingButDirectories, patience: .seconds(10)))
+            return try BoundedRead.contents(
+                ofFile: path, limit: 16 << 20, expected: "a JSON table of cases",
+                accepting: .anythingButDirectories, patience: .seconds(10))
         } catch {
             throw TestTable.Malformed(problems: [error.message])
         }

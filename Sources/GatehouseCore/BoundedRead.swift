@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -29,7 +31,7 @@ package enum BoundedRead {
     package static func contents(
         ofFile path: String, limit: Int, expected: String, accepting: Accepting = .regularFiles,
         patience: Duration? = nil
-    ) throws(FileReadError) -> [UInt8] {
+    ) throws(FileReadError) -> Data {
         // O_NONBLOCK: opening a pipe must not wait for a writer; reading it polls within patience.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .cannotRead(errno) }
@@ -45,7 +47,7 @@ package enum BoundedRead {
     package static func contents(
         of descriptor: Int32, limit: Int, expected: String, accepting: Accepting = .regularFiles,
         patience: Duration? = nil
-    ) throws(FileReadError) -> [UInt8] {
+    ) throws(FileReadError) -> Data {
         let identity = try FileIdentity(descriptor: descriptor)
         if let refusal = identity.refusal(accepting: accepting, expected: expected) { throw refusal }
         if identity.isRegularFile && identity.size > Int64(limit) {
@@ -66,25 +68,38 @@ package enum BoundedRead {
     package static func bytes(
         of descriptor: Int32, upTo count: Int, size: Int? = nil, patience: Duration? = nil
     )
-        throws(FileReadError) -> [UInt8]
+        throws(FileReadError) -> Data
     {
         let clock = ContinuousClock()
         let deadline = patience.map { clock.now.advanced(by: $0) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(count, size.map { $0 + 1 } ?? 1 << 16))
-        var chunk = [UInt8](repeating: 0, count: max(1, min(count, 1 << 16)))
-        while bytes.count < count {
-            let asked = min(chunk.count, count - bytes.count)
-            let got = read(descriptor, &chunk, asked)
+        // Read straight into memory the result then owns: room for the size known and one byte
+        // more, else 64 KiB, doubled as it fills, never past `count`.
+        var capacity = max(1, min(count, size.map { $0 + 1 } ?? 1 << 16))
+        guard var buffer = malloc(capacity) else { throw .cannotRead(ENOMEM) }
+        var filled = 0
+        while filled < count {
+            if filled == capacity {
+                capacity = min(max(capacity * 2, 1 << 12), count)
+                guard let grown = realloc(buffer, capacity) else {
+                    free(buffer)
+                    throw .cannotRead(ENOMEM)
+                }
+                buffer = grown
+            }
+            let asked = capacity - filled
+            let got = read(descriptor, buffer + filled, asked)
             if got > 0 {
-                bytes += chunk[..<got]
-                if got < asked && bytes.count == size { break }
+                filled += got
+                if got < asked && filled == size { break }
                 continue
             }
             if got == 0 { break }
             let code = errno
             if code == EINTR { continue }
-            guard code == EAGAIN || code == EWOULDBLOCK else { throw .cannotRead(code) }
+            guard code == EAGAIN || code == EWOULDBLOCK else {
+                free(buffer)
+                throw .cannotRead(code)
+            }
             // A pipe or device with nothing to read yet: wait for more, up to the deadline.
             var timeout = Int32(-1)
             if let deadline {
@@ -93,10 +108,11 @@ package enum BoundedRead {
             }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard timeout != 0, poll(&poller, 1, timeout) != 0 else {
+                free(buffer)
                 throw .didNotEnd(within: patience ?? .zero)
             }
         }
-        return bytes
+        return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
     }
 
     /// `duration` in whole milliseconds, rounded up.

@@ -45,7 +45,7 @@ package struct FileSnapshot: Sendable {
         guard before.isRegularFile else { throw before.notRegularFile(expected: expected) }
         guard before.size <= Int64(limit) else { throw .tooLarge(size: before.size, limit: limit) }
         // One byte more than expected: reading it means the file grew.
-        let bytes = try BoundedRead.bytes(of: descriptor, upTo: Int(before.size) + 1)
+        let bytes = Array(try BoundedRead.bytes(of: descriptor, upTo: Int(before.size) + 1))
         let after = try FileIdentity(descriptor: descriptor)
         guard sameContents(before, after) else { return nil }
         guard Int64(bytes.count) == after.size else {

@@ -183,7 +183,7 @@ public struct DiskLoader: ResourceLoading {
     /// Reads to the end, within the limit (``BoundedRead``). A short read that reaches the size
     /// `fstat` reported ends the load; any other reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
-        let bytes: [UInt8]
+        let bytes: Data
         do {
             // One byte more than the limit lets a read tell "at the limit" from "over it".
             let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
@@ -194,7 +194,7 @@ public struct DiskLoader: ResourceLoading {
         guard bytes.count <= maximumFileSize else {
             throw .tooLarge(key: key, size: bytes.count, limit: maximumFileSize)
         }
-        return Data(bytes)
+        return bytes
     }
 
     /// The ``ComponentError`` of a load.

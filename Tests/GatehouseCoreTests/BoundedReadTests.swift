@@ -34,7 +34,7 @@ struct BoundedReadTests {
         let file = folder.url.appendingPathComponent("full.txt")
         try Data(repeating: 0x42, count: 16).write(to: file)
         let bytes = try BoundedRead.contents(ofFile: file.path, limit: 16, expected: "a test file")
-        #expect(bytes == [UInt8](repeating: 0x42, count: 16))
+        #expect(bytes == Data(repeating: 0x42, count: 16))
     }
 
     @Test func anEndlessDeviceIsRefusedAtTheLimit() {

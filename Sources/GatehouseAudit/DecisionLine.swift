@@ -91,31 +91,8 @@ struct DecisionLine {
         bytes.append(contentsOf: text.utf8)
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    /// Appends `text` as a JSON string, escaped as the command's `--json` escapes it.
+    /// Appends `text` as a JSON string, with the package's one writer (``JSONString``).
     static func string(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": raw(#"\""#, to: &bytes)
-            case "\\": raw(#"\\"#, to: &bytes)
-            case "\n": raw(#"\n"#, to: &bytes)
-            case "\r": raw(#"\r"#, to: &bytes)
-            case "\t": raw(#"\t"#, to: &bytes)
-            case _ where isUnsafeToWriteRaw(scalar):
-                raw(#"\u"#, to: &bytes)
-                for shift in [12, 8, 4, 0] { bytes.append(hex[Int(scalar.value >> UInt32(shift)) & 0x0F]) }
-            default: bytes.append(contentsOf: scalar.utf8)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// The C0 and C1 controls, DEL, U+2028, U+2029 and the bidirectional controls (all in the BMP,
-    /// so four hex digits suffice).
-    static func isUnsafeToWriteRaw(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-            || scalar.value == 0x2029 || scalar.properties.isBidiControl
+        JSONString.write(text, to: &bytes)
     }
 }

@@ -94,7 +94,10 @@ struct Demo: Subcommand {
         let rules = folder.appendingPathComponent("avatars.rules")
         do {
             try FileManager.default.copyItem(at: bundled.deletingLastPathComponent(), to: folder)
-            let text = try String(contentsOf: rules, encoding: .utf8)
+            let text = String(
+                decoding: try BoundedRead.contents(
+                    ofFile: rules.path, limit: 1 << 20, expected: "a rules file"),
+                as: UTF8.self)
             let revoked = text.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !$0.hasPrefix("allow     bob") }.joined(separator: "\n")
             try Data(revoked.utf8).write(to: rules, options: .atomic)  // write, then rename

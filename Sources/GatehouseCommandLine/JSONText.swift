@@ -1,5 +1,8 @@
-/// JSON with members in a fixed order (one without a value left out); a scalar unsafe to print
-/// raw is written `\uXXXX`: the same string to any JSON reader, harmless in a terminal.
+import GatehouseCore
+
+/// JSON with members in a fixed order (one without a value left out); strings are written by
+/// ``JSONString``, a scalar unsafe to print raw as `\uXXXX`: the same string to any JSON reader,
+/// harmless in a terminal.
 indirect enum JSONText {
     case null
     case bool(Bool)
@@ -22,21 +25,6 @@ indirect enum JSONText {
         }
     }
 
-    static func quote(_ string: String) -> String {
-        var result = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.isUnsafeToPrint:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// `string` as a JSON string, with the package's one writer (``JSONString``).
+    static func quote(_ string: String) -> String { JSONString.quoted(string) }
 }

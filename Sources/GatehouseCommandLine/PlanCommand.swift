@@ -98,7 +98,7 @@ enum Plan: RequestCommand {
         }
         // Masked values read `(masked)` inside the substituted patterns, as in every record.
         let mask = request.services.decisionLog?.mask ?? []
-        let shown = plan.masking(AccessContext.current.attributes.filter { mask.contains($0.key) }.values)
+        let shown = Redaction(mask: mask, attributes: AccessContext.current.attributes).plan(plan)
         if request.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

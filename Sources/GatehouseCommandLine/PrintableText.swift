@@ -1,3 +1,5 @@
+import GatehouseCore
+
 /// `text` with unsafe scalars as Swift escapes (`\n`, `\u{1b}`) and `\` doubled: an echoed key or
 /// reason can never forge a line such as `allowed: ...`.
 func printable(_ text: some StringProtocol) -> String {
@@ -18,8 +20,5 @@ func printable(_ text: some StringProtocol) -> String {
 
 extension Unicode.Scalar {
     /// Whether printed raw it could end a line, drive a terminal or reorder the text around it.
-    var isUnsafeToPrint: Bool {
-        value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029
-            || properties.isBidiControl
-    }
+    var isUnsafeToPrint: Bool { JSONString.isUnsafeToWriteRaw(self) }
 }

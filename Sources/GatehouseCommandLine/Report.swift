@@ -24,8 +24,6 @@ struct Report {
     var contentBase64: String?
     var keys: [String]?
 
-    static let masked = "(masked)"
-
     /// The exit status of `check` for this report: ok, denied, or error.
     var status: ExitStatus { error != nil ? .error : allowed == true ? .ok : .denied }
 
@@ -46,11 +44,12 @@ struct Report {
         failed = denied.isFailure
     }
 
+    /// What may be shown of the request: its masked values replaced.
+    var redaction: Redaction { Redaction(mask: mask, request: request) }
+
     /// The request's attributes, masked values replaced.
     var attributes: [(key: String, value: String)] {
-        request.attributes.sorted { $0.key < $1.key }.map {
-            ($0.key, mask.contains($0.key) ? Self.masked : $0.value)
-        }
+        redaction.request.attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// `alice read "docs/a" [tenant=acme, token=(masked)]`, escaped for one line; when the service
@@ -77,12 +76,7 @@ struct Report {
     var requestInService: String { "\(requestText) (service \(printable(service)))" }
 
     /// `text` with every masked attribute value in it replaced.
-    func hiding(_ text: String) -> String {
-        let values = request.attributes.filter { mask.contains($0.key) && !$0.value.isEmpty }.map(\.value)
-        return values.sorted { $0.count > $1.count }.reduce(text) {
-            $0.replacingOccurrences(of: $1, with: Self.masked)
-        }
-    }
+    func hiding(_ text: String) -> String { redaction.erased(text) }
 
     var json: String { JSONText.object(members).text }
 

@@ -120,21 +120,15 @@ enum TestCommand: Subcommand {
         }
     }
 
-    /// The bytes of the table at `path`, or ``TestTable/Malformed`` saying why it cannot be read.
+    /// The bytes of the table at `path` (``BoundedRead``, at most 16 MiB), or
+    /// ``TestTable/Malformed`` saying why it cannot be read.
     private static func contents(ofTable path: String) throws(TestTable.Malformed) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TestTable.Malformed(problems: ["cannot read the table: no such file"])
-        }
-        guard !isDirectory.boolValue else {
-            throw TestTable.Malformed(problems: ["is a directory; expected a JSON table of cases"])
-        }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try BoundedRead.contents(
+                ofFile: path, limit: 16 << 20, expected: "a JSON table of cases",
+                accepting: .anythingButDirectories, patience: .seconds(10))
         } catch {
-            let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason = posix.map { String(cString: strerror(Int32($0.code))) } ?? "\(error)"
-            throw TestTable.Malformed(problems: ["cannot read the table: \(reason)"])
+            throw TestTable.Malformed(problems: [error.message])
         }
     }
 

@@ -49,7 +49,10 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     static func read(contentsOf url: URL) throws -> (Self, [ConfigurationError.Issue]) {
         let bytes: [UInt8]
         do {
-            bytes = try ConfigurationFileReader.contents(ofFile: url.path)
+            bytes = Array(
+                try BoundedRead.contents(
+                    ofFile: url.path, limit: 16 << 20, expected: "a configuration file",
+                    accepting: .anythingButDirectories, patience: .seconds(10)))
         } catch {
             throw ConfigurationError(file: url, message: error.message)
         }

@@ -75,9 +75,9 @@ extension BuiltInPlugins {
     }
 
     /// The `proxy` setting: `"none"` (the default) or `"environment"`.
-    static func remoteProxy(_ text: String?) throws -> RemoteProxy {
+    static func remoteProxy(_ text: String?) throws -> HTTPProxySetting {
         guard let text else { return .direct }
-        if let known = RemoteProxy(rawValue: text) { return known }
+        if let known = HTTPProxySetting(rawValue: text) { return known }
         throw SettingsError(
             key: "proxy",
             message: "unknown value \"\(text)\"; expected \"none\" (the default) or \"environment\"")
@@ -96,7 +96,9 @@ extension BuiltInPlugins {
         var text = "remote: asks the \(api) at \(RemotePolicy.redacted(settings.url)), timeout \(timeout)"
         if let limit = settings.maxResponseBytes { text += ", answers up to \(limit) bytes" }
         if let variable = settings.bearerTokenEnvironment { text += ", a bearer token from $\(variable)" }
-        if settings.proxy == RemoteProxy.environment.rawValue { text += ", through the environment's proxy" }
+        if settings.proxy == HTTPProxySetting.environment.rawValue {
+            text += ", through the environment's proxy"
+        }
         return text + "; no answer fails the gate, a grant is never cached"
     }
 }

@@ -58,8 +58,8 @@ public struct AccessDenied: Error, Sendable {
     /// Whether a gatekeeper failed (threw) rather than decided to deny.
     public var isFailure: Bool { kind == .failed }
 
-    /// The gatekeeper that did not allow: ``gatekeeper``, by the name the first edition's
-    /// contract gives it (outside code compiles against both).
+    /// The gatekeeper that did not allow: ``gatekeeper`` under its earlier name, kept because
+    /// outside code compiles against both.
     public var policy: String { gatekeeper }
 }
 

@@ -20,8 +20,10 @@ enum CorePlatform {
 }
 
 /// State shared between tasks behind one lock: `OSAllocatedUnfairLock` on Apple platforms, an
-/// `NSLock` (a pthread mutex) elsewhere. See docs/platforms.md.
-package final class LockedState<State>: @unchecked Sendable {
+/// `NSLock` (a pthread mutex) elsewhere. See docs/platforms.md. The package's one lock: it is
+/// `Sendable` only when its state is, as swift-nio's `NIOLockedValueBox`, so that a value that
+/// must not cross tasks cannot be shared by putting it behind a lock.
+package final class LockedState<State> {
     #if canImport(Darwin) || GATEHOUSE_DARWIN_SHIM
         private let lock: OSAllocatedUnfairLock<State>
 
@@ -50,3 +52,8 @@ package final class LockedState<State>: @unchecked Sendable {
         }
     #endif
 }
+
+/// The lock makes the state safe to share, but only a state that may cross tasks at all:
+/// `LockedState<NSMutableString>` is not `Sendable`, and a `@Sendable` closure that captures it
+/// does not compile.
+extension LockedState: @unchecked Sendable where State: Sendable {}

@@ -7,8 +7,8 @@
 #endif
 
 /// The bytes of a file and their identity: its `fstat` before and after the read agree. A version
-/// renamed away during the read is still whole, so an atomic writer never makes a read fail. The
-/// package's one bounded read of a file that decisions depend on (a rules file, an attribute file).
+/// renamed away during the read is still whole, so an atomic writer never makes a read fail. How a
+/// file that decisions depend on (a rules file, an attribute file) is read, with ``BoundedRead``.
 package struct FileSnapshot: Sendable {
     /// The identity of the version read.
     package var identity: FileIdentity
@@ -43,14 +43,9 @@ package struct FileSnapshot: Sendable {
         defer { close(descriptor) }
         let before = try FileIdentity(descriptor: descriptor)
         guard before.isRegularFile else { throw before.notRegularFile(expected: expected) }
-        guard before.size <= Int64(limit) else {
-            throw FileReadError(
-                kind: .tooLarge, message: "is \(before.size) bytes, larger than the limit of \(limit) bytes")
-        }
+        guard before.size <= Int64(limit) else { throw .tooLarge(size: before.size, limit: limit) }
         // One byte more than expected: reading it means the file grew.
-        guard let bytes = contents(of: descriptor, upTo: Int(before.size) + 1) else {
-            throw .cannotRead(errno)
-        }
+        let bytes = Array(try BoundedRead.bytes(of: descriptor, upTo: Int(before.size) + 1))
         let after = try FileIdentity(descriptor: descriptor)
         guard sameContents(before, after) else { return nil }
         guard Int64(bytes.count) == after.size else {
@@ -76,53 +71,6 @@ package struct FileSnapshot: Sendable {
     }
 }
 
-/// Why a file could not be read: its kind and a sentence to follow the file's name
-/// (`cannot read: No such file or directory`).
-package struct FileReadError: Error, Sendable, Hashable {
-    /// What kind of problem the file has.
-    package enum Kind: Sendable, Hashable {
-        /// Missing, no permission, or an I/O error.
-        case cannotRead
-        /// A directory, device, pipe or other file that is not a regular file.
-        case notRegularFile
-        /// Larger than the limit.
-        case tooLarge
-        /// It kept changing while it was read.
-        case changedWhileReading
-    }
-
-    /// The kind of problem.
-    package var kind: Kind
-    /// What is wrong, to follow the file's name.
-    package var message: String
-
-    /// Creates the error.
-    package init(kind: Kind, message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// The file could not be opened, read or examined, `code` (an `errno`) saying why.
-    package static func cannotRead(_ code: Int32) -> FileReadError {
-        FileReadError(kind: .cannotRead, message: "cannot read: \(String(cString: strerror(code)))")
-    }
-}
-
-/// Up to `limit` bytes of the open file `descriptor`, or `nil` with `errno` set when `read` fails.
-private func contents(of descriptor: Int32, upTo limit: Int) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(limit)
-    var chunk = [UInt8](repeating: 0, count: min(limit, 1 << 16))
-    while bytes.count < limit {
-        let got = read(descriptor, &chunk, min(chunk.count, limit - bytes.count))
-        if got < 0 && errno == EINTR { continue }
-        guard got >= 0 else { return nil }
-        if got == 0 { break }
-        bytes += chunk[..<got]
-    }
-    return bytes
-}
-
 /// What identifies one version of a file without reading it: any write, rename over the path,
 /// truncation or `chmod` changes at least one field (limits: docs/policies.md#reload).
 package struct FileIdentity: Sendable, Hashable {
@@ -137,6 +85,20 @@ package struct FileIdentity: Sendable, Hashable {
 
     /// Whether the file is a regular file.
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+
+    /// Whether the file is a directory.
+    var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+
+    /// The error for a file of a kind a read does not accept, `nil` for one it does.
+    func refusal(accepting: BoundedRead.Accepting, expected: String) -> FileReadError? {
+        switch accepting {
+        case .regularFiles:
+            return isRegularFile ? nil : notRegularFile(expected: expected)
+        case .anythingButDirectories:
+            guard isDirectory else { return nil }
+            return FileReadError(kind: .notRegularFile, message: "is a directory; expected \(expected)")
+        }
+    }
 
     /// The error for a file that is not a regular file, saying what it is instead of `expected`.
     package func notRegularFile(expected: String) -> FileReadError {

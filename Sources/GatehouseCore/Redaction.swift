@@ -1,25 +1,35 @@
 import Foundation
 
 /// What may be shown of a decided request: the values of masked attributes replaced by
-/// `(masked)`, in the request and wherever a reason quotes them.
-struct Redaction: Sendable {
-    static let placeholder = "(masked)"
+/// `(masked)`, in the request and wherever a reason, a near miss or a plan's pattern quotes them.
+/// The package's one masking routine: the gate's records, verdicts and denials, and the command's
+/// reports and plans, all mask through it.
+package struct Redaction: Sendable {
+    /// What a masked value reads as.
+    package static let placeholder = "(masked)"
 
     /// The request with each masked value replaced.
-    let request: AccessRequest
+    package let request: AccessRequest
     private let values: [String]
 
-    init(mask: Set<String>, request: AccessRequest) {
+    /// The redaction of `request` whose attributes named in `mask` are masked.
+    package init(mask: Set<String>, request: AccessRequest) {
         var shown = request
-        var values: [String] = []
-        for name in mask {
-            guard let value = shown.attributes[name] else { continue }
-            if !value.isEmpty { values.append(value) }
+        for name in mask where shown.attributes[name] != nil {
             shown.attributes[name] = Self.placeholder
         }
         self.request = shown
-        // Longest first, so that a value holding another is erased whole.
-        self.values = values.sorted { $0.count > $1.count }
+        self.values = Self.ordered(mask.compactMap { request.attributes[$0] })
+    }
+
+    /// The redaction of the attributes named in `mask` among `attributes` (the caller's context).
+    package init(mask: Set<String>, attributes: [String: String]) {
+        self.init(mask: mask, request: AccessRequest(action: "", resource: "", attributes: attributes))
+    }
+
+    /// Longest first, so that a value holding another is erased whole; no empty value.
+    private static func ordered(_ values: [String]) -> [String] {
+        Set(values.filter { !$0.isEmpty }).sorted { $0.count > $1.count }
     }
 
     /// `verdict` with the masked values erased from every reason and near miss.
@@ -34,13 +44,33 @@ struct Redaction: Sendable {
         return shown
     }
 
-    private func erased(_ text: String) -> String {
+    /// `text` with every masked value in it replaced by `(masked)`.
+    package func erased(_ text: String) -> String {
         values.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.placeholder) }
+    }
+
+    /// The plan to show people: each masked value inside a pattern (a substituted `{tenant}`)
+    /// reads `(masked)`, as in every record and verdict. For output only: it permits other names
+    /// than the plan.
+    package func plan(_ plan: AccessPlan) -> AccessPlan {
+        guard !values.isEmpty else { return plan }
+        return AccessPlan(residual(plan.residual), identity: plan.identity)
+    }
+
+    /// `residual` with the masked values replaced in every pattern's runs.
+    private func residual(_ residual: AccessPlan.Residual) -> AccessPlan.Residual {
+        switch residual {
+        case .everything, .nothing, .unplanned: residual
+        case .pattern(let pattern): .pattern(AccessPlan.Pattern(runs: pattern.runs.map(erased)))
+        case .all(let members): .all(members.map(self.residual))
+        case .any(let members): .any(members.map(self.residual))
+        case .complement(let member): .complement(self.residual(member))
+        }
     }
 
     /// `text` with each of `values` that stands as a word of its own replaced by `…`: for
     /// user-facing text, which carries no attribute value at all.
-    static func withoutValues(_ text: String, _ values: some Sequence<String>) -> String {
+    package static func withoutValues(_ text: String, _ values: some Sequence<String>) -> String {
         var text = text
         for value in Set(values).sorted(by: { $0.count > $1.count }) where !value.isEmpty {
             var result = ""

@@ -180,45 +180,21 @@ public struct DiskLoader: ResourceLoading {
         return size
     }
 
-    /// Reads to the end, growing the buffer up to the limit. A short read that reaches the size
+    /// Reads to the end, within the limit (``BoundedRead``). A short read that reaches the size
     /// `fstat` reported ends the load; any other reads on until a read of 0.
     private func readAll(_ descriptor: Int32, size: Int, key: String) throws(DiskLoaderError) -> Data {
-        // One byte more than the limit lets a read tell "at the limit" from "over it".
-        let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
-        var capacity = Swift.min(size, maximumFileSize) + 1
-        guard var buffer = malloc(capacity) else { throw .io(key: key, reason: "out of memory") }
-        var count = 0
-        while true {
-            if count == capacity {
-                guard capacity < ceiling else {
-                    free(buffer)
-                    throw .tooLarge(key: key, size: count, limit: maximumFileSize)
-                }
-                capacity = Swift.min(Swift.max(capacity * 2, 4096), ceiling)
-                guard let grown = realloc(buffer, capacity) else {
-                    free(buffer)
-                    throw .io(key: key, reason: "out of memory")
-                }
-                buffer = grown
-            }
-            let asked = capacity - count
-            let got = read(descriptor, buffer + count, asked)
-            if got > 0 {
-                count += got
-                if got < asked && count == size { break }
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                let code = errno
-                free(buffer)
-                throw .io(key: key, reason: errorMessage(code))
-            }
+        let bytes: Data
+        do {
+            // One byte more than the limit lets a read tell "at the limit" from "over it".
+            let ceiling = maximumFileSize < Int.max ? maximumFileSize + 1 : Int.max
+            bytes = try BoundedRead.bytes(of: descriptor, upTo: ceiling, size: size)
+        } catch {
+            throw .io(key: key, reason: error.code.map(errorMessage) ?? error.message)
         }
-        if count == 0 {
-            free(buffer)
-            return Data()
+        guard bytes.count <= maximumFileSize else {
+            throw .tooLarge(key: key, size: bytes.count, limit: maximumFileSize)
         }
-        return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+        return bytes
     }
 
     /// The ``ComponentError`` of a load.

@@ -106,3 +106,6 @@ struct RecencyLink {
     var newer: Int
     var older: Int
 }
+
+/// The store may cross tasks (behind a ``CachingLoader``'s lock) when its keys and values may.
+extension LeastRecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}

@@ -209,30 +209,6 @@ private struct LoadState {
     }
 }
 
-extension RulesFileError {
-    /// The error of a file that could not be read, with the same kind and message.
-    init(_ error: FileReadError, file: String) {
-        let kind: Kind =
-            switch error.kind {
-            case .cannotRead: .cannotRead
-            case .notRegularFile: .notRegularFile
-            case .tooLarge: .tooLarge
-            case .changedWhileReading: .changedWhileReading
-            }
-        self.init(file: file, kind: kind, message: error.message)
-    }
-}
-
-extension RulesFileError.Kind {
-    /// Whether the problem is with the contents (a bad version), not with reaching the file.
-    var isAboutContents: Bool {
-        switch self {
-        case .cannotRead, .notRegularFile: false
-        case .tooLarge, .changedWhileReading, .notUTF8, .malformed, .incomplete: true
-        }
-    }
-}
-
 extension FilePolicy {
     /// The rules of the version decisions use now that nearly allowed a denied request; see
     /// ``AccessVerdict/nearMisses``.

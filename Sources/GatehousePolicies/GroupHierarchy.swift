@@ -1,3 +1,5 @@
+import GatehouseCore
+
 /// Every group each subject of a rules file belongs to, directly or not: a `Set` kept, or walked at
 /// each decision for a subject deep in a long chain, so that reading costs in proportion to the file.
 struct GroupHierarchy: Sendable {
@@ -49,7 +51,8 @@ struct GroupHierarchy: Sendable {
     /// The value under `key` spelled with the same bytes: a dictionary finds keys by canonical
     /// equivalence, a subject matches by bytes.
     private static func value<Value>(of key: String, in dictionary: [String: Value]) -> Value? {
-        guard let index = dictionary.index(forKey: key), Glob.sameBytes(dictionary.keys[index], key)
+        guard let index = dictionary.index(forKey: key),
+            AccessPlan.Pattern.sameBytes(dictionary.keys[index], key)
         else { return nil }
         return dictionary.values[index]
     }

@@ -1,7 +1,7 @@
 import GatehouseCore
 
 /// Patterns found by the text they match without a scan: exact ones in a dictionary, the others by
-/// literal folder (`docs/report-*` → `docs/`), a text running ``Glob`` on its folders' patterns only.
+/// literal folder (`docs/report-*` → `docs/`), a text running the one matcher (``AccessPlan/Pattern``) on its folders' patterns only.
 package struct PatternLookup: Sendable {
     /// The patterns, by id (their place in the array given).
     package let patterns: [String]
@@ -18,7 +18,7 @@ package struct PatternLookup: Sendable {
         var end: Int32 = 0
     }
 
-    /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``Glob``).
+    /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``AccessPlan/Pattern``).
     package init(_ patterns: [String], placeholders: Bool = false) {
         let folderLengths = patterns.map { Int32(Self.folderLength(of: $0, placeholders)) }
         var exact: [String: Int32] = [:]
@@ -63,9 +63,11 @@ package struct PatternLookup: Sendable {
         var length = 0
         var folder = 0
         for byte in pattern.utf8 {
-            if byte == Glob.star || (placeholders && byte == Glob.openBrace) { return folder }
+            if byte == AccessPlan.Pattern.star || (placeholders && byte == AccessPlan.Pattern.openBrace) {
+                return folder
+            }
             length += 1
-            if byte == Glob.slash { folder = length }
+            if byte == AccessPlan.Pattern.slash { folder = length }
         }
         return -1
     }
@@ -82,7 +84,9 @@ package struct PatternLookup: Sendable {
         -> Bool
     {
         // Dictionaries compare strings by canonical equivalence; patterns match bytes.
-        if !exact.isEmpty, let id = exact[text], Glob.sameBytes(patterns[Int(id)], text), body(Int(id)) {
+        if !exact.isEmpty, let id = exact[text], AccessPlan.Pattern.sameBytes(patterns[Int(id)], text),
+            body(Int(id))
+        {
             return true
         }
         guard !folders.isEmpty else { return false }
@@ -94,7 +98,8 @@ package struct PatternLookup: Sendable {
             }
             for position in part.start..<part.end {
                 let id = Int(grouped[Int(position)])
-                if Glob.matches(patterns[id], text, values: request, skipping: isASCII ? length : 0)
+                if AccessPlan.Pattern.matches(
+                    patterns[id], text, values: request, skipping: isASCII ? length : 0)
                     && body(id)
                 {
                     return true
@@ -112,7 +117,9 @@ package struct PatternLookup: Sendable {
             index = bytes.index(after: index)
             length += 1
             isASCII = isASCII && byte < 0x80
-            if byte == Glob.slash && visit(Substring(bytes[..<index]), length: length, isASCII: isASCII) {
+            if byte == AccessPlan.Pattern.slash
+                && visit(Substring(bytes[..<index]), length: length, isASCII: isASCII)
+            {
                 return true
             }
         }

@@ -18,7 +18,7 @@ struct RuleCondition: Sendable {
         guard !key.isEmpty else {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty key; write KEY=VALUE")
         }
-        guard Glob.isName(key) else {
+        guard PatternSyntax.isName(key) else {
             throw RuleSyntaxError(
                 "the condition key \"\(key)\" may hold only letters, digits, \"_\", \"-\" and \".\"")
         }
@@ -26,7 +26,7 @@ struct RuleCondition: Sendable {
             throw RuleSyntaxError("the condition \"\(field)\" has an empty value; write KEY=VALUE")
         }
         do {
-            try Glob.checkPlaceholders(value)
+            try PatternSyntax.checkPlaceholders(value)
         } catch {
             throw RuleSyntaxError("the condition \"\(field)\": \(error.message)")
         }
@@ -41,7 +41,8 @@ struct RuleCondition: Sendable {
     /// Whether the request's attribute `key`, in NFC, equals `value`, placeholders substituted.
     static func holds(_ key: String, _ value: String, in request: AccessRequest) -> Bool {
         guard let attribute = request.attributes[key] else { return false }
-        return Glob.matches(value, ResourceIdentity.normalized(attribute), values: request, stars: false)
+        return AccessPlan.Pattern.matches(
+            value, ResourceIdentity.normalized(attribute), values: request, stars: false)
     }
 }
 

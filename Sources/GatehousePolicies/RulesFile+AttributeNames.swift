@@ -15,7 +15,7 @@ extension RulesFile {
     static func attributeUses(in line: RulesLine) -> [RulesAttributeUse] {
         let fields = line.fields
         // Most rules read no attribute: no field after the fourth, no brace.
-        guard fields.count > 4 || fields.contains(where: { $0.utf8.contains(Glob.openBrace) }),
+        guard fields.count > 4 || fields.contains(where: { $0.utf8.contains(AccessPlan.Pattern.openBrace) }),
             fields[0] == "allow" || fields[0] == "deny"
         else { return [] }
         var uses: [RulesAttributeUse] = []
@@ -31,8 +31,8 @@ extension RulesFile {
                 )
             }
             var rest = field[...]
-            while let open = rest.utf8.firstIndex(of: Glob.openBrace),
-                let close = rest.utf8[open...].firstIndex(of: Glob.closeBrace)
+            while let open = rest.utf8.firstIndex(of: AccessPlan.Pattern.openBrace),
+                let close = rest.utf8[open...].firstIndex(of: AccessPlan.Pattern.closeBrace)
             {
                 let name = String(rest[rest.utf8.index(after: open)..<close])
                 if name != "subject" {

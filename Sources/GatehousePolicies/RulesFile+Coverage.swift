@@ -13,7 +13,7 @@ extension RulesFile {
         if verdict?.line == line { return [] }
         let action = actions[Int(rule.action)]
         var failures: [String] = []
-        if !Glob.matches(action, request.action.rawValue) {
+        if !AccessPlan.Pattern.matches(action, request.action.rawValue) {
             failures.append("the action \(request.action.rawValue) is not \(action)")
         }
         failures += Self.resourceFailures(resources.patterns[Int(rule.resource)], request)?.notes ?? []

@@ -122,7 +122,9 @@ extension RulesFile {
         else { return false }
         let narrowConditions = (conditions[narrow.line] ?? []).map { [$0.key, $0.value] }
         return (conditions[wide.line] ?? []).allSatisfy { condition in
-            narrowConditions.contains { $0[0] == condition.key && Glob.sameBytes($0[1], condition.value) }
+            narrowConditions.contains {
+                $0[0] == condition.key && AccessPlan.Pattern.sameBytes($0[1], condition.value)
+            }
         }
     }
 
@@ -130,8 +132,8 @@ extension RulesFile {
         switch (wide.subjectKind, narrow.subjectKind) {
         case (.any, _): return true
         case (_, .any): return false
-        case (.exact, .exact): return Glob.sameBytes(wide.subject, narrow.subject)
-        case (.pattern, .exact): return Glob.matches(wide.subject, narrow.subject)
+        case (.exact, .exact): return AccessPlan.Pattern.sameBytes(wide.subject, narrow.subject)
+        case (.pattern, .exact): return AccessPlan.Pattern.matches(wide.subject, narrow.subject)
         case (.pattern, .pattern): return Self.patternCovers(wide.subject, narrow.subject)
         case (.group, .exact): return groups(of: narrow.subject).contains(wide.subject)
         case (.group, .group): return wide.subject == narrow.subject
@@ -143,7 +145,9 @@ extension RulesFile {
     /// placeholders' values: a placeholder in `narrow` is read as `*` (it matches no more than
     /// that); one in `wide` covers only the same pattern.
     private func resourceCovers(_ wide: String, _ narrow: String) -> Bool {
-        if wide.utf8.contains(Glob.openBrace) { return Glob.sameBytes(wide, narrow) }
+        if wide.utf8.contains(AccessPlan.Pattern.openBrace) {
+            return AccessPlan.Pattern.sameBytes(wide, narrow)
+        }
         return Self.patternCovers(wide, Self.starringPlaceholders(narrow))
     }
 
@@ -172,6 +176,6 @@ extension RulesFile {
             })
         else { return false }
         let witness = narrow.replacingOccurrences(of: "*", with: String(Character(fresh)))
-        return Glob.matches(wide, witness)
+        return AccessPlan.Pattern.matches(wide, witness)
     }
 }

@@ -17,7 +17,7 @@ extension RulesFile {
         var inDoubt: [Effect: [AccessPlan.Residual]] = [:]
         for rule in rules {
             guard planner.holds(subject: rule.subject),
-                AccessPlan.Pattern(rule.action).matches(request.action.rawValue),
+                AccessPlan.Pattern.matches(rule.action, request.action.rawValue),
                 let folded = planner.folded(rule)
             else { continue }
             if folded.readsTheResource {
@@ -69,7 +69,7 @@ private struct RulesPlanner {
         if field == "*" { return true }
         guard let subject = request.subject else { return false }
         if field.hasPrefix("@") { return groups.contains(String(field.dropFirst())) }
-        return AccessPlan.Pattern(field).matches(subject)
+        return AccessPlan.Pattern.matches(field, subject)
     }
 
     /// `rule`'s region and whether it reads a resource's attribute, or `nil` when it matches no
@@ -110,7 +110,8 @@ private struct RulesPlanner {
                         runs.append("")
                         widened = true
                     } else {
-                        guard let value = Glob.placeholderValue(Substring(open), in: request) else {
+                        guard let value = AccessPlan.Pattern.placeholderValue(Substring(open), in: request)
+                        else {
                             return nil
                         }
                         runs[runs.count - 1] += value
@@ -135,8 +136,8 @@ private struct RulesPlanner {
     private static func placeholders(in text: String) -> [Substring] {
         var names: [Substring] = []
         var rest = text[...]
-        while let open = rest.utf8.firstIndex(of: Glob.openBrace),
-            let close = rest.utf8[open...].firstIndex(of: Glob.closeBrace)
+        while let open = rest.utf8.firstIndex(of: AccessPlan.Pattern.openBrace),
+            let close = rest.utf8[open...].firstIndex(of: AccessPlan.Pattern.closeBrace)
         {
             names.append(rest[rest.utf8.index(after: open)..<close])
             rest = rest[rest.utf8.index(after: close)...]

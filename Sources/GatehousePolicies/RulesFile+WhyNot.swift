@@ -15,7 +15,7 @@ extension RulesFile {
         let memberOf = request.subject.map(groups(of:)) ?? []
         // Rank 0: the resource matches (or would); 1: the rule names the subject.
         var misses: [(rank: Int, line: Int32, failures: [String])] = []
-        let actionMatches = actions.map { Glob.matches($0, request.action.rawValue) }
+        let actionMatches = actions.map { AccessPlan.Pattern.matches($0, request.action.rawValue) }
         var matching = Set<Int>()
         resources.forEachMatch(of: request.resource, values: request) { pattern in
             matching.insert(pattern)
@@ -26,7 +26,7 @@ extension RulesFile {
         for pattern in patterns {
             // Each read once per pattern, and only when a rule of the pattern needs it.
             let matches = matching.contains(pattern)
-            lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(Glob.openBrace)
+            lazy var hasPlaceholder = resources.patterns[pattern].utf8.contains(AccessPlan.Pattern.openBrace)
             lazy var resource = matches ? nil : Self.resourceFailures(resources.patterns[pattern], request)
             for position in starts[pattern]..<starts[pattern + 1] {
                 let rule = indexedRules[Int(position)]
@@ -54,14 +54,14 @@ extension RulesFile {
     static func resourceFailures(
         _ pattern: String, _ request: AccessRequest
     ) -> (notes: [String], matchesWithoutValues: Bool)? {
-        if Glob.matches(pattern, request.resource, values: request) { return nil }
+        if AccessPlan.Pattern.matches(pattern, request.resource, values: request) { return nil }
         var missing: [String] = []
         var loose = ""
         var rest = pattern[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             let name = rest[rest.index(after: open)..<close]
             loose += rest[..<open]
-            if Glob.placeholderValue(name, in: request) == nil {
+            if AccessPlan.Pattern.placeholderValue(name, in: request) == nil {
                 missing.append("the placeholder {\(name)} has no value")
                 loose += "*"
             } else {
@@ -70,7 +70,7 @@ extension RulesFile {
             rest = rest[rest.index(after: close)...]
         }
         loose += rest
-        if !missing.isEmpty, Glob.matches(loose, request.resource, values: request) {
+        if !missing.isEmpty, AccessPlan.Pattern.matches(loose, request.resource, values: request) {
             return (missing, true)
         }
         return (["the resource does not match \(pattern)"], false)
@@ -85,9 +85,11 @@ extension RulesFile {
         }
         switch rule.subjectKind {
         case .any: return []
-        case .exact: return Glob.sameBytes(rule.subject, subject) ? [] : ["\(subject) is not \(written)"]
+        case .exact:
+            return AccessPlan.Pattern.sameBytes(rule.subject, subject) ? [] : ["\(subject) is not \(written)"]
         case .pattern:
-            return Glob.matches(rule.subject, subject) ? [] : ["\(subject) does not match \(written)"]
+            return AccessPlan.Pattern.matches(rule.subject, subject)
+                ? [] : ["\(subject) does not match \(written)"]
         case .group:
             return memberOf.contains(rule.subject) ? [] : ["\(subject) is not a member of \(written)"]
         }

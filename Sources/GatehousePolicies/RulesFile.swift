@@ -266,7 +266,7 @@ private struct Search {
     private mutating func consider(_ position: Int32) {
         let rule = file.indexedRules[Int(position)]
         guard rule.line < (rule.effect == .deny ? deny : allow), subjectMatches(rule),
-            Glob.matches(file.actions[Int(rule.action)], request.action.rawValue),
+            AccessPlan.Pattern.matches(file.actions[Int(rule.action)], request.action.rawValue),
             !rule.hasConditions
                 || (file.conditions[rule.line] ?? []).allSatisfy({ $0.holds(in: request) })
         else { return }
@@ -280,8 +280,8 @@ private struct Search {
         guard let subject = request.subject else { return rule.subjectKind == .any }
         switch rule.subjectKind {
         case .any: return true
-        case .exact: return Glob.sameBytes(rule.subject, subject)
-        case .pattern: return Glob.matches(rule.subject, subject)
+        case .exact: return AccessPlan.Pattern.sameBytes(rule.subject, subject)
+        case .pattern: return AccessPlan.Pattern.matches(rule.subject, subject)
         case .group: return memberOf.contains(rule.subject)
         }
     }

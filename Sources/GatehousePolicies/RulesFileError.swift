@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// A rules file that cannot be used, with every problem found in it; ``FilePolicy`` throws it from
 /// every decision until the file is fixed.
@@ -96,5 +97,31 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
 
     private static func describe(_ problem: Problem, in file: String) -> String {
         "\(file)\(problem.line.map { ":\($0)" } ?? ""): \(problem.message)"
+    }
+}
+
+extension RulesFileError {
+    /// The error of a file that could not be read, with the same kind and message.
+    init(_ error: FileReadError, file: String) {
+        let kind: Kind =
+            switch error.kind {
+            case .cannotRead: .cannotRead
+            case .notRegularFile: .notRegularFile
+            case .tooLarge: .tooLarge
+            case .changedWhileReading: .changedWhileReading
+            // A rules file is read without patience: only a pipe can fail to end, and it is refused.
+            case .didNotEnd: .cannotRead
+            }
+        self.init(file: file, kind: kind, message: error.message)
+    }
+}
+
+extension RulesFileError.Kind {
+    /// Whether the problem is with the contents (a bad version), not with reaching the file.
+    var isAboutContents: Bool {
+        switch self {
+        case .cannotRead, .notRegularFile: false
+        case .tooLarge, .changedWhileReading, .notUTF8, .malformed, .incomplete: true
+        }
     }
 }

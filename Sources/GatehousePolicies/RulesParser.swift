@@ -95,7 +95,7 @@ struct RulesParser {
         let (subject, kind) = try subject(fields[1], line: line)
         try Self.refuseBraces(fields[2], field: "action")
         do {
-            try Glob.checkPlaceholders(fields[3][...])
+            try PatternSyntax.checkPlaceholders(fields[3][...])
         } catch {
             throw RuleSyntaxError("the resource \"\(fields[3])\" has \(error.message)")
         }
@@ -125,7 +125,7 @@ struct RulesParser {
         }
         try Self.refuseBraces(field, field: "subject")
         if field == "*" { return (field, .any) }
-        return (field, field.utf8.contains(Glob.star) ? .pattern : .exact)
+        return (field, field.utf8.contains(AccessPlan.Pattern.star) ? .pattern : .exact)
     }
 
     /// `group NAME MEMBER...`.
@@ -167,7 +167,9 @@ struct RulesParser {
     /// Refuses a subject or action holding a brace: placeholders belong in resources and condition
     /// values only.
     private static func refuseBraces(_ value: String, field: String) throws(RuleSyntaxError) {
-        if value.utf8.contains(where: { $0 == Glob.openBrace || $0 == Glob.closeBrace }) {
+        if value.utf8.contains(where: {
+            $0 == AccessPlan.Pattern.openBrace || $0 == AccessPlan.Pattern.closeBrace
+        }) {
             throw RuleSyntaxError(
                 "the \(field) \"\(value)\" holds a brace; placeholders such as {subject} may "
                     + "be used only in the resource and in condition values")

@@ -7,7 +7,7 @@ import GatehouseCore
 
 /// One ephemeral `URLSession` per remote policy: a deadline from the call, a body limit as it
 /// arrives, no redirects. The token lives in this class so printing a policy never shows it.
-/// With ``RemoteProxy/direct``, a proxy in the environment refuses the exchange: libcurl, under
+/// With ``HTTPProxySetting/direct``, a proxy in the environment refuses the exchange: libcurl, under
 /// `URLSession` on Linux, would follow it.
 final class HTTPTransport: Sendable {
     struct Response: Sendable {
@@ -22,9 +22,9 @@ final class HTTPTransport: Sendable {
 
     private let session: URLSession
     private let bearerToken: String?
-    private let proxy: RemoteProxy
+    private let proxy: HTTPProxySetting
 
-    init(bearerToken: String?, proxy: RemoteProxy) {
+    init(bearerToken: String?, proxy: HTTPProxySetting) {
         self.bearerToken = bearerToken
         self.proxy = proxy
         let configuration = URLSessionConfiguration.ephemeral
@@ -101,7 +101,7 @@ final class HTTPTransport: Sendable {
 
     /// The first variable of `environment` that names a proxy (its value may carry a password).
     static func proxyVariable(in environment: [String: String]) -> String? {
-        RemoteProxy.variables.first { !(environment[$0] ?? "").isEmpty }
+        HTTPProxySetting.variables.first { !(environment[$0] ?? "").isEmpty }
     }
 }
 

@@ -15,7 +15,7 @@ import GatehouseCore
 /// ```
 ///
 /// Pass a token as `bearerToken`, never in the URL. Messages show the URL ``redacted(_:)``. No
-/// proxy is used unless `proxy` is ``RemoteProxy/environment``. Shapes, credentials and faults:
+/// proxy is used unless `proxy` is ``HTTPProxySetting/environment``. Shapes, credentials and faults:
 /// docs/policies.md ("The remote gatekeeper").
 public struct RemotePolicy: AccessPolicy {
     /// The timeout when none is given: one second.
@@ -34,7 +34,7 @@ public struct RemotePolicy: AccessPolicy {
     /// The largest answer body accepted, in bytes.
     public let maxResponseBytes: Int
     /// Whether decisions may go through the proxy the environment names.
-    public let proxy: RemoteProxy
+    public let proxy: HTTPProxySetting
 
     private let transport: HTTPTransport
 
@@ -50,7 +50,7 @@ public struct RemotePolicy: AccessPolicy {
         timeout: Duration = defaultTimeout,
         maxResponseBytes: Int = defaultMaxResponseBytes,
         bearerToken: String? = nil,
-        proxy: RemoteProxy = .direct
+        proxy: HTTPProxySetting = .direct
     ) throws {
         if let problem = Self.problem(
             url: url, timeout: timeout, maxResponseBytes: maxResponseBytes, bearerToken: bearerToken)

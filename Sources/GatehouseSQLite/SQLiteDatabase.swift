@@ -15,7 +15,14 @@ final class SQLiteDatabase: Sendable {
         case blob(Data)
     }
 
-    private let connection: LockedState<OpaquePointer>
+    /// The connection's handle. A C pointer is not `Sendable`, so neither is a lock holding it
+    /// bare; this one may cross tasks because SQLite opened it in serialized mode
+    /// (`SQLITE_OPEN_FULLMUTEX`) and it is used only under the lock.
+    private struct Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+    }
+
+    private let connection: LockedState<Connection>
 
     /// Opens (creating if needed) the database at `path`: a plain file path, or `:memory:`.
     init(path: String) throws(SQLiteLoaderError) {
@@ -37,18 +44,19 @@ final class SQLiteDatabase: Sendable {
             sqlite3_close(handle)
             throw .database(message: message)
         }
-        connection = LockedState(handle)
+        connection = LockedState(Connection(handle: handle))
     }
 
     deinit {
-        connection.withLock { _ = sqlite3_close($0) }
+        connection.withLock { _ = sqlite3_close($0.handle) }
     }
 
     /// Runs `sql` with `values` bound to its `?`s and returns the rows, each its columns as
     /// `Data` (a NULL as empty).
     @discardableResult
     func execute(_ sql: String, _ values: [Value] = []) throws(SQLiteLoaderError) -> [[Data]] {
-        let outcome: Result<[[Data]], SQLiteLoaderError> = connection.withLock { database in
+        let outcome: Result<[[Data]], SQLiteLoaderError> = connection.withLock { connection in
+            let database = connection.handle
             var statement: OpaquePointer?
             guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
                 return .failure(Self.error(database))

@@ -16,6 +16,21 @@ struct LockedStateTests {
         #expect(counter.withLock { $0 } == 40_000)
     }
 
+    /// `LockedState` is `Sendable` exactly when its state is, as swift-nio's `NIOLockedValueBox`.
+    /// The positive half compiles here; the negative half is a compile-time property that no
+    /// running test can show. In Swift 6 mode this does not compile ("type 'Box' does not conform
+    /// to the 'Sendable' protocol"):
+    ///
+    ///     final class Box { var count = 0 }
+    ///     func share(_ state: LockedState<Box>) -> any Sendable { state }
+    @Test func aLockOfSendableStateIsSendable() async {
+        func shared<State: Sendable>(_ state: LockedState<State>) -> any Sendable { state }
+        let counter = LockedState(0)
+        let sent = shared(counter)
+        await Task.detached { (sent as? LockedState<Int>)?.withLock { $0 += 1 } }.value
+        #expect(counter.withLock { $0 } == 1)
+    }
+
     @Test func theStateIsReleasedWithTheLock() {
         final class Tracked {}
         weak var tracked: Tracked?

@@ -125,7 +125,7 @@ struct GatehouseStoreCommandTests {
             "store", "--config", fixture.config, "--subject", "alice", "--input", "/nonexistent/x",
             "docs/a.txt")
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("error: cannot read /nonexistent/x"))
+        #expect(missing.stderr.hasPrefix("error: /nonexistent/x: cannot read: "))
     }
 
     @Test func theLoaderFailingAfterAnAllowedRemoveExitsOne() async throws {

@@ -27,8 +27,7 @@ struct GatehouseStoreInputTests {
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix(
-                "error: the input /dev/zero (a character device) is larger than the limit of 67108864 bytes "
-                    + "that store reads; nothing was stored\n"))
+                "error: /dev/zero: is larger than the limit of 67108864 bytes; nothing was stored\n"))
         #expect(!FileManager.default.fileExists(atPath: fixture.file("docs/z.bin").path))
     }
 
@@ -41,7 +40,7 @@ struct GatehouseStoreInputTests {
         #expect(run.status == 1)
         #expect(
             run.stderr.contains(
-                "is larger than the limit of 67108864 bytes that store reads; nothing was stored"))
+                ": is 70000000 bytes, larger than the limit of 67108864 bytes; nothing was stored"))
         #expect(!run.stderr.contains("not read"))
         #expect(!FileManager.default.fileExists(atPath: fixture.file("docs/big.bin").path))
     }
@@ -55,6 +54,6 @@ struct GatehouseStoreInputTests {
         #expect(run.status == 2)
         #expect(
             run.stderr.hasPrefix(
-                "error: cannot read \(fixture.folder.path): it is a folder; expected a file\n"))
+                "error: \(fixture.folder.path): is a directory; expected a file to store\n"))
     }
 }

@@ -242,7 +242,8 @@ struct GatehouseTestCommandTests {
         let missingTable = try await Examples.gatehouse("test", demo.path("nothing.tests.json"))
         #expect(missingTable.status == 2)
         #expect(
-            missingTable.stderr == "\(demo.path("nothing.tests.json")): cannot read the table: no such file\n"
+            missingTable.stderr
+                == "\(demo.path("nothing.tests.json")): cannot read: No such file or directory\n"
         )
 
         let table = try demo.write(

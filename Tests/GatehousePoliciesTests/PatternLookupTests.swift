@@ -44,8 +44,26 @@ struct PatternLookupTests {
     func matchesAsTheTableSays(pattern: String, text: String, matches: Bool) {
         let index = PatternLookup([pattern])
         #expect(index.contains(match: text) == matches)
-        #expect(Glob.matches(pattern, text) == matches)
+        #expect(AccessPlan.Pattern.matches(pattern, text) == matches)
         #expect(referenceGlobMatch(pattern, text) == matches)
+    }
+
+    /// Decisions (a rule's spelling), near misses and plans (a plan's pattern) match with one
+    /// matcher, so a plan's pattern matches exactly what the rule's spelling does.
+    @Test(arguments: table)
+    func aPlansPatternMatchesWhatTheRulesSpellingMatches(pattern: String, text: String, matches: Bool) {
+        #expect(AccessPlan.Pattern(pattern).matches(text) == matches)
+    }
+
+    /// In a plan's pattern a substituted value is text: its `*` and `\` match only themselves.
+    @Test func aStarOrBackslashInAPlansRunIsText() {
+        let pattern = AccessPlan.Pattern(runs: ["tenants/a*b\\c/", ""])
+        #expect(pattern.description == #"tenants/a\*b\\c/*"#)
+        #expect(pattern.matches(#"tenants/a*b\c/x"#))
+        #expect(!pattern.matches(#"tenants/aXb\c/x"#))
+        #expect(!pattern.matches(#"tenants/a*bc/x"#))
+        #expect(AccessPlan.Pattern(runs: ["*"]).matches("*"))
+        #expect(!AccessPlan.Pattern(runs: ["*"]).matches("x"))
     }
 
     @Test func reportsEveryMatchingPatternAndNoOther() {

@@ -1,7 +1,7 @@
 import GatehouseCore
 import GatehouseTestSupport
 
-/// Writes random valid second-edition rules files and random requests for them, from a seed.
+/// Writes random valid rules files and random requests for them, from a seed.
 ///
 /// Files hold groups nested several levels (a group may only name groups defined after it in a
 /// hidden order, so there is never a cycle), groups given on several lines and used before or
@@ -11,7 +11,7 @@ import GatehouseTestSupport
 /// subject, with attributes absent, empty, `.`, `..`, or holding `/`, `*` or a control character, and with
 /// resources made from a rule's pattern (so that rules match often) or not.
 struct RulesGenerator {
-    /// Which second-edition features the files use; without any, a file is first-edition rules.
+    /// Which features the files use (groups, placeholders, conditions); without any, plain rules.
     struct Features {
         var groups: Bool
         var placeholders: Bool
@@ -20,8 +20,8 @@ struct RulesGenerator {
         /// rules (the engine files those by subject; see `RulesFile`).
         var manyRulesPerResource = false
 
-        static let secondEdition = Features(groups: true, placeholders: true, conditions: true)
-        static let firstEdition = Features(groups: false, placeholders: false, conditions: false)
+        static let all = Features(groups: true, placeholders: true, conditions: true)
+        static let plain = Features(groups: false, placeholders: false, conditions: false)
     }
 
     /// One generated file: its text and what requests are made from.
@@ -53,7 +53,7 @@ struct RulesGenerator {
     var random: SplitMix64
     let features: Features
 
-    init(seed: UInt64, features: Features = .secondEdition) {
+    init(seed: UInt64, features: Features = .all) {
         random = SplitMix64(seed: seed)
         self.features = features
     }

@@ -1,14 +1,14 @@
 import GatehouseCore
 import GatehousePolicies
 
-/// An independent, deliberately naive model of the second-edition rules format
-/// (DESIGN.md, "Rules, second edition"), for comparing the engine against.
+/// An independent, deliberately naive model of the rules format (docs/policies.md), groups,
+/// placeholders and conditions included, for comparing the engine against.
 ///
 /// It reads the text line by line, keeps every rule in a list, looks group membership up by a
 /// plain recursive search, substitutes placeholders and matches with a dynamic program over
 /// bytes, and decides by scanning every rule. Nothing here is shared with the engine. It checks
-/// the structure of the second edition (fields, names, braces, `if` clauses, groups, cycles, the
-/// `end` line) but not the first edition's character rules (it is fed ASCII).
+/// the structure of the format (fields, names, braces, `if` clauses, groups, cycles, the `end`
+/// line) but not its character rules (it is fed ASCII).
 struct ReferenceRules {
     /// One rule line.
     struct Rule {
@@ -42,7 +42,7 @@ struct ReferenceRules {
 
     /// Reads `text`.
     ///
-    /// - Throws: `Malformed` for a text the second edition calls malformed.
+    /// - Throws: `Malformed` for a text the format calls malformed.
     init(parsing text: String) throws {
         // Split on the newline byte: Swift's `Character` would join "\r\n" into one.
         let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -10,13 +10,13 @@ func fuzzRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let bytes = input.rest()
     let reference = ReferenceRules(bytes)
-    if reference.usesSecondEdition {
+    if reference.usesGroupsPlaceholdersOrConditions {
         // Groups, placeholders and conditions are compared with a reference model by the
-        // package's tests (RulesSecondEditionReferenceTests); here they must only never crash,
+        // package's tests (RulesReferenceTests); here they must only never crash,
         // hang or throw anything but a RulesFileError.
         do {
             let rules = try RulesFile.parse(bytes, fileName: "fuzz.rules")
-            for request in ReferenceRules.secondEditionRequests {
+            for request in ReferenceRules.requestsWithAttributes {
                 _ = rules.decide(request)
             }
         } catch is RulesFileError {
@@ -69,13 +69,14 @@ private struct ReferenceRules {
 
     var rules: [Rule] = []
     var failure: (line: Int?, kind: RulesFileError.Kind)?
-    /// Whether a line before the first failure uses the second edition (a `group` line, an
-    /// `@group` subject, a brace, or `if` after the resource): then this reference, which reads
-    /// the first edition, says nothing about the file.
-    var usesSecondEdition = false
+    /// Whether a line before the first failure uses groups, placeholders or conditions (a `group`
+    /// line, an `@group` subject, a brace, or `if` after the resource): then this reference, which
+    /// reads plain rules only, says nothing about the file.
+    var usesGroupsPlaceholdersOrConditions = false
 
-    /// Requests with subjects, attributes and odd values for files of the second edition.
-    static let secondEditionRequests = [
+    /// Requests with subjects, attributes and odd values for files with groups, placeholders or
+    /// conditions.
+    static let requestsWithAttributes = [
         AccessRequest(subject: nil, action: "read", resource: "docs/a"),
         AccessRequest(
             subject: "alice", action: "write", resource: "users/alice/x", attributes: ["owner": "alice"]),
@@ -133,7 +134,7 @@ private struct ReferenceRules {
                 || (fields.count > 4 && fields[4] == Array("if".utf8))
                 || fields.contains(where: { $0.contains(where: braces.contains) })
             {
-                usesSecondEdition = true
+                usesGroupsPlaceholdersOrConditions = true
                 return
             }
             if fields.count == 1 && fields[0] == Array("end".utf8) {

@@ -2,10 +2,10 @@ import GatehouseCore
 import GatehousePolicies
 import Testing
 
-/// The second edition's malformed files: each is malformed at a stated line, with the words the
+/// Malformed rules files (groups, placeholders, conditions): each is malformed at a stated line, with the words the
 /// format's definition gives (the rest of a message is the engine's own).
 @Suite("Rules with groups, placeholders and conditions: malformed files")
-struct RulesSecondEditionErrorTests {
+struct RulesMalformedFileTests {
     /// A text that is malformed at one line.
     struct Malformed: CustomTestStringConvertible {
         var text: String
@@ -201,7 +201,7 @@ struct RulesSecondEditionErrorTests {
 
     // MARK: - What stays valid
 
-    @Test func theSecondEditionFormsParse() throws {
+    @Test func groupPlaceholderAndConditionFormsParse() throws {
         let text = """
             # groups may come after the rules that use them
             allow  @editors write  docs/*

@@ -150,32 +150,3 @@ enum Validate: Subcommand {
         return "\(digits) \(noun)\(number == 1 ? "" : "s")"
     }
 }
-
-/// `gatehouse explain`: each service's gatekeepers in order, the cache and the loader.
-enum Explain: Subcommand {
-    static let name = "explain"
-    static let abstract =
-        "describe each service of a configuration: its gatekeepers in order, the cache, the loader"
-    static let options = [RequestOptions.json]
-    static let positionals = ["FILE"]
-    static let discussion = "Exit status: 0 ok, 1 invalid configuration, 2 usage error."
-
-    static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
-        let (path, json) = (arguments.positionals[0], arguments.flag("json"))
-        guard let services = commands.assemble(path, json: json) else { return .error }
-        if json {
-            let described = services.services.map {
-                JSONText.object([
-                    ("name", .string($0.name)), ("lines", .array($0.explanation.map { .string($0) })),
-                ])
-            }
-            commands.console.out(
-                JSONText.object([("file", .string(path)), ("services", .array(described))]).text)
-        } else {
-            commands.console.out(
-                services.services.map { $0.explanation.map(printable).joined(separator: "\n") }
-                    .joined(separator: "\n\n"))
-        }
-        return .ok
-    }
-}

@@ -3,9 +3,9 @@ import GatehousePolicies
 import Testing
 
 /// The engine against the brute-force model in `RulesReferenceModel.swift`, on seeded random
-/// files, and both against hand-written tables for the fine points of the second edition.
+/// files, and both against hand-written tables for the fine points of the format.
 @Suite("Rules with groups, placeholders and conditions agree with a brute-force reference")
-struct RulesSecondEditionReferenceTests {
+struct RulesReferenceTests {
     /// How many disagreements a comparison prints in full before it only counts them.
     static let printedMismatches = 5
 
@@ -84,12 +84,12 @@ struct RulesSecondEditionReferenceTests {
 
     @Test(arguments: [0x5eed_0001, 0x5eed_0002, 0x5eed_0003] as [UInt64])
     func agreesWithTheReferenceOnRandomFilesWithGroupsPlaceholdersAndConditions(seed: UInt64) {
-        let mismatches = Self.compare(seed: seed, features: .secondEdition, files: 100, requests: 100)
+        let mismatches = Self.compare(seed: seed, features: .all, files: 100, requests: 100)
         #expect(mismatches == 0, "\(mismatches) verdicts differ from the reference (seed \(seed))")
     }
 
-    @Test func agreesWithTheReferenceOnRandomFirstEditionFiles() {
-        let mismatches = Self.compare(seed: 0x5eed_1001, features: .firstEdition, files: 100, requests: 100)
+    @Test func agreesWithTheReferenceOnRandomPlainFiles() {
+        let mismatches = Self.compare(seed: 0x5eed_1001, features: .plain, files: 100, requests: 100)
         #expect(mismatches == 0, "\(mismatches) verdicts differ from the reference")
     }
 
@@ -98,7 +98,7 @@ struct RulesSecondEditionReferenceTests {
     /// each of the request's subject keys up instead of reading them all.
     @Test(arguments: [0x5eed_2001, 0x5eed_2002] as [UInt64])
     func agreesWithTheReferenceWhereOneResourcePatternHasManyRules(seed: UInt64) throws {
-        var features = RulesGenerator.Features.secondEdition
+        var features = RulesGenerator.Features.all
         features.manyRulesPerResource = true
         let mismatches = Self.compare(seed: seed, features: features, files: 100, requests: 100)
         #expect(mismatches == 0, "\(mismatches) verdicts differ from the reference (seed \(seed))")
@@ -187,7 +187,7 @@ struct RulesSecondEditionReferenceTests {
 
     // MARK: - Tables for the fine points
 
-    /// One request and the verdict the second edition gives it.
+    /// One request and the verdict the format gives it.
     struct Case: CustomTestStringConvertible {
         var rules: String
         var subject: String?
@@ -196,7 +196,7 @@ struct RulesSecondEditionReferenceTests {
         var attributes: [String: String] = [:]
         var expected: RulesFile.Verdict?
         var testDescription: String {
-            "\(subject ?? "(no subject)") \(resource) \(attributes) → \(RulesSecondEditionReferenceTests.describe(expected))"
+            "\(subject ?? "(no subject)") \(resource) \(attributes) → \(RulesReferenceTests.describe(expected))"
         }
     }
 
@@ -440,7 +440,7 @@ struct RulesSecondEditionReferenceTests {
         try Self.check(example)
     }
 
-    @Test func rulesPolicyRunsTheSecondEditionEngine() async throws {
+    @Test func rulesPolicyRunsTheEngineOfAFile() async throws {
         let policy = try RulesPolicy(
             text: """
                 group  editors  alice bob

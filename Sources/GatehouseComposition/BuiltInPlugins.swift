@@ -298,8 +298,8 @@ enum WhenInvalidRule: SettingRule {
     }
     static func problem(with text: String) -> String {
         let hint =
-            editDistance(Array(text.lowercased()), Array("keeplastgood")) <= 3
-            ? "; did you mean \"keepLastGood\"?" : ""
+            closestName(to: text, among: ["keepLastGood"], within: 3).map { "; did you mean \"\($0)\"?" }
+            ?? ""
         return "unknown value \"\(text)\"; expected \"deny\" or \"keepLastGood\"\(hint)"
     }
 }

@@ -158,13 +158,8 @@ package enum ConfigurationPath {
         }
     }
 
-    /// The closest candidate to `word` within a small edit distance.
-    package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-        closestName(to: word, among: candidates)
-    }
-
     /// ` (did you mean "…"?)` naming the closest candidate to `word`, or `""`.
     static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
-        suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+        closestName(to: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 }

@@ -1,4 +1,4 @@
-import GatehouseRemote
+import GatehouseCore
 
 /// A JSON value as written in a configuration file; numbers keep their literal text, so
 /// `10000000` stays exact whatever width it is read as.

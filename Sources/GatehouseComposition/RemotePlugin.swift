@@ -69,7 +69,7 @@ extension BuiltInPlugins {
         if let known = RemoteDecisionProtocol(rawValue: text) { return known }
         let names = RemoteDecisionProtocol.allCases.map(\.rawValue)
         let hint =
-            ConfigurationPath.suggestion(for: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+            closestName(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
         throw SettingsError(
             key: "protocol", message: "unknown value \"\(text)\"; expected \"opa\" or \"authzen\"\(hint)")
     }

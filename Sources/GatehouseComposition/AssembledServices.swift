@@ -36,9 +36,10 @@ public struct AssembledServices: Sendable {
         services.map { "\"\($0.name)\"" }.joined(separator: ", ")
     }
 
-    /// Every service described for people: a heading per service, then its parts in call order.
-    public var explanation: String {
-        services.map { ($0.explanation).joined(separator: "\n") }.joined(separator: "\n\n")
+    /// Every service described for people (`gatehouse describe`): a heading per service, then its
+    /// parts in call order.
+    public var description: String {
+        services.map { $0.description.joined(separator: "\n") }.joined(separator: "\n\n")
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 
 /// One assembly in progress: builds components, collects every issue, and records the tree of
-/// descriptions that `explain` prints. Used from one thread at a time.
+/// descriptions that `describe` prints. Used from one thread at a time.
 final class AssemblyRun: @unchecked Sendable {
     static let maximumNesting = 16
 
@@ -30,7 +30,7 @@ final class AssemblyRun: @unchecked Sendable {
         self.observer = observer
     }
 
-    /// A gatekeeper built and shown by its configured name, with its line of `explain`.
+    /// A gatekeeper built and shown by its configured name, with its line of `describe`.
     typealias Built = (member: NamedGatekeeper, line: ExplanationLine)
 
     /// A policy and its explanation, also recorded under the enclosing policy's; `nil` when it
@@ -170,7 +170,7 @@ final class AssemblyRun: @unchecked Sendable {
     }
 }
 
-/// A line of `explain`, with nested lines for combinators.
+/// A line of `describe`, with nested lines for combinators.
 struct ExplanationLine: Sendable, Hashable {
     var text: String
     var children: [ExplanationLine] = []

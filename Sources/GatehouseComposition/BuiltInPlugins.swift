@@ -29,12 +29,27 @@ enum BuiltInPlugins {
         var whenInvalid: Checked<WhenInvalidRule>?
     }
 
+    /// `allOf`'s and `anyOf`'s `"gatekeepers"`, or the older `"policies"`.
     struct CombinatorSettings: Decodable {
-        var policies: [ComponentConfiguration]
+        var gatekeepers: [ComponentConfiguration]
+        /// The key the list was given under, for messages.
+        var key: String
+
+        init(from decoder: any Decoder) throws {
+            (gatekeepers, key) = try RenamedKey.decode(
+                [ComponentConfiguration].self, from: decoder, key: "gatekeepers", oldKey: "policies")
+        }
     }
 
+    /// `not`'s `"gatekeeper"`, or the older `"policy"`.
     struct NotSettings: Decodable {
-        var policy: ComponentConfiguration
+        var gatekeeper: ComponentConfiguration
+
+        init(from decoder: any Decoder) throws {
+            gatekeeper = try RenamedKey.decode(
+                ComponentConfiguration.self, from: decoder, key: "gatekeeper", oldKey: "policy"
+            ).value
+        }
     }
 
     struct DiskSettings: Decodable {
@@ -77,7 +92,7 @@ enum BuiltInPlugins {
         }
         try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
-            factory: { settings, context in Not(named: try context.member(settings.policy)) })
+            factory: { settings, context in Not(named: try context.member(settings.gatekeeper)) })
         try? registry.registerGatekeeper(
             "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
         try? registry.registerLoader(
@@ -159,10 +174,10 @@ enum BuiltInPlugins {
     static func makeCombinator(
         _ type: String, _ settings: CombinatorSettings, _ context: PluginContext
     ) throws -> any AccessPolicy {
-        guard !settings.policies.isEmpty else {
-            throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
+        guard !settings.gatekeepers.isEmpty else {
+            throw SettingsError(key: settings.key, message: "empty; \(type) needs at least one gatekeeper")
         }
-        let members = try context.members(settings.policies)
+        let members = try context.members(settings.gatekeepers)
         return type == "allOf" ? AllOf(named: members) : AnyOf(named: members)
     }
 

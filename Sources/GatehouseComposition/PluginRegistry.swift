@@ -4,7 +4,7 @@ import GatehouseCore
 /// The component types a configuration may name, each with its `Decodable` settings type and a
 /// factory; the built-ins are registered from the start (docs/configuration.md, "Your own types").
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings, with its line of `explain` when the type gives one.
+    /// Builds a component from its settings, with its line of `describe` when the type gives one.
     struct Plugin<Component>: Sendable {
         let build:
             @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> (
@@ -50,7 +50,7 @@ public struct PluginRegistry: Sendable {
     public var attributeSourceTypes: [String] { attributeSources.keys.sorted() }
 
     /// Registers a gatekeeper type: `settings` is decoded from the component's other keys (a key
-    /// it does not read is reported as unknown), `describe` gives its line of `explain`, and
+    /// it does not read is reported as unknown), `describe` gives its line of `describe`, and
     /// `factory` builds it, throwing ``SettingsError`` to point at one setting. Throws a
     /// ``PluginRegistrationError`` when the name is taken or empty.
     public mutating func registerGatekeeper<Settings: Decodable & Sendable>(

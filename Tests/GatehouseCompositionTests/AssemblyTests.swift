@@ -167,7 +167,7 @@ struct AssemblyTests {
             try await service.load("avatars/alice.png")
         }
         #expect(data == Data("avatar bytes".utf8))
-        #expect(service.explanation.contains("  loader: disk: files under assets"))
+        #expect(service.description.contains("  loader: disk: files under assets"))
     }
 
     @Test func aMissingRulesFileIsNotAConfigurationErrorButDenies() async throws {
@@ -203,7 +203,7 @@ struct AssemblyTests {
         toggle.set(.deny(reason: "switched off"))
         await #expect(throws: AccessDenied.self) { try await service.load("k") }
         #expect(loader.calls == 1)
-        #expect(service.explanation[0] == "service \"s\": gate → cache → loader")
+        #expect(service.description[0] == "service \"s\": gate → cache → loader")
     }
 
     @Test func shadowGatesAreReportedButNotEnforced() async throws {
@@ -298,7 +298,7 @@ struct AssemblyTests {
         let services = try Assembler().assemble(
             json: Data(Self.everyBuiltIn.utf8), baseDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(
-            services.explanation == """
+            services.description == """
                 service "avatars": gate → cache → loader
                   gatekeeper 1: allowList: resources avatars/*; subjects alice, bob
                   gatekeeper 2: timeWindow: Mon–Fri 09:00–17:00 Europe/Berlin

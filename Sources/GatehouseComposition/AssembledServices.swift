@@ -18,14 +18,14 @@ public struct AssembledServices: Sendable {
     }
 
     /// The service named `name`; with `nil`, the only service of a one-service file. Throws a
-    /// ``ServiceSelectionError`` naming the services there are.
+    /// ``ConfigurationError`` naming the services there are.
     public func service(named name: String?) throws -> ConfiguredService {
         if let name {
             if let service = self[name] { return service }
-            throw ServiceSelectionError(message: "no service \"\(name)\"; the configuration has \(list)")
+            throw ConfigurationError(message: "no service \"\(name)\"; the configuration has \(list)")
         }
         guard services.count == 1 else {
-            throw ServiceSelectionError(
+            throw ConfigurationError(
                 message:
                     "the configuration has \(services.count) services (\(list)); choose one with --service")
         }
@@ -41,18 +41,4 @@ public struct AssembledServices: Sendable {
     public var description: String {
         services.map { $0.description.joined(separator: "\n") }.joined(separator: "\n\n")
     }
-}
-
-/// Thrown when a service name does not select a service.
-public struct ServiceSelectionError: Error, Sendable, Hashable, LocalizedError {
-    /// What was wrong and which services exist.
-    public var message: String
-
-    /// Creates the error.
-    public init(message: String) {
-        self.message = message
-    }
-
-    /// The message.
-    public var errorDescription: String? { message }
 }

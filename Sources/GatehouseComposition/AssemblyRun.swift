@@ -125,18 +125,19 @@ final class AssemblyRun: @unchecked Sendable {
             report(error, at: path)
         case .failure(let problems as SettingsDecoder.Problems):
             for error in problems.errors { report(error, at: path) }
-        case .failure(let error as SettingsError):
-            report(error, at: path)
-        case .failure(let errors as SettingsErrors):
-            for error in errors.errors { report(error, at: path) }
+        case .failure(let error as ConfigurationError):
+            for issue in error.issues { report(issue, at: path) }
         case .failure(let error):
             issues.add(path, describe(error))
         }
         return nil
     }
 
-    private func report(_ error: SettingsError, at path: String) {
-        issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+    /// A plugin's problem, its path relative to the component at `path`.
+    private func report(_ issue: ConfigurationError.Issue, at path: String) {
+        let place =
+            issue.path.isEmpty || issue.path.hasPrefix("[") ? path + issue.path : "\(path).\(issue.path)"
+        issues.add(place, issue.message)
     }
 
     private func report(_ error: DecodingError, at path: String) {

@@ -51,8 +51,8 @@ public struct PluginRegistry: Sendable {
 
     /// Registers a gatekeeper type: `settings` is decoded from the component's other keys (a key
     /// it does not read is reported as unknown), `describe` gives its line of `describe`, and
-    /// `factory` builds it, throwing ``SettingsError`` to point at one setting. Throws a
-    /// ``PluginRegistrationError`` when the name is taken or empty.
+    /// `factory` builds it, throwing ``ConfigurationError`` to point at its settings. Throws a
+    /// ``ConfigurationError`` when the name is taken or empty.
     public mutating func registerGatekeeper<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
@@ -92,26 +92,12 @@ public struct PluginRegistry: Sendable {
         to table: inout [String: Plugin<Component>]
     ) throws {
         guard !type.isEmpty else {
-            throw PluginRegistrationError(message: "a \(kind) type name must not be empty")
+            throw ConfigurationError(message: "a \(kind) type name must not be empty")
         }
         guard table[type] == nil else {
-            throw PluginRegistrationError(
+            throw ConfigurationError(
                 message: "the \(kind) type \"\(type)\" is already registered; choose another name")
         }
         table[type] = plugin
     }
-}
-
-/// Thrown when a plugin cannot be registered.
-public struct PluginRegistrationError: Error, Sendable, Hashable, LocalizedError {
-    /// What was wrong.
-    public var message: String
-
-    /// Creates the error.
-    public init(message: String) {
-        self.message = message
-    }
-
-    /// The message.
-    public var errorDescription: String? { message }
 }

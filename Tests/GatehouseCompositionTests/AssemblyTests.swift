@@ -129,18 +129,18 @@ struct AssemblyTests {
 
     @Test func registeringATakenNameIsAnError() throws {
         var registry = PluginRegistry()
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerGatekeeper("allowList", settings: BuiltInLikeSettings.self) { _, _ in
                 AlwaysAllow()
             }
         }
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerLoader("disk", settings: BuiltInLikeSettings.self) { _, _ in
                 MemoryLoader<String, Data>()
             }
         }
         try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in AlwaysAllow() }
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in
                 AlwaysAllow()
             }
@@ -280,14 +280,14 @@ struct AssemblyTests {
         let services = try Assembler().assemble(
             json: Data(Self.everyBuiltIn.utf8), baseDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(
-            throws: ServiceSelectionError(
+            throws: ConfigurationError(
                 message: #"the configuration has 2 services ("avatars", "public"); choose one with --service"#
             )
         ) {
             try services.service(named: nil)
         }
         #expect(
-            throws: ServiceSelectionError(
+            throws: ConfigurationError(
                 message: #"no service "x"; the configuration has "avatars", "public""#)
         ) {
             try services.service(named: "x")

@@ -1,4 +1,5 @@
 import GatehouseComposition
+import GatehouseCore
 
 /// A strict parser of options (`--config F`, `--config=F`), flags and positional arguments.
 struct CommandLineArguments {
@@ -115,7 +116,7 @@ struct CommandLineArguments {
         let bare = String(name.drop { $0 == "-" })
         let close =
             names.first { !bare.isEmpty && ($0.hasPrefix(bare) || bare.hasPrefix($0)) }
-            ?? ConfigurationPath.suggestion(for: bare, among: names)
+            ?? closestName(to: bare, among: names)
         return close.map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
     }
 }

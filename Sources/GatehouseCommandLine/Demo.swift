@@ -52,8 +52,8 @@ struct Demo: Subcommand {
         var failures: [String] = []
 
         say("Gatehouse demo: a gate in front of a folder of avatars.")
-        say("The configuration is \(printable(config)); `gatehouse explain` describes it:\n")
-        _ = await quietly(["explain", config]) { say($0, indent: "  ") }
+        say("The configuration is \(printable(config)); `gatehouse describe` describes it:\n")
+        _ = await quietly(["describe", config]) { say($0, indent: "  ") }
 
         /// Runs `gatehouse COMMAND --config CONFIG --subject SUBJECT --at INSTANT KEY`, as told; a
         /// command on the copy is printed as a comment (`#`), since the copy is gone after the demo.
@@ -134,7 +134,7 @@ struct Demo: Subcommand {
     /// Prints `text`, each line wrapped to ``width``, its wrapped part after `continuation`.
     private func say(_ text: String, indent: String = "", continuation: String? = nil) {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            // Empty words keep runs of spaces, such as an indented line of `explain`.
+            // Empty words keep runs of spaces, such as an indented line of `describe`.
             let words = line.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             Self.wrap(words, indent: indent, continuation: continuation ?? indent).forEach(console.out)
         }

@@ -38,11 +38,18 @@ extension Subcommand {
 extension Commands {
     /// Every subcommand, in the order help lists them.
     static let all: [any Subcommand.Type] = [
-        Check.self, Load.self, Store.self, Remove.self, List.self, Validate.self, Explain.self,
+        Check.self, Load.self, Store.self, Remove.self, List.self, Validate.self, Describe.self,
         TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
     ]
 
-    static func subcommand(named name: String) -> (any Subcommand.Type)? { all.first { $0.name == name } }
+    /// Older names of subcommands, still accepted: `explain` is `describe`.
+    static let formerNames = ["explain": Describe.name]
+
+    /// The subcommand `name` runs, by its name or a former one.
+    static func subcommand(named name: String) -> (any Subcommand.Type)? {
+        let current = formerNames[name] ?? name
+        return all.first { $0.name == current }
+    }
 
     /// `check, load, ..., version`, for messages.
     static var names: String { all.map { $0.name }.joined(separator: ", ") }

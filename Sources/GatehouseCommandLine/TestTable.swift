@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseCore
 
 /// The table of `gatehouse test`, read strictly: each problem named by its place (`cases[3].expect`).
 struct TestTable {
@@ -137,7 +138,7 @@ struct TestTable {
         mutating func unknownKeys(in object: JSONObject, place: String, known: [String]) {
             for key in object.keys where !known.contains(key) {
                 let hint =
-                    ConfigurationPath.suggestion(for: key, among: known).map { " (did you mean \"\($0)\"?)" }
+                    closestName(to: key, among: known).map { " (did you mean \"\($0)\"?)" }
                     ?? ""
                 let listed = known.map { "\"\($0)\"" }.joined(separator: ", ")
                 add(ConfigurationPath.member(place, key), "unknown key\(hint); expected one of \(listed)")

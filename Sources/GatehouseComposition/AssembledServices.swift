@@ -18,14 +18,14 @@ public struct AssembledServices: Sendable {
     }
 
     /// The service named `name`; with `nil`, the only service of a one-service file. Throws a
-    /// ``ServiceSelectionError`` naming the services there are.
+    /// ``ConfigurationError`` naming the services there are.
     public func service(named name: String?) throws -> ConfiguredService {
         if let name {
             if let service = self[name] { return service }
-            throw ServiceSelectionError(message: "no service \"\(name)\"; the configuration has \(list)")
+            throw ConfigurationError(message: "no service \"\(name)\"; the configuration has \(list)")
         }
         guard services.count == 1 else {
-            throw ServiceSelectionError(
+            throw ConfigurationError(
                 message:
                     "the configuration has \(services.count) services (\(list)); choose one with --service")
         }
@@ -36,22 +36,9 @@ public struct AssembledServices: Sendable {
         services.map { "\"\($0.name)\"" }.joined(separator: ", ")
     }
 
-    /// Every service described for people: a heading per service, then its parts in call order.
-    public var explanation: String {
-        services.map { ($0.explanation).joined(separator: "\n") }.joined(separator: "\n\n")
+    /// Every service described for people (`gatehouse describe`): a heading per service, then its
+    /// parts in call order.
+    public var description: String {
+        services.map { $0.description.joined(separator: "\n") }.joined(separator: "\n\n")
     }
-}
-
-/// Thrown when a service name does not select a service.
-public struct ServiceSelectionError: Error, Sendable, Hashable, LocalizedError {
-    /// What was wrong and which services exist.
-    public var message: String
-
-    /// Creates the error.
-    public init(message: String) {
-        self.message = message
-    }
-
-    /// The message.
-    public var errorDescription: String? { message }
 }

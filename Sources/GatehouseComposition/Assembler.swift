@@ -175,7 +175,7 @@ public struct Assembler: Sendable {
             observer: run.observer, clock: clock, service: service.name, mask: mask,
             resourceAttributes: attributes)
         return ConfiguredService(
-            name: service.name, proxy: AccessProxy(chain, gate: gate), explanation: lines)
+            name: service.name, proxy: AccessProxy(chain, gate: gate), description: lines)
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import GatehouseCore
 
 /// One assembly in progress: builds components, collects every issue, and records the tree of
-/// descriptions that `explain` prints. Used from one thread at a time.
+/// descriptions that `describe` prints. Used from one thread at a time.
 final class AssemblyRun: @unchecked Sendable {
     static let maximumNesting = 16
 
@@ -30,7 +30,7 @@ final class AssemblyRun: @unchecked Sendable {
         self.observer = observer
     }
 
-    /// A gatekeeper built and shown by its configured name, with its line of `explain`.
+    /// A gatekeeper built and shown by its configured name, with its line of `describe`.
     typealias Built = (member: NamedGatekeeper, line: ExplanationLine)
 
     /// A policy and its explanation, also recorded under the enclosing policy's; `nil` when it
@@ -125,18 +125,19 @@ final class AssemblyRun: @unchecked Sendable {
             report(error, at: path)
         case .failure(let problems as SettingsDecoder.Problems):
             for error in problems.errors { report(error, at: path) }
-        case .failure(let error as SettingsError):
-            report(error, at: path)
-        case .failure(let errors as SettingsErrors):
-            for error in errors.errors { report(error, at: path) }
+        case .failure(let error as ConfigurationError):
+            for issue in error.issues { report(issue, at: path) }
         case .failure(let error):
             issues.add(path, describe(error))
         }
         return nil
     }
 
-    private func report(_ error: SettingsError, at path: String) {
-        issues.add(error.key.hasPrefix("[") ? path + error.key : "\(path).\(error.key)", error.message)
+    /// A plugin's problem, its path relative to the component at `path`.
+    private func report(_ issue: ConfigurationError.Issue, at path: String) {
+        let place =
+            issue.path.isEmpty || issue.path.hasPrefix("[") ? path + issue.path : "\(path).\(issue.path)"
+        issues.add(place, issue.message)
     }
 
     private func report(_ error: DecodingError, at path: String) {
@@ -170,7 +171,7 @@ final class AssemblyRun: @unchecked Sendable {
     }
 }
 
-/// A line of `explain`, with nested lines for combinators.
+/// A line of `describe`, with nested lines for combinators.
 struct ExplanationLine: Sendable, Hashable {
     var text: String
     var children: [ExplanationLine] = []

@@ -29,12 +29,27 @@ enum BuiltInPlugins {
         var whenInvalid: Checked<WhenInvalidRule>?
     }
 
+    /// `allOf`'s and `anyOf`'s `"gatekeepers"`, or the older `"policies"`.
     struct CombinatorSettings: Decodable {
-        var policies: [ComponentConfiguration]
+        var gatekeepers: [ComponentConfiguration]
+        /// The key the list was given under, for messages.
+        var key: String
+
+        init(from decoder: any Decoder) throws {
+            (gatekeepers, key) = try RenamedKey.decode(
+                [ComponentConfiguration].self, from: decoder, key: "gatekeepers", oldKey: "policies")
+        }
     }
 
+    /// `not`'s `"gatekeeper"`, or the older `"policy"`.
     struct NotSettings: Decodable {
-        var policy: ComponentConfiguration
+        var gatekeeper: ComponentConfiguration
+
+        init(from decoder: any Decoder) throws {
+            gatekeeper = try RenamedKey.decode(
+                ComponentConfiguration.self, from: decoder, key: "gatekeeper", oldKey: "policy"
+            ).value
+        }
     }
 
     struct DiskSettings: Decodable {
@@ -77,7 +92,7 @@ enum BuiltInPlugins {
         }
         try? registry.registerGatekeeper(
             "not", settings: NotSettings.self, describe: { _ in "not" },
-            factory: { settings, context in Not(named: try context.member(settings.policy)) })
+            factory: { settings, context in Not(named: try context.member(settings.gatekeeper)) })
         try? registry.registerGatekeeper(
             "remote", settings: RemoteSettings.self, describe: describeRemote, factory: makeRemote)
         try? registry.registerLoader(
@@ -95,7 +110,7 @@ enum BuiltInPlugins {
     static func makeJSONAttributes(
         _ settings: JSONAttributesSettings, _ context: PluginContext
     ) throws -> any AttributeSource {
-        var errors = SettingsErrors()
+        var errors = ConfigurationError(issues: [])
         if settings.path.isEmpty { errors.add("path", "expected a file path, found an empty string") }
         for (index, name) in (settings.attributes ?? []).enumerated() where name.isEmpty {
             errors.add("attributes[\(index)]", "expected an attribute name, found an empty string")
@@ -103,7 +118,7 @@ enum BuiltInPlugins {
         if let size = settings.maximumFileSize, size < 1 {
             errors.add("maximumFileSize", "expected a positive number of bytes, found \(size)")
         }
-        try errors.check()
+        try errors.throwIfAny()
         return JSONAttributeSource(
             url: context.resolve(settings.path), path: settings.path,
             declared: settings.attributes.map(Set.init),
@@ -130,8 +145,8 @@ enum BuiltInPlugins {
     ) throws -> any ResourceLoading<String, Data> {
         for key in settings.resources.keys.sorted() {
             if let violation = ResourceIdentity.path.violation(in: key) {
-                throw SettingsError(
-                    key: "resources[\(key.debugDescription)]",
+                throw ConfigurationError(
+                    path: "resources[\(key.debugDescription)]",
                     message: "the key \(violation); no request could name it")
             }
         }
@@ -139,7 +154,9 @@ enum BuiltInPlugins {
     }
 
     static func makeFile(_ settings: FileSettings, _ context: PluginContext) throws -> any AccessPolicy {
-        guard !settings.path.isEmpty else { throw SettingsError(key: "path", message: "must not be empty") }
+        guard !settings.path.isEmpty else {
+            throw ConfigurationError(path: "path", message: "must not be empty")
+        }
         return FilePolicy(
             url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
             whenInvalid: settings.whenInvalid?.value ?? .deny, attributes: context.build.declaredAttributes)
@@ -159,22 +176,23 @@ enum BuiltInPlugins {
     static func makeCombinator(
         _ type: String, _ settings: CombinatorSettings, _ context: PluginContext
     ) throws -> any AccessPolicy {
-        guard !settings.policies.isEmpty else {
-            throw SettingsError(key: "policies", message: "empty; \(type) needs at least one policy")
+        guard !settings.gatekeepers.isEmpty else {
+            throw ConfigurationError(
+                path: settings.key, message: "empty; \(type) needs at least one gatekeeper")
         }
-        let members = try context.members(settings.policies)
+        let members = try context.members(settings.gatekeepers)
         return type == "allOf" ? AllOf(named: members) : AnyOf(named: members)
     }
 
     static func makeDisk(_ settings: DiskSettings, _ context: PluginContext) throws
         -> any ResourceLoading<String, Data>
     {
-        var errors = SettingsErrors()
+        var errors = ConfigurationError(issues: [])
         if settings.root.isEmpty { errors.add("root", "must not be empty") }
         if let limit = settings.maximumFileSize, limit <= 0 {
             errors.add("maximumFileSize", "expected a positive number of bytes, found \(limit)")
         }
-        try errors.check()
+        try errors.throwIfAny()
         let root = context.resolve(settings.root)
         return settings.maximumFileSize.map { DiskLoader(root: root, maximumFileSize: $0) }
             ?? DiskLoader(root: root)
@@ -184,10 +202,10 @@ enum BuiltInPlugins {
         -> any AccessPolicy
     {
         guard settings.resources != nil || settings.subjects != nil else {
-            throw SettingsError(
-                key: "resources", message: "missing; give \"resources\", \"subjects\" or both")
+            throw ConfigurationError(
+                path: "resources", message: "missing; give \"resources\", \"subjects\" or both")
         }
-        var errors = SettingsErrors()
+        var errors = ConfigurationError(issues: [])
         for (key, list) in [("resources", settings.resources), ("subjects", settings.subjects)] {
             guard let list else { continue }
             if list.isEmpty {
@@ -197,7 +215,7 @@ enum BuiltInPlugins {
                 errors.add("\(key)[\(index)]", "an empty pattern matches nothing")
             }
         }
-        try errors.check()
+        try errors.throwIfAny()
         return try AllowList(resources: settings.resources, subjects: settings.subjects)
     }
 
@@ -211,12 +229,13 @@ enum BuiltInPlugins {
         -> any AccessPolicy
     {
         guard !settings.days.isEmpty else {
-            throw SettingsError(key: "days", message: "empty; list at least one day (\"mon\" … \"sun\")")
+            throw ConfigurationError(
+                path: "days", message: "empty; list at least one day (\"mon\" … \"sun\")")
         }
         let (from, to) = (settings.from.value, settings.to.value)
         guard from != to else {
-            throw SettingsError(
-                key: "to", message: "equals from (\(from)); a window needs a start and a different end")
+            throw ConfigurationError(
+                path: "to", message: "equals from (\(from)); a window needs a start and a different end")
         }
         return try TimeWindow(
             days: Set(settings.days.map(\.value)), from: from, to: to, timeZone: settings.timeZone.text,
@@ -298,8 +317,8 @@ enum WhenInvalidRule: SettingRule {
     }
     static func problem(with text: String) -> String {
         let hint =
-            editDistance(Array(text.lowercased()), Array("keeplastgood")) <= 3
-            ? "; did you mean \"keepLastGood\"?" : ""
+            closestName(to: text, among: ["keepLastGood"], within: 3).map { "; did you mean \"\($0)\"?" }
+            ?? ""
         return "unknown value \"\(text)\"; expected \"deny\" or \"keepLastGood\"\(hint)"
     }
 }

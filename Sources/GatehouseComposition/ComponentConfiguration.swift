@@ -1,5 +1,6 @@
 /// One component of a service: a `type` registered in the ``PluginRegistry`` and its settings.
-/// Settings that nest policies (like `allOf`'s) hold these, built with ``PluginContext/policy(_:)``.
+/// Settings that nest gatekeepers (like `allOf`'s) hold these, built with
+/// ``PluginContext/gatekeeper(_:)``.
 public struct ComponentConfiguration: Sendable, Hashable, Codable {
     /// The registered type name, such as `"allowList"`.
     public var type: String

@@ -3,23 +3,24 @@ enum ConfigurationDuration {
     /// The longest duration a setting may name: ten minutes.
     static let maximum = Duration.seconds(600)
 
-    /// The duration `text` names, or a ``SettingsError`` at `key` saying what was expected.
-    static func parse(_ text: String, key: String) throws(SettingsError) -> Duration {
+    /// The duration `text` names, or a ``ConfigurationError`` at `key` saying what was expected.
+    static func parse(_ text: String, key: String) throws(ConfigurationError) -> Duration {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         let unit = text.dropFirst(digits.count)
         guard !digits.isEmpty, let number = Int(digits), unit == "ms" || unit == "s" else {
-            throw SettingsError(
-                key: key,
+            throw ConfigurationError(
+                path: key,
                 message:
                     "expected a duration such as \"250ms\" or \"2s\" (a whole number, then ms or s), found \"\(text)\""
             )
         }
         let duration = unit == "ms" ? Duration.milliseconds(number) : Duration.seconds(number)
         guard number > 0 else {
-            throw SettingsError(key: key, message: "must be positive, found \"\(text)\"")
+            throw ConfigurationError(path: key, message: "must be positive, found \"\(text)\"")
         }
         guard duration <= maximum else {
-            throw SettingsError(key: key, message: "must be at most 600s (ten minutes), found \"\(text)\"")
+            throw ConfigurationError(
+                path: key, message: "must be at most 600s (ten minutes), found \"\(text)\"")
         }
         return duration
     }

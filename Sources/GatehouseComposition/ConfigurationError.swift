@@ -1,8 +1,14 @@
 import Foundation
 import GatehouseCore
 
-/// Every problem of a configuration, found in one pass, each located by its path in the file
+/// A problem in configuration, the one error type of GatehouseComposition: every problem of a
+/// configuration, found in one pass, each located by its path in the file
 /// (`services.avatars.gatekeepers[2].from: expected HH:mm, found "9am"`) or by line and column.
+///
+/// A plugin factory throws it to point at its own settings, with paths relative to the
+/// component (`ConfigurationError(path: "timeZone", message: ...)`, `days[2]`); the assembler
+/// places them under the component's path. Registering a plugin under a taken name, or asking
+/// for a service a configuration does not have, throws it too, with an empty path.
 public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
     /// One located problem.
     public struct Issue: Sendable, Hashable, CustomStringConvertible {
@@ -41,45 +47,29 @@ public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
         self.issues = issues
     }
 
+    /// An error of one problem at `path` (empty: the whole configuration, or no place in it).
+    public init(path: String = "", message: String) {
+        self.init(issues: [Issue(path: path, message: message)])
+    }
+
     /// An error of one problem with the whole file.
     init(file: URL?, message: String, line: Int? = nil, column: Int? = nil) {
         self.init(file: file, issues: [Issue(path: "", message: message, line: line, column: column)])
     }
 
+    /// Adds a problem at `path`, for a factory that reports every problem of its settings at once.
+    mutating func add(_ path: String, _ message: String) {
+        issues.append(Issue(path: path, message: message))
+    }
+
+    /// Throws `self` when it holds any problem.
+    func throwIfAny() throws(ConfigurationError) {
+        if !issues.isEmpty { throw self }
+    }
+
     /// One line per issue.
     public var errorDescription: String? {
         issues.map(\.description).joined(separator: "\n")
-    }
-}
-
-/// Thrown by a plugin factory to say which of its settings was wrong; the assembler places it
-/// under the component's path (`services.avatars.gatekeepers[1].timeZone: ...`).
-public struct SettingsError: Error, Sendable, Hashable, LocalizedError {
-    /// The setting's key, or a path below the component such as `days[2]`.
-    public var key: String
-    /// What was wrong and what was expected.
-    public var message: String
-
-    /// Creates the error.
-    public init(key: String, message: String) {
-        self.key = key
-        self.message = message
-    }
-
-    /// `key: message`.
-    public var errorDescription: String? { "\(key): \(message)" }
-}
-
-/// Every ``SettingsError`` of one component, thrown together so that one does not hide the next.
-struct SettingsErrors: Error {
-    var errors: [SettingsError] = []
-
-    mutating func add(_ key: String, _ message: String) {
-        errors.append(SettingsError(key: key, message: message))
-    }
-
-    func check() throws {
-        if !errors.isEmpty { throw self }
     }
 }
 
@@ -158,13 +148,8 @@ package enum ConfigurationPath {
         }
     }
 
-    /// The closest candidate to `word` within a small edit distance.
-    package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-        closestName(to: word, among: candidates)
-    }
-
     /// ` (did you mean "…"?)` naming the closest candidate to `word`, or `""`.
     static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String {
-        suggestion(for: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+        closestName(to: word, among: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
     }
 }

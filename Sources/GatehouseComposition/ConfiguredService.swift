@@ -11,8 +11,9 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     public let name: String
     /// The enforced chain: an `AccessProxy` in front of the (cached) loader.
     public let proxy: AccessProxy<AnyLoader<Never>>
-    /// The service as described for people, one line per part, nested combinators indented.
-    public let explanation: [String]
+    /// The service as described for people (`gatehouse describe`), one line per part, nested
+    /// combinators indented.
+    public let description: [String]
 
     /// The gate every operation is decided by.
     public var gate: AccessGate { proxy.gate }

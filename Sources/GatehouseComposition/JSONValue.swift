@@ -1,4 +1,4 @@
-import GatehouseRemote
+import GatehouseCore
 
 /// A JSON value as written in a configuration file; numbers keep their literal text, so
 /// `10000000` stays exact whatever width it is read as.
@@ -29,7 +29,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
-/// A JSON object whose keys keep the order they were written in, so errors and `explain` follow
+/// A JSON object whose keys keep the order they were written in, so errors and `describe` follow
 /// the file; equality ignores the order, as JSON does.
 public struct JSONObject: Sendable, Hashable {
     /// The members in the order they were written.

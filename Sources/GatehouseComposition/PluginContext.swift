@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// What a plugin factory knows about where it is being built, and a way to build nested policies.
+/// What a plugin factory knows about where it is being built, and a way to build nested gatekeepers.
 public struct PluginContext: Sendable {
     /// The configuration's folder; relative paths resolve against it, never the working directory.
     public let baseDirectory: URL
@@ -25,15 +25,16 @@ public struct PluginContext: Sendable {
         return baseDirectory.appendingPathComponent(path).standardizedFileURL
     }
 
-    /// Builds a nested policy (as `not` does with its `policy`). Problems in it are reported at
-    /// its own path; the call then throws and the enclosing component is not built. Its
-    /// configured `"name"` is shown by a built-in combinator that holds it, not by your own.
-    public func policy(_ component: ComponentConfiguration) throws -> any AccessPolicy {
+    /// Builds a nested gatekeeper (as `not` does with its `gatekeeper`). Problems in it are
+    /// reported at its own path; the call then throws and the enclosing component is not built.
+    /// Its configured `"name"` is shown by a built-in combinator that holds it, not by your own.
+    public func gatekeeper(_ component: ComponentConfiguration) throws -> any AccessPolicy {
         try member(component).policy
     }
 
-    /// Builds nested policies (as `allOf` does), reporting the problems of every one before throwing.
-    public func policies(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
+    /// Builds nested gatekeepers (as `allOf` does), reporting the problems of every one before
+    /// throwing.
+    public func gatekeepers(_ components: [ComponentConfiguration]) throws -> [any AccessPolicy] {
         try members(components).map(\.policy)
     }
 

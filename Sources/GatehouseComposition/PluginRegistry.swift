@@ -4,7 +4,7 @@ import GatehouseCore
 /// The component types a configuration may name, each with its `Decodable` settings type and a
 /// factory; the built-ins are registered from the start (docs/configuration.md, "Your own types").
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings, with its line of `explain` when the type gives one.
+    /// Builds a component from its settings, with its line of `describe` when the type gives one.
     struct Plugin<Component>: Sendable {
         let build:
             @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> (
@@ -50,9 +50,9 @@ public struct PluginRegistry: Sendable {
     public var attributeSourceTypes: [String] { attributeSources.keys.sorted() }
 
     /// Registers a gatekeeper type: `settings` is decoded from the component's other keys (a key
-    /// it does not read is reported as unknown), `describe` gives its line of `explain`, and
-    /// `factory` builds it, throwing ``SettingsError`` to point at one setting. Throws a
-    /// ``PluginRegistrationError`` when the name is taken or empty.
+    /// it does not read is reported as unknown), `describe` gives its line of `describe`, and
+    /// `factory` builds it, throwing ``ConfigurationError`` to point at its settings. Throws a
+    /// ``ConfigurationError`` when the name is taken or empty.
     public mutating func registerGatekeeper<Settings: Decodable & Sendable>(
         _ type: String,
         settings: Settings.Type,
@@ -92,26 +92,12 @@ public struct PluginRegistry: Sendable {
         to table: inout [String: Plugin<Component>]
     ) throws {
         guard !type.isEmpty else {
-            throw PluginRegistrationError(message: "a \(kind) type name must not be empty")
+            throw ConfigurationError(message: "a \(kind) type name must not be empty")
         }
         guard table[type] == nil else {
-            throw PluginRegistrationError(
+            throw ConfigurationError(
                 message: "the \(kind) type \"\(type)\" is already registered; choose another name")
         }
         table[type] = plugin
     }
-}
-
-/// Thrown when a plugin cannot be registered.
-public struct PluginRegistrationError: Error, Sendable, Hashable, LocalizedError {
-    /// What was wrong.
-    public var message: String
-
-    /// Creates the error.
-    public init(message: String) {
-        self.message = message
-    }
-
-    /// The message.
-    public var errorDescription: String? { message }
 }

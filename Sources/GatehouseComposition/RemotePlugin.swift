@@ -20,15 +20,15 @@ extension BuiltInPlugins {
         guard let url = URL(string: settings.url), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
-            throw SettingsError(
-                key: "url",
+            throw ConfigurationError(
+                path: "url",
                 message:
                     "expected an http:// or https:// URL with a host, such as \"http://127.0.0.1:8181/v1/data/gatehouse\", found \"\(RemotePolicy.redacted(settings.url))\""
             )
         }
         guard !RemotePolicy.redacted(settings.url).contains("…@"), url.user == nil, url.password == nil else {
-            throw SettingsError(
-                key: "url",
+            throw ConfigurationError(
+                path: "url",
                 message:
                     "the URL carries user information (a name or password before \"@\"), which would show in denial reasons and logs; remove it and name an environment variable that holds a token with \"bearerTokenEnvironment\""
             )
@@ -36,23 +36,23 @@ extension BuiltInPlugins {
         var bearerToken: String?
         if let variable = settings.bearerTokenEnvironment {
             guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else {
-                throw SettingsError(
-                    key: "bearerTokenEnvironment",
+                throw ConfigurationError(
+                    path: "bearerTokenEnvironment",
                     message:
                         "the environment variable \"\(variable)\" is not set or empty; set it to the token the decision service expects"
                 )
             }
             if let problem = RemotePolicy.bearerTokenProblem(value) {
-                throw SettingsError(
-                    key: "bearerTokenEnvironment", message: "\(problem) (from \"\(variable)\")")
+                throw ConfigurationError(
+                    path: "bearerTokenEnvironment", message: "\(problem) (from \"\(variable)\")")
             }
             bearerToken = value
         }
         let proxy = try remoteProxy(settings.proxy)
         let timeout = try settings.timeout.map { try ConfigurationDuration.parse($0, key: "timeout") }
         if let limit = settings.maxResponseBytes, limit <= 0 {
-            throw SettingsError(
-                key: "maxResponseBytes", message: "expected a positive number of bytes, found \(limit)")
+            throw ConfigurationError(
+                path: "maxResponseBytes", message: "expected a positive number of bytes, found \(limit)")
         }
         do {
             return try RemotePolicy(
@@ -60,7 +60,7 @@ extension BuiltInPlugins {
                 maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
                 bearerToken: bearerToken, proxy: proxy)
         } catch let error as RemotePolicyError {
-            throw SettingsError(key: "url", message: error.errorDescription ?? "cannot be used")
+            throw ConfigurationError(path: "url", message: error.errorDescription ?? "cannot be used")
         }
     }
 
@@ -69,17 +69,17 @@ extension BuiltInPlugins {
         if let known = RemoteDecisionProtocol(rawValue: text) { return known }
         let names = RemoteDecisionProtocol.allCases.map(\.rawValue)
         let hint =
-            ConfigurationPath.suggestion(for: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
-        throw SettingsError(
-            key: "protocol", message: "unknown value \"\(text)\"; expected \"opa\" or \"authzen\"\(hint)")
+            closestName(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+        throw ConfigurationError(
+            path: "protocol", message: "unknown value \"\(text)\"; expected \"opa\" or \"authzen\"\(hint)")
     }
 
     /// The `proxy` setting: `"none"` (the default) or `"environment"`.
     static func remoteProxy(_ text: String?) throws -> HTTPProxySetting {
         guard let text else { return .direct }
         if let known = HTTPProxySetting(rawValue: text) { return known }
-        throw SettingsError(
-            key: "proxy",
+        throw ConfigurationError(
+            path: "proxy",
             message: "unknown value \"\(text)\"; expected \"none\" (the default) or \"environment\"")
     }
 

@@ -1,3 +1,5 @@
+import GatehouseCore
+
 /// Decodes a plugin's settings, noting every key the type read so that the others are reported
 /// as unknown (a typo such as `"subjcts"` must never pass silently). A bad value is noted and a
 /// stand-in decoded in its place, so that every problem is reported at once.
@@ -66,7 +68,7 @@ final class SettingsDecoder {
                 unknown.append(
                     UnknownKey(
                         path: path + [AnyCodingKey(stringValue: key)],
-                        suggestion: ConfigurationPath.suggestion(for: key, among: candidates)))
+                        suggestion: closestName(to: key, among: candidates)))
             }
         }
         return unknown

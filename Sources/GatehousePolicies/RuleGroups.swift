@@ -72,7 +72,8 @@ struct RuleGroups {
         let defined = groups.compactMap { $0.definedAt == nil ? nil : $0.name }.sorted()
         return undefined.enumerated().map { index, group in
             let closest =
-                index < RulesFileError.problemLimit ? nearestName(to: group.name, among: defined) : nil
+                index < RulesFileError.problemLimit
+                ? closestName(to: group.name, among: defined, within: 2) : nil
             let hint =
                 closest.map { "; did you mean \"\($0)\"?" }
                 ?? "; define it with a line \"group \(group.name) MEMBER...\""

@@ -56,7 +56,7 @@ struct RulesParser {
             case "group": try readGroup(fields, line: line.number)
             default:
                 let keywords = ["allow", "deny", "group", "end"]
-                let hint = nearestName(to: fields[0], among: keywords, within: min(2, fields[0].count - 1))
+                let hint = closestName(to: fields[0], among: keywords, within: min(2, fields[0].count - 1))
                 throw RuleSyntaxError(
                     "unknown effect \"\(fields[0])\"; expected allow, deny or group"
                         + (hint.map { "; did you mean \"\($0)\"?" } ?? ""))
@@ -178,12 +178,4 @@ struct RulesParser {
 
     private static let memberForbidden = Array("*@{}".utf8)
     private static let groupNameForbidden = Array("*@{}=".utf8)
-}
-
-/// The first of `candidates` closest to `word` within `limit` edits (but not `word` itself), if any.
-func nearestName(to word: String, among candidates: [String], within limit: Int = 2) -> String? {
-    let word = Array(word)
-    return candidates.map { (name: $0, distance: editDistance(Array($0), word)) }
-        .filter { $0.distance > 0 && $0.distance <= limit }
-        .min { $0.distance < $1.distance }?.name
 }

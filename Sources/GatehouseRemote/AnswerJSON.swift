@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 
 /// A decision service's answer as plain JSON, so its shape is checked strictly (a boolean is never 1).
 enum AnswerJSON: Sendable, Hashable, JSONBuildable {

@@ -31,10 +31,10 @@ struct PluginCommandTests {
         #expect(run.err.isEmpty)
     }
 
-    @Test func aRegisteredPolicyTypeIsExplainedWithItsOwnDescription() async throws {
+    @Test func aRegisteredPolicyTypeIsDescribedWithItsOwnDescription() async throws {
         let folder = try Folder(configuration: Self.configuration)
         defer { folder.remove() }
-        let run = await Captured.run(["explain", folder.configuration], registry: try Self.tenantRegistry())
+        let run = await Captured.run(["describe", folder.configuration], registry: try Self.tenantRegistry())
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.joined(separator: "\n").contains("tenant acme"), "\(run.out)")
     }
@@ -89,7 +89,7 @@ struct PluginCommandTests {
 
     /// Each command, with `CONFIG` standing for the configuration's path.
     static let commandsThatAssemble: [[String]] = [
-        ["validate", "CONFIG"], ["explain", "CONFIG"],
+        ["validate", "CONFIG"], ["describe", "CONFIG"],
         ["check", "--config", "CONFIG", "--attr", "tenant=acme", "plans/q3.txt"],
     ]
 

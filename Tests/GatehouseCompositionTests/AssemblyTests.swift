@@ -129,18 +129,18 @@ struct AssemblyTests {
 
     @Test func registeringATakenNameIsAnError() throws {
         var registry = PluginRegistry()
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerGatekeeper("allowList", settings: BuiltInLikeSettings.self) { _, _ in
                 AlwaysAllow()
             }
         }
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerLoader("disk", settings: BuiltInLikeSettings.self) { _, _ in
                 MemoryLoader<String, Data>()
             }
         }
         try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in AlwaysAllow() }
-        #expect(throws: PluginRegistrationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try registry.registerGatekeeper("mine", settings: BuiltInLikeSettings.self) { _, _ in
                 AlwaysAllow()
             }
@@ -167,7 +167,7 @@ struct AssemblyTests {
             try await service.load("avatars/alice.png")
         }
         #expect(data == Data("avatar bytes".utf8))
-        #expect(service.explanation.contains("  loader: disk: files under assets"))
+        #expect(service.description.contains("  loader: disk: files under assets"))
     }
 
     @Test func aMissingRulesFileIsNotAConfigurationErrorButDenies() async throws {
@@ -203,7 +203,7 @@ struct AssemblyTests {
         toggle.set(.deny(reason: "switched off"))
         await #expect(throws: AccessDenied.self) { try await service.load("k") }
         #expect(loader.calls == 1)
-        #expect(service.explanation[0] == "service \"s\": gate → cache → loader")
+        #expect(service.description[0] == "service \"s\": gate → cache → loader")
     }
 
     @Test func shadowGatesAreReportedButNotEnforced() async throws {
@@ -280,14 +280,14 @@ struct AssemblyTests {
         let services = try Assembler().assemble(
             json: Data(Self.everyBuiltIn.utf8), baseDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(
-            throws: ServiceSelectionError(
+            throws: ConfigurationError(
                 message: #"the configuration has 2 services ("avatars", "public"); choose one with --service"#
             )
         ) {
             try services.service(named: nil)
         }
         #expect(
-            throws: ServiceSelectionError(
+            throws: ConfigurationError(
                 message: #"no service "x"; the configuration has "avatars", "public""#)
         ) {
             try services.service(named: "x")
@@ -298,7 +298,7 @@ struct AssemblyTests {
         let services = try Assembler().assemble(
             json: Data(Self.everyBuiltIn.utf8), baseDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(
-            services.explanation == """
+            services.description == """
                 service "avatars": gate → cache → loader
                   gatekeeper 1: allowList: resources avatars/*; subjects alice, bob
                   gatekeeper 2: timeWindow: Mon–Fri 09:00–17:00 Europe/Berlin

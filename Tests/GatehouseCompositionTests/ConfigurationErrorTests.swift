@@ -70,14 +70,14 @@ struct ConfigurationErrorTests {
             #"services.s.gatekeepers: empty; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"#
         ),
         (
-            #"[{ "type": "allOf", "policies": [] }]"#,
-            #"services.s.gatekeepers[0].policies: empty; allOf needs at least one policy"#
+            #"[{ "type": "allOf", "gatekeepers": [] }]"#,
+            #"services.s.gatekeepers[0].gatekeepers: empty; allOf needs at least one gatekeeper"#
         ),
         (
             #"[{ "type": "not", "policy": { "type": "anyOf", "policies": [{ "type": "alwaysDeny", "reson": "x" }] } }]"#,
             #"services.s.gatekeepers[0].policy.policies[0].reson: unknown key (did you mean "reason"?)"#
         ),
-        (#"[{ "type": "not" }]"#, #"services.s.gatekeepers[0].policy: missing"#),
+        (#"[{ "type": "not" }]"#, #"services.s.gatekeepers[0].gatekeeper: missing"#),
         (#"[{ "type": "file", "path": "" }]"#, #"services.s.gatekeepers[0].path: must not be empty"#),
         (
             #"[{ "type": "alwaysAllow", "name": "" }]"#,

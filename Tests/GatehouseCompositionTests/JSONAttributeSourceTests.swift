@@ -143,7 +143,7 @@ struct JSONAttributeSourceTests {
         #expect(
             try await !docs.decide(Self.read("mallory", ["tenant": "acme", "owner": "mallory"])).isAllowed)
         #expect(
-            docs.explanation.contains("  resource attributes: json: attributes in owners.json (names owner)"))
+            docs.description.contains("  resource attributes: json: attributes in owners.json (names owner)"))
     }
 
     @Test func aConfiguredSizeBoundFailsTheGateNamingTheFileAndTheSetting() async throws {

@@ -43,7 +43,7 @@ struct RemoteConfigurationSecretTests {
                            "url": "http://127.0.0.1:8181/v1/data/gatehouse?token=T0k3n" }]
                         """#
                 ).utf8), baseDirectory: FileManager.default.temporaryDirectory)
-        let lines = try services.service(named: "s").explanation
+        let lines = try services.service(named: "s").description
         #expect(!lines.joined().contains("T0k3n"), "\(lines)")
         #expect(
             lines.contains(

@@ -60,7 +60,7 @@ struct RemoteConfigurationTests {
                            "maxResponseBytes": 4096 }]
                         """#
                 ).utf8), baseDirectory: FileManager.default.temporaryDirectory)
-        let lines = try services.service(named: "s").explanation
+        let lines = try services.service(named: "s").description
         #expect(
             lines.contains(
                 "  gatekeeper 1: policy-agent = remote: asks the OPA data API at http://127.0.0.1:8181/v1/data/gatehouse, timeout 250ms; no answer fails the gate, a grant is never cached"

@@ -150,6 +150,6 @@ struct ResourceAttributeSourceTests {
         .service(named: "docs")
         #expect(try await docs.decide(Self.write("carol")).isAllowed)
         #expect(try await !docs.decide(Self.write("bob", claiming: ["owner": "bob"])).isAllowed)
-        #expect(docs.explanation.contains(#"  resource attributes: fixed owner="carol""#))
+        #expect(docs.description.contains(#"  resource attributes: fixed owner="carol""#))
     }
 }

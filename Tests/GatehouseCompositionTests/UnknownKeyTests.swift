@@ -25,17 +25,17 @@ struct UnknownKeyTests {
             ]
         ),
         (
-            #"[{ "type": "not", "polcy": { "type": "alwaysDeny" } }]"#,
+            #"[{ "type": "not", "gatekeepr": { "type": "alwaysDeny" } }]"#,
             [
-                #"services.s.gatekeepers[0].polcy: unknown key (did you mean "policy"?)"#,
-                "services.s.gatekeepers[0].policy: missing",
+                #"services.s.gatekeepers[0].gatekeepr: unknown key (did you mean "gatekeeper"?)"#,
+                "services.s.gatekeepers[0].gatekeeper: missing",
             ]
         ),
         (
-            #"[{ "type": "allOf", "polices": [{ "type": "alwaysAllow" }] }]"#,
+            #"[{ "type": "allOf", "gatekeeprs": [{ "type": "alwaysAllow" }] }]"#,
             [
-                #"services.s.gatekeepers[0].polices: unknown key (did you mean "policies"?)"#,
-                "services.s.gatekeepers[0].policies: missing",
+                #"services.s.gatekeepers[0].gatekeeprs: unknown key (did you mean "gatekeepers"?)"#,
+                "services.s.gatekeepers[0].gatekeepers: missing",
             ]
         ),
         (

@@ -28,8 +28,8 @@ struct WhenInvalidConfigurationTests {
         try folder.write(Self.good, to: "docs.rules")
         let keeping = try folder.write(Self.configuration(whenInvalid: "keepLastGood"), to: "keeping.json")
         let plain = try folder.write(Self.configuration(whenInvalid: nil), to: "plain.json")
-        let keepingLines = try Assembler().assemble(contentsOf: keeping).service(named: "s").explanation
-        let plainLines = try Assembler().assemble(contentsOf: plain).service(named: "s").explanation
+        let keepingLines = try Assembler().assemble(contentsOf: keeping).service(named: "s").description
+        let plainLines = try Assembler().assemble(contentsOf: plain).service(named: "s").description
         #expect(
             keepingLines.contains {
                 $0.hasSuffix("file: rules in docs.rules (keeps the last good version when invalid)")

@@ -132,7 +132,7 @@ struct GatehouseCommandEscapingTests {
         let valid = #"valid; 1 service, 1 rule, 0 groups: s\u{2028}vc"#
         #expect(Self.lines(validate.stdout) == ["\(config.path): \(valid)"])
 
-        let explain = try await Examples.gatehouse("explain", config.path)
+        let explain = try await Examples.gatehouse("describe", config.path)
         #expect(explain.status == 0)
         #expect(Self.lines(explain.stdout).first == #"service "s\u{2028}vc": gate → loader"#)
         #expect(!Self.allLines(explain).contains { $0.hasPrefix("allowed:") })

@@ -162,8 +162,8 @@ struct GatehouseCommandTests {
         #expect((object?["errors"] as? [String])?.count == 3)
     }
 
-    @Test func explainDescribesTheChain() async throws {
-        let run = try await Examples.gatehouse("explain", Self.config)
+    @Test func describeDescribesTheChain() async throws {
+        let run = try await Examples.gatehouse("describe", Self.config)
         #expect(run.status == 0)
         #expect(
             run.stdout.hasPrefix(
@@ -171,7 +171,7 @@ struct GatehouseCommandTests {
         #expect(run.stdout.contains("  loader: disk: files under assets"))
     }
 
-    @Test(arguments: ["check", "load", "validate", "explain", "demo"])
+    @Test(arguments: ["check", "load", "validate", "describe", "demo"])
     func everySubcommandHasHelp(command: String) async throws {
         let run = try await Examples.gatehouse(command, "--help")
         #expect(run.status == 0)
@@ -183,7 +183,7 @@ struct GatehouseCommandTests {
     @Test func topLevelHelpListsTheCommands() async throws {
         let run = try await Examples.gatehouse("--help")
         #expect(run.status == 0)
-        for command in ["check", "load", "validate", "explain"] {
+        for command in ["check", "load", "validate", "describe"] {
             #expect(run.stdout.contains("gatehouse \(command)"))
         }
         #expect(run.stdout.contains("0 allowed / ok, 1 error, 2 usage, 3 denied"))
@@ -221,7 +221,7 @@ struct GatehouseCommandTests {
             "error: option '--json' is a flag and takes no value"
         ),
         (["validate"], "error: missing FILE for 'validate'"),
-        (["explain", "a.json", "b.json"], "error: unexpected argument 'b.json' for 'explain'"),
+        (["describe", "a.json", "b.json"], "error: unexpected argument 'b.json' for 'describe'"),
         (["demo", "extra"], "error: unexpected argument 'extra' for 'demo'; it takes no arguments"),
         (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
     ])

@@ -59,7 +59,7 @@ struct GatehouseRemoteCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(service.requests.first?.headers["authorization"] == "Bearer T0pS3cr3t")
         let explained = try await Examples.run(
-            "gatehouse", ["explain", folder.path("gatehouse.json")],
+            "gatehouse", ["describe", folder.path("gatehouse.json")],
             environment: ["GATEHOUSE_OPA_TOKEN": "T0pS3cr3t"])
         #expect(!(explained.stdout + explained.stderr).contains("T0pS3cr3t"))
         #expect(explained.stdout.contains("GATEHOUSE_OPA_TOKEN"), "\(explained.stdout)")
@@ -83,7 +83,7 @@ struct GatehouseRemoteCommandTests {
         let folder = try Self.configuration(
             remote: #""url": "http://127.0.0.1:\#(port)/v1/data/x?token=T0pS3cr3t", "timeout": "2s""#)
         for arguments in [
-            ["explain", folder.path("gatehouse.json")],
+            ["describe", folder.path("gatehouse.json")],
             ["validate", folder.path("gatehouse.json")],
             ["check", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
             ["check", "--json", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],

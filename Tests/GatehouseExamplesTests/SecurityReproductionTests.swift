@@ -103,7 +103,7 @@ struct SecurityReproductionTests {
     @Test(arguments: ["allOf", "anyOf"])
     func notOfAnEmptyCombinatorIsRefusedByTheConfiguration(_ type: String) async throws {
         let (folder, config) = try Self.configuration(
-            gatekeepers: #"[{ "type": "not", "policy": { "type": "\#(type)", "policies": [] } }]"#)
+            gatekeepers: #"[{ "type": "not", "gatekeeper": { "type": "\#(type)", "gatekeepers": [] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try await Examples.gatehouse(
             "load", "--config", config, "--subject", "mallory", "Keys/master")
@@ -111,6 +111,7 @@ struct SecurityReproductionTests {
         #expect(run.stdout.isEmpty)
         #expect(
             run.stderr.hasSuffix(
-                "services.vault.gatekeepers[0].policy.policies: empty; \(type) needs at least one policy\n"))
+                "services.vault.gatekeepers[0].gatekeeper.gatekeepers: empty; \(type) needs at least one gatekeeper\n"
+            ))
     }
 }

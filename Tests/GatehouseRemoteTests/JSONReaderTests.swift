@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import GatehouseCore
 @testable import GatehouseRemote
 
 /// The one JSON reader, which configurations and decision services' answers share: a key

@@ -27,9 +27,9 @@ func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             "assembly changed the services: \(services.services.map(\.name))")
         for service in services.services {
             require(!service.gate.gatekeepers.isEmpty, "service \(service.name) has no gatekeeper")
-            require(!service.explanation.isEmpty, "service \(service.name) has no explanation")
+            require(!service.description.isEmpty, "service \(service.name) has no explanation")
         }
-        _ = services.explanation
+        _ = services.description
     } catch is ConfigurationError {
     } catch {
         require(false, "Assembler.assemble(json:) threw \(type(of: error)): \(error)")

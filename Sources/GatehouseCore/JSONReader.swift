@@ -1,5 +1,3 @@
-import GatehouseCore
-
 /// A JSON value type that ``JSONReader`` builds: one constructor per kind of value (an enum's
 /// cases can be them). Numbers come as their literal text; an object's members in their order.
 package protocol JSONBuildable {

@@ -89,13 +89,12 @@ public struct AccessGate: Sendable {
     /// The requests the gatekeepers allow, in order, each decided as ``authorize(_:)`` would.
     ///
     /// - Throws: `CancellationError` when the task is cancelled; no partial result.
+    /// Each gatekeeper is asked once for all the requests the ones before it allowed
+    /// (``AccessPolicy/explain(batch:)``), so one that can answers them together.
     public func permitted(_ requests: [AccessRequest]) async throws(CancellationError) -> [AccessRequest] {
-        var allowed: [AccessRequest] = []
-        for request in requests {
-            let verdict = try await decide(request, identity: identity, explained: observer != nil)
-            if verdict.isAllowed { allowed.append(request) }
-        }
-        return allowed
+        let verdicts = try await decide(
+            requests.map { ($0, nil) }, identity: identity, explained: observer != nil)
+        return zip(requests, verdicts).filter { $0.1.isAllowed }.map(\.0)
     }
 
     /// One resource's own attributes and the names its service takes, read before any
@@ -125,43 +124,86 @@ public struct AccessGate: Sendable {
         ).verdict
     }
 
-    /// The one decision path: the masked verdict, and what `authorize` throws when it is not an
-    /// allow. `explained` lists every step; `whyNot` asks a denying gatekeeper for near misses.
+    /// ``decide(_:identity:explained:whyNot:resourceAttributes:)`` for each request, in order,
+    /// each gatekeeper asked once for all the requests the ones before it allowed
+    /// (``AccessPolicy/explain(batch:)``). No partial result: a cancelled task gets
+    /// `CancellationError`.
+    package func decide(
+        _ requests: [(request: AccessRequest, resourceAttributes: AttributeRead?)],
+        identity: ResourceIdentity,
+        explained: Bool
+    ) async throws(CancellationError) -> [AccessVerdict] {
+        try await decided(requests, identity: identity, explained: explained, whyNot: false).map(\.verdict)
+    }
+
+    /// One request through the one decision path.
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: AttributeRead?
     ) async throws(CancellationError) -> (verdict: AccessVerdict, denial: AccessDenied?) {
+        let decided = try await decided(
+            [(request, resourceAttributes)], identity: identity, explained: explained, whyNot: whyNot)
+        guard let only = decided.first else { throw CancellationError() }
+        return only
+    }
+
+    /// The one decision path: the masked verdict of each request, and what `authorize` throws
+    /// when it is not an allow. `explained` lists every step; `whyNot` asks a denying gatekeeper
+    /// for near misses.
+    private func decided(
+        _ requests: [(request: AccessRequest, resourceAttributes: AttributeRead?)],
+        identity: ResourceIdentity,
+        explained: Bool, whyNot: Bool
+    ) async throws(CancellationError) -> [(verdict: AccessVerdict, denial: AccessDenied?)] {
         if Task.isCancelled { throw CancellationError() }
-        // Whose each attribute is, the gate says: a caller never marks its own as the resource's.
-        var request = request
-        request.resourceAttributeNames = .none
-        let answer: (verdict: AccessVerdict, failure: (any Error)?)
-        if let refused = refusedBeforeAsking(request, identity: identity) {
-            answer = (refused, nil)
-        } else {
-            do {
-                if let read = resourceAttributes ?? attributeRead(of: request.resource) {
-                    let (names, values) = try await read()
-                    request = try request.withResourceAttributes(values, names: names)
+        var prepared: [AccessRequest] = []
+        var answers: [(verdict: AccessVerdict, failure: (any Error)?)?] = []
+        var toAsk: [Int] = []
+        for (index, item) in requests.enumerated() {
+            // Whose each attribute is, the gate says: a caller never marks its own as the resource's.
+            var request = item.request
+            request.resourceAttributeNames = .none
+            var answer: (verdict: AccessVerdict, failure: (any Error)?)?
+            if let refused = refusedBeforeAsking(request, identity: identity) {
+                answer = (refused, nil)
+            } else {
+                do {
+                    if let read = item.resourceAttributes ?? attributeRead(of: request.resource) {
+                        let (names, values) = try await read()
+                        request = try request.withResourceAttributes(values, names: names)
+                    }
+                    toAsk.append(index)
+                } catch {
+                    if Task.isCancelled { throw CancellationError() }
+                    let step = AccessVerdict.Step(
+                        gatekeeper: "(attributes)", outcome: .failed,
+                        reason: ReasonLimit.bounded(
+                            "the resource's attributes could not be read: \(describe(error))"))
+                    answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
                 }
-                answer = try await ask(request, explained: explained, whyNot: whyNot)
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                let step = AccessVerdict.Step(
-                    gatekeeper: "(attributes)", outcome: .failed,
-                    reason: ReasonLimit.bounded(
-                        "the resource's attributes could not be read: \(describe(error))"))
-                answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
             }
+            prepared.append(request)
+            answers.append(answer)
         }
-        if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
-        let shown = Redaction(mask: mask, request: request)
-        let verdict = shown.verdict(answer.verdict)
-        if let observer { report(shown, verdict, of: request, to: observer) }
-        if verdict.isAllowed { return (verdict, nil) }
-        return (
-            verdict, AccessDenied(request: shown.request, verdict: verdict, underlyingError: answer.failure)
-        )
+        let asked = try await ask(toAsk.map { prepared[$0] }, explained: explained, whyNot: whyNot)
+        for (index, answer) in zip(toAsk, asked) { answers[index] = answer }
+        var results: [(verdict: AccessVerdict, denial: AccessDenied?)] = []
+        for (request, answer) in zip(prepared, answers) {
+            guard let answer else { throw CancellationError() }
+            if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
+            let shown = Redaction(mask: mask, request: request)
+            let verdict = shown.verdict(answer.verdict)
+            if let observer { report(shown, verdict, of: request, to: observer) }
+            results.append(
+                verdict.isAllowed
+                    ? (verdict, nil)
+                    : (
+                        verdict,
+                        AccessDenied(
+                            request: shown.request, verdict: verdict, underlyingError: answer.failure)
+                    ))
+        }
+        return results
     }
 
     /// The read of the gate's own ``resourceAttributes`` for `resource`, if it has any.
@@ -187,34 +229,49 @@ public struct AccessGate: Sendable {
         return nil
     }
 
-    /// Asks each gatekeeper in order until one does not allow.
+    /// Asks each gatekeeper in order until one does not allow, for each request: every
+    /// gatekeeper once, about all the requests the ones before it allowed.
     private func ask(
-        _ request: AccessRequest, explained: Bool, whyNot: Bool
-    ) async throws(CancellationError) -> (verdict: AccessVerdict, failure: (any Error)?) {
-        var steps: [AccessVerdict.Step] = []
-        var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
-        var failure: (any Error)?
-        var nearMisses: [String] = []
-        var cause: (any Hashable & Sendable)?
-        for gatekeeper in gatekeepers {
-            do {
-                let answer = try await gatekeeper.policy.explain(request)
-                last = Self.step(gatekeeper.name, answer)
-                if last.outcome == .denied { cause = answer.cause }
-                if whyNot, last.outcome == .denied {
-                    nearMisses = (try? await gatekeeper.policy.nearMisses(request)) ?? []
-                }
-            } catch {
-                if Task.isCancelled { throw CancellationError() }
-                (last, failure) = (Self.failed(gatekeeper.name, error), error)
-            }
-            if explained { steps.append(last) }
-            if last.outcome != .allowed { break }
+        _ requests: [AccessRequest], explained: Bool, whyNot: Bool
+    ) async throws(CancellationError) -> [(verdict: AccessVerdict, failure: (any Error)?)] {
+        struct Asking {
+            var steps: [AccessVerdict.Step] = []
+            var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
+            var failure: (any Error)?
+            var nearMisses: [String] = []
+            var cause: (any Hashable & Sendable)?
         }
-        var verdict = AccessVerdict(last, steps: steps)
-        verdict.nearMisses = nearMisses
-        verdict.cause = cause
-        return (verdict, failure)
+        var asking = requests.map { _ in Asking() }
+        var pending = Array(requests.indices)
+        for gatekeeper in gatekeepers where !pending.isEmpty {
+            let answers = await gatekeeper.explain(batch: pending.map { requests[$0] })
+            var allowed: [Int] = []
+            for (index, result) in zip(pending, answers) {
+                switch result {
+                case .success(let answer):
+                    asking[index].last = Self.step(gatekeeper.name, answer)
+                    if asking[index].last.outcome == .denied {
+                        asking[index].cause = answer.cause
+                        if whyNot {
+                            asking[index].nearMisses =
+                                (try? await gatekeeper.policy.nearMisses(requests[index])) ?? []
+                        }
+                    }
+                case .failure(let error):
+                    if Task.isCancelled { throw CancellationError() }
+                    (asking[index].last, asking[index].failure) = (Self.failed(gatekeeper.name, error), error)
+                }
+                if explained { asking[index].steps.append(asking[index].last) }
+                if asking[index].last.outcome == .allowed { allowed.append(index) }
+            }
+            pending = allowed
+        }
+        return asking.map { asked in
+            var verdict = AccessVerdict(asked.last, steps: asked.steps)
+            verdict.nearMisses = asked.nearMisses
+            verdict.cause = asked.cause
+            return (verdict, asked.failure)
+        }
     }
 
     /// The step of a gatekeeper that threw, the error's text its reason.

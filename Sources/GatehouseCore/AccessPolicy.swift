@@ -8,6 +8,7 @@
 /// everything. The simplest gatekeeper adopts it with `name` and ``evaluate(_:)``; the others
 /// have defaults:
 /// - ``explain(_:)``: the decision with the deciding rule (default: no rule);
+/// - ``explain(batch:)``: many decisions at once (default: one by one);
 /// - ``plan(_:)``: where it allows for one caller (default: each name must be asked);
 /// - ``nearMisses(_:)``: why not, for a denial (default: none);
 /// - ``validationIssues()``: what would make it fail if it were asked now (default: none).
@@ -30,6 +31,13 @@ public protocol AccessPolicy: Sendable {
     /// ``evaluate(_:)``'s decision (it must be the same) with the deciding rule and a note.
     func explain(_ request: AccessRequest) async throws -> AccessExplanation
 
+    /// ``explain(_:)`` for each of `requests`, in order: exactly one answer per request, a
+    /// failure where that request could not be decided. A gatekeeper that can ask about many
+    /// names at once (a decision service's batch API) answers them together; a holder asks this
+    /// when it has many requests (a listing that must check each name). A wrong count of answers
+    /// fails every request of the batch.
+    func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>]
+
     /// Where this gatekeeper allows and denies for one caller (see ``AccessPlan``); it must agree
     /// with ``evaluate(_:)`` for every name. Throwing makes the part allow nothing.
     func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part
@@ -49,6 +57,20 @@ extension AccessPolicy {
     /// ``evaluate(_:)``'s decision, with no rule and no note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
         AccessExplanation(try await evaluate(request))
+    }
+
+    /// One by one: ``explain(_:)`` for each request, in order.
+    public func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>] {
+        var answers: [Result<AccessExplanation, any Error>] = []
+        answers.reserveCapacity(requests.count)
+        for request in requests {
+            do {
+                answers.append(.success(try await explain(request)))
+            } catch {
+                answers.append(.failure(error))
+            }
+        }
+        return answers
     }
 
     /// Cannot plan: each name must be asked of this gatekeeper.

@@ -3,7 +3,9 @@
 extension AccessProxy: ResourceListing where Base: ResourceListing {
     /// Asks whether the folder `prefix` may be listed (action `"list"`), lists it in the base,
     /// and returns the keys ``AccessProxy/action`` may be done to, each checked as `load` is;
-    /// a key denied or whose check fails is left out.
+    /// a key denied or whose check fails is left out. The keys are decided together: each
+    /// gatekeeper is asked once for all of them (``AccessPolicy/explain(batch:)``), so one that
+    /// can (a decision service's batch API) answers many in one exchange.
     ///
     /// - Throws: ``AccessDenied`` when the listing is not allowed (the base is not reached),
     ///   `CancellationError`, or the base's own error, unchanged; never an error about a key.
@@ -13,14 +15,10 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
         try await gate.authorize(
             folder, identity: prefix.isEmpty ? .text : gate.identity, resourceAttributes: folderAttributes())
         let listed = try await listedKeys(under: prefix)
-        var readable: [Base.Key] = []
-        for key in listed {
-            let verdict = try await gate.decide(
-                request(action: action, resource: resourceName(key)), identity: gate.identity,
-                explained: gate.observer != nil, resourceAttributes: attributes(of: key))
-            if verdict.isAllowed { readable.append(key) }
-        }
-        return readable
+        let verdicts = try await gate.decide(
+            listed.map { key in (request(action: action, resource: resourceName(key)), attributes(of: key)) },
+            identity: gate.identity, explained: gate.observer != nil)
+        return zip(listed, verdicts).filter { $0.1.isAllowed }.map(\.0)
     }
 
     /// Explains what ``keys(under:)`` of `prefix` would meet at its folder check now, without

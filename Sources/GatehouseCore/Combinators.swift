@@ -31,17 +31,34 @@ public struct AllOf: AccessPolicy {
     /// ``evaluate(_:)``'s decision with the refusing member's rule, note and cause, or the last
     /// one's.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
-        var last = AccessExplanation(.allow)
-        for member in gatekeepers {
-            last = try await member.policy.explain(request)
-            if case .deny(let reason) = last.decision {
-                return AccessExplanation(
-                    .deny(reason: "\(member.name): \(reason)"), rule: last.rule, note: last.note,
-                    cause: last.cause)
-            }
+        try await only(explain(batch: [request]))
+    }
+
+    /// ``explain(_:)`` for each request, each member asked once for all the requests every
+    /// member before it allowed (a member that can answers them together).
+    public func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>] {
+        guard !gatekeepers.isEmpty else {
+            return requests.map { _ in .failure(EmptyCombinatorError(policy: name)) }
         }
-        return last
+        var answers = requests.map { _ in
+            Result<AccessExplanation, any Error>.success(AccessExplanation(.allow))
+        }
+        var pending = Array(requests.indices)
+        for member in gatekeepers where !pending.isEmpty {
+            let results = await member.explain(batch: pending.map { requests[$0] })
+            var allowed: [Int] = []
+            for (index, result) in zip(pending, results) {
+                answers[index] = result.map { last in
+                    guard case .deny(let reason) = last.decision else { return last }
+                    return AccessExplanation(
+                        .deny(reason: "\(member.name): \(reason)"), rule: last.rule, note: last.note,
+                        cause: last.cause)
+                }
+                if case .success(let last) = result, last.decision.isAllowed { allowed.append(index) }
+            }
+            pending = allowed
+        }
+        return answers
     }
 
     /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
@@ -98,21 +115,46 @@ public struct AnyOf: AccessPolicy {
     /// ``evaluate(_:)``'s decision with the allowing member's rule and note; a denial carries
     /// the first typed cause a member gave.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        guard !gatekeepers.isEmpty else { throw EmptyCombinatorError(policy: name) }
-        var reasons: [String] = []
-        var cause: (any Hashable & Sendable)?
-        for member in gatekeepers {
-            let explanation = try await member.policy.explain(request)
-            switch explanation.decision {
-            case .allow:
-                return explanation
-            case .deny(let reason):
-                reasons.append("\(member.name): \(reason)")
-                cause = cause ?? explanation.cause
-            }
+        try await only(explain(batch: [request]))
+    }
+
+    /// ``explain(_:)`` for each request, each member asked once for all the requests every
+    /// member before it denied (a member that can answers them together).
+    public func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>] {
+        guard !gatekeepers.isEmpty else {
+            return requests.map { _ in .failure(EmptyCombinatorError(policy: name)) }
         }
-        return AccessExplanation(
-            .deny(reason: "no gatekeeper allowed (\(reasons.joined(separator: "; ")))"), cause: cause)
+        var answers: [Result<AccessExplanation, any Error>?] = requests.map { _ in nil }
+        var reasons = requests.map { _ in [String]() }
+        var causes: [(any Hashable & Sendable)?] = requests.map { _ in nil }
+        var pending = Array(requests.indices)
+        for member in gatekeepers where !pending.isEmpty {
+            let results = await member.explain(batch: pending.map { requests[$0] })
+            var denied: [Int] = []
+            for (index, result) in zip(pending, results) {
+                switch result {
+                case .success(let explanation):
+                    switch explanation.decision {
+                    case .allow:
+                        answers[index] = result
+                    case .deny(let reason):
+                        reasons[index].append("\(member.name): \(reason)")
+                        causes[index] = causes[index] ?? explanation.cause
+                        denied.append(index)
+                    }
+                case .failure:
+                    answers[index] = result
+                }
+            }
+            pending = denied
+        }
+        return requests.indices.map { index in
+            answers[index]
+                ?? .success(
+                    AccessExplanation(
+                        .deny(reason: "no gatekeeper allowed (\(reasons[index].joined(separator: "; ")))"),
+                        cause: causes[index]))
+        }
     }
 
     /// The members' parts joined as ``evaluate(_:)`` joins their decisions.
@@ -162,14 +204,22 @@ public struct Not: AccessPolicy {
 
     /// ``evaluate(_:)``'s decision with the member's rule and note.
     public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
-        let member = try await gatekeeper.policy.explain(request)
-        switch member.decision {
-        case .allow:
-            return AccessExplanation(
-                .deny(reason: "\(gatekeeper.name) allows, and \(name) inverts it"), rule: member.rule,
-                note: member.note)
-        case .deny:
-            return AccessExplanation(.allow, rule: member.rule, note: member.note)
+        try await only(explain(batch: [request]))
+    }
+
+    /// ``explain(_:)`` for each request, the member asked once for them all.
+    public func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>] {
+        await gatekeeper.explain(batch: requests).map { result in
+            result.map { member in
+                switch member.decision {
+                case .allow:
+                    AccessExplanation(
+                        .deny(reason: "\(gatekeeper.name) allows, and \(name) inverts it"), rule: member.rule,
+                        note: member.note)
+                case .deny:
+                    AccessExplanation(.allow, rule: member.rule, note: member.note)
+                }
+            }
         }
     }
 
@@ -200,6 +250,12 @@ public struct EmptyCombinatorError: Error, Sendable, Hashable, CustomStringConve
     public var description: String {
         "\(policy) has no policies, so it cannot decide; give it at least one"
     }
+}
+
+/// The one answer of a batch of one.
+private func only(_ answers: [Result<AccessExplanation, any Error>]) throws -> AccessExplanation {
+    guard let answer = answers.first else { throw CancellationError() }
+    return try answer.get()
 }
 
 private func membersIssues(_ members: [NamedGatekeeper]) async -> [ValidationIssue] {

@@ -31,6 +31,21 @@ package struct NamedGatekeeper: Sendable {
     }
 }
 
+extension NamedGatekeeper {
+    /// The gatekeeper's answers to `requests`, one per request in order; when it gives another
+    /// count, every request fails (``BatchAnswerCountError``), never a guess at which is which.
+    func explain(batch requests: [AccessRequest]) async -> [Result<AccessExplanation, any Error>] {
+        guard !requests.isEmpty else { return [] }
+        let answers = await policy.explain(batch: requests)
+        guard answers.count == requests.count else {
+            let error = BatchAnswerCountError(
+                gatekeeper: name, asked: requests.count, answered: answers.count)
+            return requests.map { _ in .failure(error) }
+        }
+        return answers
+    }
+}
+
 extension [NamedGatekeeper] {
     /// Each member's part, in order.
     func plans(_ request: AccessPlan.Request) async throws(CancellationError) -> [AccessPlan.Part] {

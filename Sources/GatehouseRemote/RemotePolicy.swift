@@ -35,6 +35,14 @@ public struct RemotePolicy: AccessPolicy {
     public let maxResponseBytes: Int
     /// Whether decisions may go through the proxy the environment names.
     public let proxy: HTTPProxySetting
+    /// The bounds of one plan, all search pages together.
+    public let planLimits: RemotePlanLimits
+    /// How many names one decision may ask at once (AuthZEN Access Evaluations), or none.
+    public let batching: RemoteBatching
+    /// The most names one batched request asks; a longer batch is sent in pages of this size.
+    public let batchSize: Int
+    /// The batch size when none is given: 100 names a request.
+    public static let defaultBatchSize = 100
 
     private let transport: HTTPTransport
 
@@ -50,13 +58,21 @@ public struct RemotePolicy: AccessPolicy {
         timeout: Duration = defaultTimeout,
         maxResponseBytes: Int = defaultMaxResponseBytes,
         bearerToken: String? = nil,
-        proxy: HTTPProxySetting = .direct
+        proxy: HTTPProxySetting = .direct,
+        planLimits: RemotePlanLimits = RemotePlanLimits(),
+        batching: RemoteBatching = .none,
+        batchSize: Int = defaultBatchSize
     ) throws {
         if let problem = Self.problem(
             url: url, timeout: timeout, maxResponseBytes: maxResponseBytes, bearerToken: bearerToken)
+            ?? planLimits.problem
+            ?? batching.problem(protocol: decisionProtocol, batchSize: batchSize)
         {
             throw RemotePolicyError(url: url, kind: .invalidConfiguration(problem))
         }
+        self.planLimits = planLimits
+        self.batching = batching
+        self.batchSize = batchSize
         self.name = name
         self.url = url
         self.decisionProtocol = decisionProtocol
@@ -127,11 +143,18 @@ public struct RemotePolicy: AccessPolicy {
 
     /// Posts `body` to `endpoint` and reads the answer as JSON; throws ``RemotePolicyError``.
     func exchange(_ body: Data, with endpoint: URL) async throws -> AnswerJSON {
-        let response = try await transport.post(body, to: endpoint, timeout: timeout, limit: maxResponseBytes)
+        try await answer(to: body, at: endpoint, timeout: timeout, limit: maxResponseBytes).json
+    }
+
+    /// ``exchange(_:with:)`` within `timeout` and `limit` bytes, with the size of the answer.
+    func answer(
+        to body: Data, at endpoint: URL, timeout: Duration, limit: Int
+    ) async throws -> (json: AnswerJSON, bytes: Int) {
+        let response = try await transport.post(body, to: endpoint, timeout: timeout, limit: limit)
         guard (200..<300).contains(response.status) else {
             throw RemotePolicyError(
                 url: endpoint, kind: .status(response.status, body: Excerpt.of(response.body)))
         }
-        return try Self.reporting(to: endpoint) { try AnswerJSON.parse(response.body) }
+        return (try Self.reporting(to: endpoint) { try AnswerJSON.parse(response.body) }, response.body.count)
     }
 }

@@ -19,6 +19,12 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, Cust
         case unaskable(String)
         /// The policy was configured with something it cannot use.
         case invalidConfiguration(String)
+        /// A plan's search did not end within the plan's one deadline (``RemotePlanLimits/timeout``),
+        /// all pages together; `gatekeeper` is the policy's name.
+        case planTimedOut(gatekeeper: String, Duration)
+        /// A plan's search went past a bound of the whole plan (ids or bytes across all pages);
+        /// `bound` names it, such as `100000 ids (maxPlanIds)`.
+        case planTooLarge(gatekeeper: String, bound: String)
     }
 
     /// The decision service's URL, as given.
@@ -52,6 +58,12 @@ public struct RemotePolicyError: Error, Sendable, Hashable, LocalizedError, Cust
             return "\(service) was not asked: \(text)"
         case .invalidConfiguration(let text):
             return "\(service) cannot be used: \(text)"
+        case .planTimedOut(let gatekeeper, let timeout):
+            return
+                "\(service) did not finish the search for the plan of the gatekeeper \"\(Excerpt.text(gatekeeper, limit: 120))\" within \(Self.show(timeout)) (planTimeout, all pages together); the plan fails closed"
+        case .planTooLarge(let gatekeeper, let bound):
+            return
+                "\(service) sent more for the plan of the gatekeeper \"\(Excerpt.text(gatekeeper, limit: 120))\" than the plan may hold: more than \(bound), all pages together; the plan fails closed"
         }
     }
 

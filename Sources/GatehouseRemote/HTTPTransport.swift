@@ -47,6 +47,16 @@ final class HTTPTransport: Sendable {
 
     /// Throws ``RemotePolicyError`` about `url`, or `CancellationError`.
     func post(_ body: Data, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
+        try await send(body, to: url, timeout: timeout, limit: limit)
+    }
+
+    /// A `GET` of `url` (a discovery document), under the same rules as ``post(_:to:timeout:limit:)``.
+    func get(_ url: URL, timeout: Duration, limit: Int) async throws -> Response {
+        try await send(nil, to: url, timeout: timeout, limit: limit)
+    }
+
+    /// A `POST` of `body`, or a `GET` when it is `nil`.
+    private func send(_ body: Data?, to url: URL, timeout: Duration, limit: Int) async throws -> Response {
         if proxy == .direct, let variable = Self.proxyVariable(in: ProcessInfo.processInfo.environment) {
             throw RemotePolicyError(
                 url: url,
@@ -55,9 +65,11 @@ final class HTTPTransport: Sendable {
                 ))
         }
         var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpMethod = body == nil ? "GET" : "POST"
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
         request.cachePolicy = .reloadIgnoringLocalCacheData

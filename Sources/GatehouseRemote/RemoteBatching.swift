@@ -20,7 +20,17 @@ public enum RemoteBatching: Sendable, Hashable {
     /// What is wrong with batching for `decisionProtocol`, or `nil`.
     func problem(protocol decisionProtocol: RemoteDecisionProtocol, batchSize: Int) -> String? {
         guard batchSize > 0 else { return "the batch size (batchSize) must be positive" }
-        guard self != .none, decisionProtocol != .authzen else { return nil }
-        return "batching asks AuthZEN's Access Evaluations API; OPA's data API has no batch of decisions"
+        guard self != .none else { return nil }
+        guard decisionProtocol == .authzen else {
+            return "batching asks AuthZEN's Access Evaluations API; OPA's data API has no batch of decisions"
+        }
+        if case .evaluations(let endpoint) = self {
+            guard let scheme = endpoint.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                let host = endpoint.host, !host.isEmpty, !RemotePolicy.hasUserInformation(endpoint)
+            else {
+                return "the evaluations endpoint must be an http:// or https:// URL with a host and no user information"
+            }
+        }
+        return nil
     }
 }

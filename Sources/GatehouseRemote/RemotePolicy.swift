@@ -44,7 +44,9 @@ public struct RemotePolicy: AccessPolicy {
     /// The batch size when none is given: 100 names a request.
     public static let defaultBatchSize = 100
 
-    private let transport: HTTPTransport
+    let transport: HTTPTransport
+    /// What the service's discovery document said, once read (``RemoteBatching/discover``).
+    let discovery = LockedState<AuthZENDiscovery?>(nil)
 
     /// Creates a remote policy asking `url`: OPA's data API path of the decision document, or
     /// AuthZEN's evaluation endpoint.

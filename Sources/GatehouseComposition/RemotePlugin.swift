@@ -13,6 +13,12 @@ extension BuiltInPlugins {
         var maxResponseBytes: Int?
         var bearerTokenEnvironment: String?
         var proxy: String?
+        var planTimeout: String?
+        var maxPlanIds: Int?
+        var maxPlanBytes: Int?
+        var batch: String?
+        var evaluationsPath: String?
+        var batchSize: Int?
     }
 
     static func makeRemote(_ settings: RemoteSettings, _ context: PluginContext) throws -> any AccessPolicy {
@@ -54,13 +60,94 @@ extension BuiltInPlugins {
             throw ConfigurationError(
                 path: "maxResponseBytes", message: "expected a positive number of bytes, found \(limit)")
         }
+        let planLimits = try remotePlanLimits(settings)
+        let batching = try remoteBatching(settings, url: url, protocol: decisionProtocol)
         do {
             return try RemotePolicy(
                 url: url, protocol: decisionProtocol, timeout: timeout ?? RemotePolicy.defaultTimeout,
                 maxResponseBytes: settings.maxResponseBytes ?? RemotePolicy.defaultMaxResponseBytes,
-                bearerToken: bearerToken, proxy: proxy)
+                bearerToken: bearerToken, proxy: proxy, planLimits: planLimits, batching: batching,
+                batchSize: settings.batchSize ?? RemotePolicy.defaultBatchSize)
         } catch let error as RemotePolicyError {
             throw ConfigurationError(path: "url", message: error.errorDescription ?? "cannot be used")
+        }
+    }
+
+    /// `planTimeout`, `maxPlanIds` and `maxPlanBytes`, each defaulted.
+    static func remotePlanLimits(_ settings: RemoteSettings) throws -> RemotePlanLimits {
+        var limits = RemotePlanLimits()
+        if let text = settings.planTimeout {
+            limits.timeout = try ConfigurationDuration.parse(text, key: "planTimeout")
+        }
+        for (key, value) in [("maxPlanIds", settings.maxPlanIds), ("maxPlanBytes", settings.maxPlanBytes)] {
+            if let value, value <= 0 {
+                throw ConfigurationError(path: key, message: "expected a positive number, found \(value)")
+            }
+        }
+        limits.maxIds = settings.maxPlanIds ?? limits.maxIds
+        limits.maxBytes = settings.maxPlanBytes ?? limits.maxBytes
+        return limits
+    }
+
+    /// The `batch` setting: `"none"` (the default), `"evaluations"` (the endpoint beside `url`, or
+    /// `evaluationsPath` on its origin) or `"discover"`; `batchSize` positive.
+    static func remoteBatching(
+        _ settings: RemoteSettings, url: URL, protocol decisionProtocol: RemoteDecisionProtocol
+    ) throws -> RemoteBatching {
+        if let size = settings.batchSize, size <= 0 {
+            throw ConfigurationError(
+                path: "batchSize", message: "expected a positive number of names, found \(size)")
+        }
+        let choices = ["none", "evaluations", "discover"]
+        let batch = settings.batch ?? "none"
+        guard choices.contains(batch) else {
+            let hint = closestName(to: batch, among: choices).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw ConfigurationError(
+                path: "batch",
+                message:
+                    "unknown value \"\(batch)\"; expected \"none\" (the default), \"evaluations\" or \"discover\"\(hint)"
+            )
+        }
+        if settings.evaluationsPath != nil, batch != "evaluations" {
+            throw ConfigurationError(
+                path: "evaluationsPath", message: "is read only with \"batch\": \"evaluations\"")
+        }
+        if batch != "none", decisionProtocol != .authzen {
+            throw ConfigurationError(
+                path: "batch",
+                message:
+                    "batches use AuthZEN's Access Evaluations API; with \"protocol\": \"opa\" leave it out")
+        }
+        switch batch {
+        case "evaluations":
+            if let path = settings.evaluationsPath {
+                guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("?"), !path.contains("#"),
+                    var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
+                else {
+                    throw ConfigurationError(
+                        path: "evaluationsPath",
+                        message: "expected a path on the url's origin, such as \"/access/v1/evaluations\"")
+                }
+                parts.query = nil
+                parts.fragment = nil
+                parts.path = path
+                guard let endpoint = parts.url else {
+                    throw ConfigurationError(path: "evaluationsPath", message: "is not a path a URL can hold")
+                }
+                return .evaluations(endpoint)
+            }
+            guard let endpoint = RemotePolicy.evaluationsURL(beside: url) else {
+                throw ConfigurationError(
+                    path: "evaluationsPath",
+                    message:
+                        "the url does not end in \"evaluation\", so there is no endpoint beside it; give the Access Evaluations path, such as \"/access/v1/evaluations\""
+                )
+            }
+            return .evaluations(endpoint)
+        case "discover":
+            return .discover
+        default:
+            return .none
         }
     }
 
@@ -98,6 +185,11 @@ extension BuiltInPlugins {
         if let variable = settings.bearerTokenEnvironment { text += ", a bearer token from $\(variable)" }
         if settings.proxy == HTTPProxySetting.environment.rawValue {
             text += ", through the environment's proxy"
+        }
+        switch settings.batch {
+        case "evaluations"?: text += ", many names at once through Access Evaluations"
+        case "discover"?: text += ", many names at once if its discovery document names Access Evaluations"
+        default: break
         }
         return text + "; no answer fails the gate, a grant is never cached"
     }

@@ -21,7 +21,8 @@ struct AuthZENDiscovery: Sendable, Hashable {
     /// Reads the document; an absent or `null` endpoint is none.
     static func parse(_ answer: AnswerJSON, origin url: URL) throws -> AuthZENDiscovery {
         guard let members = answer.members else {
-            throw AnswerShapeError("expected a JSON object (AuthZEN metadata), found \(answer.kindDescription)")
+            throw AnswerShapeError(
+                "expected a JSON object (AuthZEN metadata), found \(answer.kindDescription)")
         }
         switch members["access_evaluations_endpoint"] {
         case nil, .null?:

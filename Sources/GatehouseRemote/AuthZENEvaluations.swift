@@ -24,7 +24,9 @@ extension AuthZENExchange {
 
     /// The body asking about every one of `requests` (none without a subject), in order.
     static func evaluationsBody(_ requests: [AccessRequest]) throws -> Data {
-        guard let first = requests.first else { throw Unaskable(message: "a batch needs at least one request") }
+        guard let first = requests.first else {
+            throw Unaskable(message: "a batch needs at least one request")
+        }
         let parts = try requests.map(parts)
         let defaults = parts[0]
         return try JSONCoding.encoder.encode(
@@ -62,7 +64,8 @@ extension AuthZENExchange {
     /// decision, fails them all.
     static func decisions(from answer: AnswerJSON, asked: Int, service: URL) throws -> [AccessDecision] {
         guard let members = answer.members else {
-            throw AnswerShapeError("expected a JSON object with \"evaluations\", found \(answer.kindDescription)")
+            throw AnswerShapeError(
+                "expected a JSON object with \"evaluations\", found \(answer.kindDescription)")
         }
         guard case .array(let answers)? = members["evaluations"] else {
             let found = members["evaluations"].map(\.kindDescription) ?? "no \"evaluations\""

@@ -28,7 +28,8 @@ public enum RemoteBatching: Sendable, Hashable {
             guard let scheme = endpoint.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 let host = endpoint.host, !host.isEmpty, !RemotePolicy.hasUserInformation(endpoint)
             else {
-                return "the evaluations endpoint must be an http:// or https:// URL with a host and no user information"
+                return
+                    "the evaluations endpoint must be an http:// or https:// URL with a host and no user information"
             }
         }
         return nil

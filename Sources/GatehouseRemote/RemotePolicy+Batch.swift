@@ -4,7 +4,10 @@ import GatehouseCore
 extension RemotePolicy {
     /// The AuthZEN Access Evaluations endpoint beside ``url`` (`/access/v1/evaluation` →
     /// `/access/v1/evaluations`); `nil` when the path does not end in `evaluation`.
-    public var evaluationsURL: URL? {
+    public var evaluationsURL: URL? { Self.evaluationsURL(beside: url) }
+
+    /// The Access Evaluations endpoint beside an evaluation endpoint `url`, as ``evaluationsURL``.
+    public static func evaluationsURL(beside url: URL) -> URL? {
         guard url.lastPathComponent == "evaluation" else { return nil }
         return url.deletingLastPathComponent().appendingPathComponent("evaluations")
     }
@@ -46,7 +49,9 @@ extension RemotePolicy {
                 let decisions = try Self.reporting(to: endpoint) {
                     try AuthZENExchange.decisions(from: answer, asked: page.count, service: endpoint)
                 }
-                for (index, decision) in zip(page, decisions) { answers[index] = .success(AccessExplanation(decision)) }
+                for (index, decision) in zip(page, decisions) {
+                    answers[index] = .success(AccessExplanation(decision))
+                }
             } catch {
                 for index in page { answers[index] = .failure(error) }
             }
@@ -78,7 +83,8 @@ extension RemotePolicy {
         case .discover:
             if let known = discovery.withLock({ $0 }) { return known.evaluations }
             guard let document = AuthZENDiscovery.documentURL(for: url) else {
-                throw RemotePolicyError(url: url, kind: .unaskable("no discovery document URL can be made from it"))
+                throw RemotePolicyError(
+                    url: url, kind: .unaskable("no discovery document URL can be made from it"))
             }
             let response = try await transport.get(document, timeout: timeout, limit: maxResponseBytes)
             guard (200..<300).contains(response.status) else {

@@ -115,6 +115,8 @@ let package = Package(
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
                 "GatehouseComposition",
+                // The loopback AuthZEN service of list-remote-*.
+                "GatehouseTestSupport",
             ],
             path: "Benchmarks/GatehouseBench"
         ),

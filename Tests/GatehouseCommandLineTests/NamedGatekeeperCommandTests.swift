@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `plan --sql` and `check`'s nearest rules through gatekeepers a configuration names, as both
@@ -21,15 +22,15 @@ struct NamedGatekeeperCommandTests {
 
         """
 
-    static func folder() throws -> Folder {
-        let folder = try Folder(configuration: configuration)
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(configuration: configuration)
         try Data(rules.utf8).write(to: folder.url.appendingPathComponent("documents.rules"))
         return folder
     }
 
     @Test func planSQLThroughNamedGatekeepersPrintsTheExpression() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run([
             "plan", "--config", folder.configuration, "--subject", "alice", "--at", "2026-11-30T10:00:00Z",
             "--sql",
@@ -40,7 +41,7 @@ struct NamedGatekeeperCommandTests {
 
     @Test func checkThroughANamedFileGatekeeperListsTheNearestRules() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run([
             "check", "--config", folder.configuration, "--subject", "erin", "--at", "2026-11-30T10:00:00Z",
             "docs/a",

@@ -175,7 +175,7 @@ let package = Package(
             dependencies: [
                 "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "sqlite-documents",
                 "GatehouseCore",
-                "GatehousePolicies", "GatehouseComposition", "GatehouseTestSupport",
+                "GatehousePolicies", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport",
             ]
         ),
     ]

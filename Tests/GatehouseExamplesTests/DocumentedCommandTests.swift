@@ -63,7 +63,7 @@ struct DocumentedCommandTests {
         let status = try #require(
             Self.expectedStatus[command.key], "\(command) is listed nowhere in this test")
         let arguments = try #require(command.arguments, "\(command) is not a plain gatehouse command")
-        let run = try await Examples.run("gatehouse", arguments)
+        let run = try await Examples.command(arguments)
         #expect(run.status == status, "\(command): \(run.stderr)")
         if let shown = command.shownStatus {
             #expect(run.status == shown, "\(command) shows exit status \(shown)")

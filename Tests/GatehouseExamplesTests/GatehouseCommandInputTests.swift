@@ -32,7 +32,7 @@ struct GatehouseCommandInputTests {
         ("2026-11-30T10:00:00Zjunk", "write YYYY-MM-DDTHH:MM:SS"),
     ])
     func atRefusesAnInstantThatDoesNotExist(value: String, reason: String) async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
@@ -52,17 +52,17 @@ struct GatehouseCommandInputTests {
         ("2026-11-30T01:00:00+05:00", 3),  // Sunday 21:00 in Berlin: the offset is applied
     ])
     func atAcceptsFractionsOffsetsAndLeapDays(value: String, status: Int32) async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == status, "stderr: \(run.stderr)")
     }
 
     @Test func configDevNullSaysTheConfigurationIsEmpty() async throws {
-        let run = try await Examples.gatehouse("check", "--config", "/dev/null", "k")
+        let run = try await Examples.command("check", "--config", "/dev/null", "k")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "/dev/null: the configuration is empty; \(Self.expectedObject)\n")
-        let json = try await Examples.gatehouse("validate", "--json", "/dev/null")
+        let json = try await Examples.command("validate", "--json", "/dev/null")
         #expect(json.status == 1)
         #expect(
             json.stdout
@@ -84,7 +84,7 @@ struct GatehouseCommandInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("gatehouse.json")
         try Data(content.utf8).write(to: file)
-        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
+        let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr == "\(file.path): \(found); \(Self.expectedObject)\n")
     }
@@ -93,7 +93,7 @@ struct GatehouseCommandInputTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("validate", folder.path)
+        let run = try await Examples.command("validate", folder.path)
         #expect(run.status == 1)
         #expect(
             run.stderr
@@ -104,7 +104,7 @@ struct GatehouseCommandInputTests {
     @Test func aMissingConfigurationSaysSoInOneLine() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-none-\(UUID()).json")
-        let run = try await Examples.gatehouse("validate", missing.path)
+        let run = try await Examples.command("validate", missing.path)
         #expect(run.status == 1)
         #expect(run.stderr == "\(missing.path): cannot read: No such file or directory\n")
     }
@@ -115,7 +115,7 @@ struct GatehouseCommandInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("gatehouse.json").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let run = try await Examples.gatehouse("validate", fifo)
+        let run = try await Examples.command("validate", fifo)
         #expect(run.status == 1)
         #expect(run.stderr == "\(fifo): the configuration is empty; \(Self.expectedObject)\n")
     }

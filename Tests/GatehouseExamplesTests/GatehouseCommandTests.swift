@@ -34,7 +34,7 @@ struct GatehouseCommandTests {
     @Test func theDemoNeverChangesTheBundledRulesFile() async throws {
         let rules = Examples.packageRoot.appendingPathComponent("Examples/demo/avatars.rules")
         let before = try Data(contentsOf: rules)
-        _ = try await Examples.gatehouse("demo")
+        _ = try await Examples.command("demo")
         #expect(try Data(contentsOf: rules) == before)
     }
 
@@ -63,19 +63,19 @@ struct GatehouseCommandTests {
     }
 
     @Test func atEvaluatesAsIfTheClockReadThatInstant() async throws {
-        let weekend = try await Examples.gatehouse(
+        let weekend = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.saturday, "avatars/alice.txt"
         )
         #expect(weekend.status == 3)
         #expect(weekend.stderr.contains("office-hours"))
-        let offset = try await Examples.gatehouse(
+        let offset = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", "2026-11-30T11:00:00+01:00",
             "avatars/alice.txt")
         #expect(offset.status == 0)
     }
 
     @Test func checkJSONPrintsOneObject() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--json", "--config", Self.config, "--subject", "mallory", "--attr", "device=phone",
             "--at", Self.monday,
             "avatars/alice.txt")
@@ -108,7 +108,7 @@ struct GatehouseCommandTests {
     @Test func aDeniedLoadWritesNothing() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gatehouse-out-\(UUID()).txt")
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "--output",
             output.path, "avatars/bob.txt")
         #expect(run.status == 3)
@@ -117,7 +117,7 @@ struct GatehouseCommandTests {
     }
 
     @Test func aHostilePathIsDeniedBeforeAnyGateExitingThree() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice/../../../gatehouse.json")
         #expect(run.status == 3)
@@ -130,14 +130,14 @@ struct GatehouseCommandTests {
     }
 
     @Test func aMissingResourceIsALoaderErrorExitingOne() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "avatars/nobody.txt")
         #expect(run.status == 1)
         #expect(run.stderr.contains("avatars/nobody.txt"))
     }
 
     @Test func validateReportsValidAndInvalidFiles() async throws {
-        let valid = try await Examples.gatehouse("validate", Self.config)
+        let valid = try await Examples.command("validate", Self.config)
         #expect(valid.status == 0)
         #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules, 0 groups: avatars\n")
 
@@ -149,13 +149,13 @@ struct GatehouseCommandTests {
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "9am", "to": "17:00" }, { "type": "allowList", "subjcts": ["a"] } ] } } }"#
                 .utf8
         ).write(to: bad)
-        let invalid = try await Examples.gatehouse("validate", bad.path)
+        let invalid = try await Examples.command("validate", bad.path)
         #expect(invalid.status == 1)
         #expect(
             invalid.stderr.contains(
                 "\(bad.path): services.s.gatekeepers[0].from: expected HH:mm, found \"9am\""))
         #expect(invalid.stderr.contains("\(bad.path): services.s.gatekeepers[1].subjcts: unknown key"))
-        let json = try await Examples.gatehouse("validate", "--json", bad.path)
+        let json = try await Examples.command("validate", "--json", bad.path)
         #expect(json.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -163,7 +163,7 @@ struct GatehouseCommandTests {
     }
 
     @Test func describeDescribesTheChain() async throws {
-        let run = try await Examples.gatehouse("describe", Self.config)
+        let run = try await Examples.command("describe", Self.config)
         #expect(run.status == 0)
         #expect(
             run.stdout.hasPrefix(
@@ -173,15 +173,15 @@ struct GatehouseCommandTests {
 
     @Test(arguments: ["check", "load", "validate", "describe", "demo"])
     func everySubcommandHasHelp(command: String) async throws {
-        let run = try await Examples.gatehouse(command, "--help")
+        let run = try await Examples.command(command, "--help")
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("gatehouse \(command) - "))
-        let viaHelp = try await Examples.gatehouse("help", command)
+        let viaHelp = try await Examples.command("help", command)
         #expect(viaHelp.stdout == run.stdout)
     }
 
     @Test func topLevelHelpListsTheCommands() async throws {
-        let run = try await Examples.gatehouse("--help")
+        let run = try await Examples.command("--help")
         #expect(run.status == 0)
         for command in ["check", "load", "validate", "describe"] {
             #expect(run.stdout.contains("gatehouse \(command)"))
@@ -226,7 +226,7 @@ struct GatehouseCommandTests {
         (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
     ])
     func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) async throws {
-        let run = try await Examples.run("gatehouse", arguments)
+        let run = try await Examples.command(arguments)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix(message), "stderr: \(run.stderr)")
@@ -239,7 +239,7 @@ struct GatehouseCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("broken.json")
         try Data("{\n  \"services\": [\n".utf8).write(to: file)
-        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
+        let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path): line 3, column 1: invalid JSON"))
     }
@@ -254,7 +254,7 @@ struct GatehouseCommandTests {
     }
 
     @Test func aDenyRuleWinsOverAnAllowInTheRulesFile() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "carol", "--at", Self.monday,
             "avatars/carol/private-draft.txt")
         #expect(run.status == 3)

@@ -33,7 +33,7 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             rules: Self.blockRules, gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        let run = try await Examples.command("load", "--config", config, "--subject", "mallory", key)
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("denied by (identity): the resource is not in Unicode NFC"))
@@ -46,13 +46,13 @@ struct SecurityReproductionTests {
             rules: "allow * read keys/*\ndeny mallory read keys/\u{11383}\n",
             gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        let run = try await Examples.command("load", "--config", config, "--subject", "mallory", key)
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE TULU KEY"))
         let decider =
             key.unicodeScalars.count == 6 ? "file: keys.rules:2 denies" : "(identity): the resource is not"
         #expect(run.stderr.hasPrefix("denied by \(decider)"))
-        let alice = try await Examples.gatehouse(
+        let alice = try await Examples.command(
             "load", "--config", config, "--subject", "alice", "keys/\u{11383}")
         #expect(alice.stdout.contains("THE TULU KEY"))
     }
@@ -62,7 +62,7 @@ struct SecurityReproductionTests {
             rules: "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n",
             gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "docs/café/plan")
         #expect(run.status == 3)
         #expect(run.stderr.hasPrefix("denied by file: keys.rules:2 denies"))
@@ -72,7 +72,7 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "policy": { "type": "allowList", "resources": ["Keys/*"] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE MASTER KEY"))
@@ -83,7 +83,7 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "allowList", "resources": ["tenants/acme/*"] }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let check = try await Examples.gatehouse("check", "--config", config, "--subject", "alice", key)
+        let check = try await Examples.command("check", "--config", config, "--subject", "alice", key)
         #expect(check.status == 3)
         #expect(check.stderr.hasPrefix("denied by (identity): the resource has a "))
     }
@@ -93,7 +93,7 @@ struct SecurityReproductionTests {
             rules: "",
             gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 3)
         #expect(run.stderr.contains("keys.rules: is empty (0 bytes)"))
@@ -105,7 +105,7 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "gatekeeper": { "type": "\#(type)", "gatekeepers": [] } }]"#)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)

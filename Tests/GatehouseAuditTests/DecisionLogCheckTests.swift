@@ -19,12 +19,14 @@ struct DecisionLogCheckTests {
 
     @Test func aNewFileInAnExistingFolderPassesAndIsNotCreated() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         #expect(Self.message { try DecisionLog.checkOpening(url: folder.file("decisions.jsonl")) } == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
     }
 
     @Test func anExistingFilePassesAndIsLeftAsItWas() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         let file = try folder.write("decisions.jsonl", "{}\n")
         let before = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect(Self.message { try DecisionLog.checkOpening(url: file) } == nil)
@@ -35,6 +37,7 @@ struct DecisionLogCheckTests {
 
     @Test func aMissingFolderSaysWhatOpeningWouldSay() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         let file = folder.file("logs/decisions.jsonl")
         let checked = Self.message { try DecisionLog.checkOpening(url: file) }
         #expect(checked == "cannot open \(file.path): No such file or directory")
@@ -44,6 +47,7 @@ struct DecisionLogCheckTests {
 
     @Test func aFolderThatIsAFileSaysWhatOpeningWouldSay() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         try folder.write("logs", "not a folder")
         let file = folder.file("logs/decisions.jsonl")
         let checked = Self.message { try DecisionLog.checkOpening(url: file) }
@@ -53,6 +57,7 @@ struct DecisionLogCheckTests {
 
     @Test func aDirectoryAtThePathSaysWhatOpeningWouldSay() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         try folder.makeDirectory("decisions.jsonl")
         let file = folder.file("decisions.jsonl")
         let checked = Self.message { try DecisionLog.checkOpening(url: file) }
@@ -62,6 +67,7 @@ struct DecisionLogCheckTests {
 
     @Test func aLinkAtThePathIsRefusedAsOpeningRefusesIt() throws {
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         try folder.write("real.jsonl", "")
         try folder.symlink("decisions.jsonl", to: "real.jsonl")
         let file = folder.file("decisions.jsonl")

@@ -50,6 +50,7 @@ struct ValidateWritesNothingTests {
 
     @Test func aBadDecisionLogPathAndSixRulesFileMistakesAreSevenProblemsInOneRunInFileOrder() async throws {
         let folder = try Self.brokenFolder()
+        defer { folder.cleanUp() }
         let file = folder.path("gatehouse.json")
         let run = await Captured.run(["validate", file])
         #expect(run.status == 1)
@@ -67,6 +68,7 @@ struct ValidateWritesNothingTests {
 
     @Test func theSameSevenProblemsInJSON() async throws {
         let folder = try Self.brokenFolder()
+        defer { folder.cleanUp() }
         let file = folder.path("gatehouse.json")
         let text = await Captured.run(["validate", file])
         let json = await Captured.run(["validate", "--json", file])
@@ -79,6 +81,7 @@ struct ValidateWritesNothingTests {
 
     @Test func validateLeavesTheFolderByteForByteUnchanged() async throws {
         let folder = try Self.brokenFolder()
+        defer { folder.cleanUp() }
         let before = try Self.snapshot(folder.url)
         _ = await Captured.run(["validate", folder.path("gatehouse.json")])
         _ = await Captured.run(["validate", "--json", folder.path("gatehouse.json")])
@@ -87,6 +90,7 @@ struct ValidateWritesNothingTests {
 
     @Test func aValidConfigurationWithADecisionLogIsValidatedWithoutCreatingTheLog() async throws {
         let folder = try Self.brokenFolder()
+        defer { folder.cleanUp() }
         try folder.makeDirectory("logs")
         try folder.write("docs.rules", "allow * read docs/*\n")
         let before = try Self.snapshot(folder.url)
@@ -99,6 +103,7 @@ struct ValidateWritesNothingTests {
 
     @Test func checkStillOpensTheDecisionLogValidateOnlyChecked() async throws {
         let folder = try Self.brokenFolder()
+        defer { folder.cleanUp() }
         try folder.makeDirectory("logs")
         try folder.write("docs.rules", "allow * read docs/*\n")
         let run = await Captured.run(["check", "--config", folder.path("gatehouse.json"), "docs/a"])
@@ -110,6 +115,7 @@ struct ValidateWritesNothingTests {
         // The loader is written before the gatekeepers, the decision log first, and the second
         // service before the first alphabetically: each problem is reported where it stands.
         let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
         let file = try folder.write(
             "gatehouse.json",
             #"""

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// What `gatehouse` echoes (keys, subjects, actions, attributes, reasons, gate names, paths)
@@ -95,9 +96,9 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aGateNameAndReasonFromTheConfigurationAreEscaped() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-esc-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let folder = directory.url
         let rulesName = "odd\u{1b}[31m\nallowed: x.rules"
         try Data("allow alice read avatars/*\n".utf8).write(to: folder.appendingPathComponent(rulesName))
         let config = folder.appendingPathComponent("gatehouse.json")
@@ -139,10 +140,10 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aConfigurationPathWithANewlineIsEscapedInErrors() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-esc-\(UUID())\nallowed: x")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try directory.makeDirectory("esc\nallowed: x")
+        let folder = directory.file("esc\nallowed: x")
         let config = folder.appendingPathComponent("bad.json")
         try Data("[]".utf8).write(to: config)
         let run = try await Examples.command("validate", config.path)

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -79,41 +80,38 @@ struct GatehouseCommandInputTests {
         ("null", "the configuration is null"),
     ])
     func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("gatehouse.json")
-        try Data(content.utf8).write(to: file)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let file = try folder.write("gatehouse.json", content)
         let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr == "\(file.path): \(found); \(Self.expectedObject)\n")
     }
 
     @Test func aDirectoryIsNotAConfiguration() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.command("validate", folder.path)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let run = try await Examples.command("validate", folder.url.path)
         #expect(run.status == 1)
         #expect(
             run.stderr
-                == "\(folder.path): is a directory; expected a configuration file\n"
+                == "\(folder.url.path): is a directory; expected a configuration file\n"
         )
     }
 
     @Test func aMissingConfigurationSaysSoInOneLine() async throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-none-\(UUID()).json")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let missing = folder.file("none.json")
         let run = try await Examples.command("validate", missing.path)
         #expect(run.status == 1)
         #expect(run.stderr == "\(missing.path): cannot read: No such file or directory\n")
     }
 
     @Test func aNamedPipeNobodyWritesToReadsAsEmptyWithoutHanging() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("gatehouse.json").path
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let fifo = folder.path("gatehouse.json")
         #expect(mkfifo(fifo, 0o600) == 0)
         let run = try await Examples.command("validate", fifo)
         #expect(run.status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 @Suite("gatehouse command")
@@ -94,9 +95,9 @@ struct GatehouseCommandTests {
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of alice: a fox in a red scarf\n")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-out-\(UUID()).txt")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let output = folder.file("out.txt")
         let toFile = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "--output", output.path,
             "avatars/bob.txt")
@@ -106,8 +107,9 @@ struct GatehouseCommandTests {
     }
 
     @Test func aDeniedLoadWritesNothing() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-out-\(UUID()).txt")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let output = folder.file("out.txt")
         let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "--output",
             output.path, "avatars/bob.txt")
@@ -141,10 +143,9 @@ struct GatehouseCommandTests {
         #expect(valid.status == 0)
         #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules, 0 groups: avatars\n")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bad = folder.appendingPathComponent("bad.json")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let bad = folder.file("bad.json")
         try Data(
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "9am", "to": "17:00" }, { "type": "allowList", "subjcts": ["a"] } ] } } }"#
                 .utf8
@@ -234,11 +235,9 @@ struct GatehouseCommandTests {
     }
 
     @Test func aBrokenConfigurationExitsOneNamingFileAndPlace() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("broken.json")
-        try Data("{\n  \"services\": [\n".utf8).write(to: file)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let file = try folder.write("broken.json", "{\n  \"services\": [\n")
         let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path): line 3, column 1: invalid JSON"))
@@ -246,9 +245,11 @@ struct GatehouseCommandTests {
 
     @Test func theCommandWorksFromAnotherWorkingDirectory() async throws {
         let config = Examples.packageRoot.appendingPathComponent(Self.config).path
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.cleanUp() }
         let run = try await Examples.gatehouse(
             "load", "--config", config, "--subject", "carol", "--at", Self.monday, "avatars/carol.txt",
-            in: FileManager.default.temporaryDirectory)
+            in: elsewhere.url)
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of carol: a hedgehog with glasses\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `gatehouse store`, `remove` and `list`: each operation asks the service's gatekeepers with its
@@ -17,14 +18,14 @@ struct GatehouseStoreCommandTests {
 
     /// A folder with `docs/` holding two files, a rules file and a configuration over it.
     struct Fixture {
-        let folder: URL
+        let directory: TemporaryDirectory
+        var folder: URL { directory.url }
         var config: String { folder.appendingPathComponent("gatehouse.json").path }
         func file(_ key: String) -> URL { folder.appendingPathComponent("data").appendingPathComponent(key) }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "gatehouse-store-\(UUID())")
-            let docs = folder.appendingPathComponent("data/docs")
+            directory = try TemporaryDirectory()
+            let docs = directory.file("data/docs")
             try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
             try Data("plan".utf8).write(to: docs.appendingPathComponent("plan.txt"))
             try Data("salaries".utf8).write(to: docs.appendingPathComponent("secret-pay.txt"))
@@ -38,7 +39,7 @@ struct GatehouseStoreCommandTests {
             try Data(json.utf8).write(to: folder.appendingPathComponent("gatehouse.json"))
         }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { directory.cleanUp() }
     }
 
     @Test func anAllowedStoreWritesTheResourceFromStandardInput() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `gatehouse test CASES.json` decides every case of a table as `check` does and says which
@@ -9,12 +10,14 @@ struct GatehouseTestCommandTests {
 
     /// A temporary copy of the demo folder (configuration, rules file, avatars), removed at the end.
     struct DemoCopy {
-        let folder: URL
+        let directory: TemporaryDirectory
+        /// The copy, inside ``directory``.
+        var folder: URL { directory.file("demo") }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-test-\(UUID())")
+            directory = try TemporaryDirectory()
             try FileManager.default.copyItem(
-                at: Examples.packageRoot.appendingPathComponent("Examples/demo"), to: folder)
+                at: Examples.packageRoot.appendingPathComponent("Examples/demo"), to: directory.file("demo"))
         }
 
         /// Writes `text` to `name` in the copy and returns its path.
@@ -27,7 +30,7 @@ struct GatehouseTestCommandTests {
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { directory.cleanUp() }
     }
 
     /// A table for the demo configuration with the given cases (JSON array elements).

@@ -122,7 +122,8 @@ let package = Package(
         // Tests.
         // Test doubles and helpers shared by the test targets (not a product); GatehouseCore only.
         .target(
-            name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
+            name: "GatehouseTestSupport", dependencies: ["GatehouseCore", "GatehouseTesting"],
+            path: "Tests/GatehouseTestSupport",
             exclude: ["generate-canonical-equivalents.py"]),
         // GatehouseTesting as an app's test target uses it: public API only.
         .testTarget(

@@ -185,7 +185,7 @@ struct AssemblyTests {
 
     @Test func aRevokedGrantDeniesEvenWithAWarmCacheBehindTheGate() async throws {
         let toggle = SwitchPolicy()
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         var registry = PluginRegistry()
         try registry.registerGatekeeper("switch", settings: BuiltInLikeSettings.self) { _, _ in
             toggle

@@ -35,7 +35,7 @@ private struct CustomPolicy: AccessPolicy {
 private struct UnplannablePolicy: AccessPolicy {
     let name = "unplannable"
     func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
-    func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part { throw GateBroke() }
+    func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part { throw GateFailure() }
 }
 
 /// A listing that ignores the plan it is given and lists every name, and records the plan.

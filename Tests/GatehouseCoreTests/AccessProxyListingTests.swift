@@ -16,7 +16,7 @@ struct AccessProxyListingTests {
     /// `broken.txt`.
     private func readingGate(_ path: GatePath) -> any AccessPolicy {
         path.gate("rules") { request in
-            if request.resource.hasSuffix("broken.txt") { throw GateBroke() }
+            if request.resource.hasSuffix("broken.txt") { throw GateFailure() }
             if request.action == "list" { return .allow }
             if request.action == "read" && !request.resource.contains("private-") { return .allow }
             return .deny(reason: "not for you")

@@ -67,7 +67,7 @@ struct AccessProxyStoringTests {
     @Test(arguments: GatePath.allCases)
     func aGateThatFailsDeniesAStoreWithoutReachingTheBase(_ path: GatePath) async throws {
         let base = SpyStore()
-        let proxy = AccessProxy(base, gatekeepers: [path.gate("broken") { _ in throw GateBroke() }])
+        let proxy = AccessProxy(base, gatekeepers: [path.gate("broken") { _ in throw GateFailure() }])
         let denied = await #expect(throws: AccessDenied.self) { try await proxy.store("x", for: "a") }
         #expect(denied?.isFailure == true)
         #expect(base.calls.isEmpty)

@@ -46,7 +46,7 @@ struct NearMissTests {
     @Test func loadsAuthorizeAndPermittedNeverComputeNearMisses() async throws {
         let policy = WhyNotPolicy()
         let gate = AccessGate(gatekeepers: [policy], observer: RecordingObserver())
-        let proxy = CountingLoader().guarded(by: policy)
+        let proxy = SpyLoader().guarded(by: policy)
         let denied = await #expect(throws: AccessDenied.self) { try await proxy.load("docs/a") }
         #expect(denied?.reason == "no rule in rules allows")
         let refused = await #expect(throws: AccessDenied.self) { try await gate.authorize(Self.request) }

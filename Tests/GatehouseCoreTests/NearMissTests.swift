@@ -69,14 +69,9 @@ struct NearMissTests {
         let json = String(decoding: try JSONEncoder().encode(denied), as: UTF8.self)
         #expect(json.contains(#""nearMisses":["#), "\(json)")
         #expect(try JSONDecoder().decode(AccessVerdict.self, from: Data(json.utf8)) == denied)
-        let allowed = try await AccessGate(gatekeepers: [AlwaysAllowDouble()]).decide(Self.request)
+        let allowed = try await AccessGate(gatekeepers: [SwitchPolicy("allow")]).decide(Self.request)
         let plain = String(decoding: try JSONEncoder().encode(allowed), as: UTF8.self)
         #expect(!plain.contains("nearMisses"), "\(plain)")
         #expect(try JSONDecoder().decode(AccessVerdict.self, from: Data(plain.utf8)) == allowed)
-    }
-
-    struct AlwaysAllowDouble: AccessPolicy {
-        let name = "allow"
-        func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
     }
 }

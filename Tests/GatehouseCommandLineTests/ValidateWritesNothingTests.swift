@@ -111,6 +111,23 @@ struct ValidateWritesNothingTests {
         #expect(FileManager.default.fileExists(atPath: folder.path("logs/decisions.jsonl")))
     }
 
+    @Test func aMissingKeyIsReportedAfterTheOtherProblemsOfItsObject() async throws {
+        // The misspelt key stands in the file; the missing one belongs to the whole object.
+        let folder = try TemporaryDirectory(
+            configuration: #"""
+                { "services": { "s": { "loader": { "type": "memory", "resources": {} },
+                  "gatekeepers": [ { "type": "file", "pth": "x.rules", "requireEnd": "yes" } ] } } }
+                """#)
+        defer { folder.cleanUp() }
+        let run = await Captured.run(["validate", folder.configuration])
+        #expect(
+            run.err.map { $0.dropFirst(folder.configuration.count + 2).prefix { $0 != ":" } } == [
+                "services.s.gatekeepers[0].pth", "services.s.gatekeepers[0].requireEnd",
+                "services.s.gatekeepers[0].path",
+            ],
+            "\(run.err.joined(separator: "\n"))")
+    }
+
     @Test func problemsAreInFileOrderNotInTheOrderTheyWereFound() async throws {
         // The loader is written before the gatekeepers, the decision log first, and the second
         // service before the first alphabetically: each problem is reported where it stands.

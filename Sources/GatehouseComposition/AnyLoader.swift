@@ -3,7 +3,7 @@ import GatehouseCore
 
 /// Any loader of `Data` by `String` key, so that an assembled chain has one type. It stores,
 /// removes and lists when the wrapped loader does, else throws ``UnsupportedOperation``.
-/// `Gate` is the wrapped loader's own (``AccessGate`` for a proxy or a configured service), so
+/// `Gate` is the wrapped loader's own (`AccessGate` for a proxy or a configured service), so
 /// erasing a gate keeps the compile-time guard: `CachingLoader(AnyLoader(proxy))` does not
 /// compile, as `CachingLoader(proxy)` does not.
 public struct AnyLoader<Gate>: ResourceStoring, ResourceListing {

@@ -3,7 +3,7 @@ extension AccessPlan {
     /// holds, exact in SQLite as it ships (no pragma): an exact name compares with `=`, a pattern
     /// with `GLOB` (which, unlike `LIKE`, never ignores case), and a part that must check each
     /// name renders as false; ``identity`` is not checked. `column` (`name` or `table.name`) is
-    /// quoted as an identifier only (`` `name` ``), so a column the table lacks fails the query
+    /// quoted as an identifier only (in backticks), so a column the table lacks fails the query
     /// instead of being read as a string. Any number of names and patterns render to an
     /// expression SQLite accepts: exact names as `IN` lists, the rest as balanced `OR`/`AND`
     /// trees. See docs/plans.md.

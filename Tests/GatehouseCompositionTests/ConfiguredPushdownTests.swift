@@ -44,8 +44,10 @@ struct ConfiguredPushdownTests {
             { "services": { "s": { "loader": { "type": "mine" }\(cacheSetting),
               "gatekeepers": [ { "type": "allowList", "name": "team", "resources": ["docs", "docs/a", "docs/b"], "subjects": ["alice"] } ] } } }
             """
-        return try Assembler(registry: registry).assemble(json: Data(json.utf8), baseDirectory: URL(fileURLWithPath: "/"))
-            .service(named: nil)
+        return try Assembler(registry: registry).assemble(
+            json: Data(json.utf8), baseDirectory: URL(fileURLWithPath: "/")
+        )
+        .service(named: nil)
     }
 
     @Test(arguments: [false, true])

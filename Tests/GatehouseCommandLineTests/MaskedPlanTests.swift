@@ -54,6 +54,7 @@ struct MaskedPlanTests {
         defer { folder.cleanUp() }
         let run = await Self.plan(folder, ["--sql"])
         #expect(run.status == 0)
-        #expect(run.out == ["`resource` GLOB 'tenants/\(Self.secret)/*'"])
+        #expect(
+            run.out == ["(instr(`resource`, char(0)) = 0 AND `resource` GLOB 'tenants/\(Self.secret)/*')"])
     }
 }

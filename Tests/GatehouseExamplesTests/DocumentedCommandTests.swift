@@ -40,6 +40,10 @@ struct DocumentedCommandTests {
         "gatehouse plan --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z --sql":
             0,
         "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql": 0,
+        "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgresql":
+            0,
+        "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgres":
+            2,
         "gatehouse check --config Examples/demo/gatehouse.json --subject carol --at 2026-11-30T10:00:00Z avatars/alice.txt":
             3,
         "gatehouse check --config Examples/configurations/documents.json --subject zoe docs/handbook.txt": 3,

@@ -31,7 +31,7 @@ struct GatehousePlanCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout
-                == "((`name` GLOB 'docs/*' OR `name` = 'it''s_100%') AND NOT (`name` GLOB 'docs/secret/*'))"
+                == "(instr(`name`, char(0)) = 0 AND ((`name` GLOB 'docs/*' OR `name` = 'it''s_100%') AND NOT (`name` GLOB 'docs/secret/*')))"
                 + "\n")
         let bob = try await Examples.command([
             "plan", "--config", folder.path("gatehouse.json"), "--subject", "bob", "--sql",
@@ -73,7 +73,8 @@ struct GatehousePlanCommandTests {
         let folder = try Self.configuration(
             #"{ "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "09:00", "to": "17:00" }"#)
         for (instant, expected) in [
-            ("2025-12-29T10:00:00Z", "(1 = 1)\n"), ("2025-12-29T18:00:00Z", "(1 = 0)\n"),
+            ("2025-12-29T10:00:00Z", "(instr(`resource`, char(0)) = 0)\n"),
+            ("2025-12-29T18:00:00Z", "(1 = 0)\n"),
         ] {
             let run = try await Examples.command([
                 "plan", "--config", folder.path("gatehouse.json"), "--at", instant, "--sql",

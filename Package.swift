@@ -124,7 +124,8 @@ let package = Package(
         // Tests.
         // Test doubles and helpers shared by the test targets (not a product); GatehouseCore only.
         .target(
-            name: "GatehouseTestSupport", dependencies: ["GatehouseCore"], path: "Tests/GatehouseTestSupport",
+            name: "GatehouseTestSupport", dependencies: ["GatehouseCore", "GatehouseTesting"],
+            path: "Tests/GatehouseTestSupport",
             exclude: ["generate-canonical-equivalents.py"]),
         // GatehouseTesting as an app's test target uses it: public API only.
         .testTarget(
@@ -177,7 +178,7 @@ let package = Package(
             dependencies: [
                 "gatehouse", "avatar-picker", "proxy-vs-decorator", "documents", "sqlite-documents",
                 "GatehouseCore",
-                "GatehousePolicies", "GatehouseComposition", "GatehouseTestSupport",
+                "GatehousePolicies", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport",
             ]
         ),
     ]

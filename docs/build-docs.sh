@@ -8,7 +8,7 @@ graphs=$(swift package dump-symbol-graph --minimum-access-level public | sed -n 
 [ -d "$graphs" ] || { echo "no symbol graphs were written" >&2; exit 1; }
 docc=$(dirname "$(command -v swift)")/docc
 mkdir -p .build/docs
-for module in GatehouseCore GatehousePolicies GatehouseLoaders GatehouseAudit GatehouseRemote GatehousePhotos GatehouseSQLite GatehouseComposition GatehouseCommandLine; do
+for module in GatehouseCore GatehousePolicies GatehouseLoaders GatehouseAudit GatehouseRemote GatehousePhotos GatehouseSQLite GatehouseComposition GatehouseCommandLine GatehouseTesting; do
     work=$(mktemp -d)
     cp "$graphs/$module.symbols.json" "$work/"
     cp "$graphs/$module"@*.symbols.json "$work/" 2>/dev/null || true

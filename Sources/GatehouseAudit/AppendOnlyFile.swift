@@ -71,6 +71,35 @@ final class AppendOnlyFile {
         return (descriptor, (UInt64(status.st_dev), UInt64(status.st_ino)))
     }
 
+    /// Whether ``init(path:write:)`` could open `path`, found without creating, opening or
+    /// changing anything: an existing path must be a regular file (not a link) that may be
+    /// written; a new one needs a folder that exists, is a folder, and may be written. Throws
+    /// the error opening would, with the same message.
+    static func checkOpening(_ path: String) throws(DecisionLogError) {
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            if let refusal = refusal(path, status.st_mode, code: EINVAL) { throw refusal }
+            guard access(path, W_OK) == 0 else {
+                throw DecisionLogError(operation: "open", path: path, code: errno)
+            }
+            return
+        }
+        let code = errno
+        guard code == ENOENT else { throw DecisionLogError(operation: "open", path: path, code: code) }
+        // The file would be created: in its folder, which must exist, be one, and take a new file.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var folderStatus = stat()
+        guard stat(folder, &folderStatus) == 0 else {
+            throw DecisionLogError(operation: "open", path: path, code: errno)
+        }
+        guard folderStatus.st_mode & S_IFMT == S_IFDIR else {
+            throw DecisionLogError(operation: "open", path: path, code: ENOTDIR)
+        }
+        guard access(folder, W_OK | X_OK) == 0 else {
+            throw DecisionLogError(operation: "open", path: path, code: errno)
+        }
+    }
+
     /// The error when `mode` is not a regular file's.
     private static func refusal(_ path: String, _ mode: mode_t, code: Int32) -> DecisionLogError? {
         let kinds: [mode_t: String] = [

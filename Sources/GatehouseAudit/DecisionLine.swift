@@ -1,7 +1,7 @@
 import Foundation
 import GatehouseCore
 
-/// Writes an ``AccessRecord`` as one line of JSON with OPA's field names. Hand-written, not
+/// Writes an `AccessRecord` as one line of JSON with OPA's field names. Hand-written, not
 /// `JSONEncoder`: keys in a fixed order and no raw line break, so one record is one line.
 struct DecisionLine {
     /// Attribute keys removed from `input.attributes` and listed under `erased`.

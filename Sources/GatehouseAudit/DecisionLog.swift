@@ -71,6 +71,15 @@ public final class DecisionLog: AccessObserver, Sendable {
         thread.start()
     }
 
+    /// Checks that ``init(url:mask:capacity:overflow:clock:)`` could open `url`, without creating,
+    /// opening or changing anything (`gatehouse validate`): its folder exists, is a folder and
+    /// may be written, and the path is not a directory, a link or another special file.
+    ///
+    /// - Throws: the ``DecisionLogError`` opening would throw.
+    package static func checkOpening(url: URL) throws(DecisionLogError) {
+        try AppendOnlyFile.checkOpening(url.path)
+    }
+
     deinit {
         queue.beginClosing()
     }

@@ -22,10 +22,13 @@ enum Plan: RequestCommand {
         CommandLineArguments.Option(
             name: "column", valueName: "NAME",
             help: "the column of resource names for --sql (default: resource)"),
+        CommandLineArguments.Option(
+            name: "dialect", valueName: "sqlite|postgresql",
+            help: "the database --sql writes for, exact on its default settings (default: sqlite)"),
     ]
     static let discussion = """
-        With --sql the line is ready for SELECT ... WHERE <expression>: literals quoted, LIKE
-        patterns escaped.
+        With --sql the line is ready for SELECT ... WHERE <expression> in the --dialect's database:
+        literals quoted, patterns escaped, the column quoted so that a misspelt one fails the query.
 
         Exit status: 0 printed, 1 error (bad configuration, a gatekeeper that cannot plan with
         --sql), 2 usage.
@@ -42,6 +45,18 @@ enum Plan: RequestCommand {
     static func validate(_ arguments: CommandLineArguments) throws(CommandLineArguments.UsageError) {
         if arguments.flag("json") && arguments.flag("sql") {
             throw .init(message: "give --json or --sql, not both")
+        }
+        if let dialect = arguments.value("dialect") {
+            guard arguments.flag("sql") else {
+                throw .init(message: "--dialect names the database of --sql; add --sql")
+            }
+            guard SQLDialect(rawValue: dialect) != nil else {
+                let names = SQLDialect.allCases.map(\.rawValue)
+                let close = closestName(to: dialect, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+                throw .init(
+                    message: "--dialect \"\(printable(dialect))\" is not a dialect\(close); give "
+                        + names.joined(separator: " or "))
+            }
         }
         if let column = arguments.value("column") {
             guard arguments.flag("sql") else {
@@ -93,7 +108,8 @@ enum Plan: RequestCommand {
                 return .error
             }
             // The real values: the caller asked for a query to run (docs/cli.md).
-            console.out(plan.sql(column: request.arguments.value("column") ?? "resource"))
+            let dialect = request.arguments.value("dialect").flatMap(SQLDialect.init(rawValue:)) ?? .sqlite
+            console.out(plan.sql(column: request.arguments.value("column") ?? "resource", dialect: dialect))
             return .ok
         }
         // Masked values read `(masked)` inside the substituted patterns, as in every record.

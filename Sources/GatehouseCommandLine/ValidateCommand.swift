@@ -16,8 +16,11 @@ enum Validate: Subcommand {
     static let discussion = """
         A FILE ending in .rules is checked as a rules file on its own. A configuration is checked
         with every rules file it names (gatekeepers, shadow gatekeepers, inside allOf, anyOf and
-        not); a problem in one is reported at its gatekeeper's place with the file and line:
+        not), and its decision log's path, in one run: every problem, in file order; a problem in
+        a rules file is reported at its gatekeeper's place with the file and line:
         gatehouse.json: services.avatars.gatekeepers[2]: avatars.rules:3: ...
+        validate creates, writes and opens for writing nothing: the decision log is not opened,
+        only its folder checked (it exists, is a folder and may be written).
         A valid rules file is counted in rules and groups, with the attributes it reads when its
         service declares none: docs.rules: 12 rules, 2 groups; reads attributes device, tenant
         Then a warning for each rule whose removal changes no decision for any request, naming the
@@ -31,18 +34,20 @@ enum Validate: Subcommand {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let strict = arguments.flag("strict")
         if path.hasSuffix(".rules") { return rulesFile(path, json: json, strict: strict, commands) }
-        guard let services = commands.assemble(path, json: json) else { return .error }
         let progress = commands.console.progress("validating \(printable(path))")
-        let files: [AssembledServices.CheckedRulesFile]
+        let (names, files): ([String], [AssembledServices.CheckedRulesFile])
         do {
             defer { progress.finish() }
-            files = try await services.validate { done, total in
+            // One pass that writes nothing: assembling without opening the decision log, then
+            // every rules file, all problems together in file order.
+            (names, files) = try await Assembler(registry: commands.registry).validate(
+                contentsOf: URL(fileURLWithPath: path)
+            ) { done, total in
                 progress.update("validating \(printable(path)): gatekeeper \(done + 1) of \(total)")
             }
         } catch {
             return commands.configurationFailed(error, file: path, json: json)
         }
-        let names = services.services.map(\.name)
         let (rules, groups) = files.reduce((0, 0)) { ($0.0 + $1.rules, $0.1 + $1.groups) }
         let reading = files.filter { !$0.attributes.isEmpty }
         let warnings = files.flatMap { file in

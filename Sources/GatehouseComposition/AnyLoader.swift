@@ -3,10 +3,12 @@ import GatehouseCore
 
 /// Any loader of `Data` by `String` key, so that an assembled chain has one type. It stores,
 /// removes and lists when the wrapped loader does, else throws ``UnsupportedOperation``.
-/// `Gate` is the wrapped loader's own (``AccessGate`` for a proxy or a configured service), so
+/// `Gate` is the wrapped loader's own (`AccessGate` for a proxy or a configured service), so
 /// erasing a gate keeps the compile-time guard: `CachingLoader(AnyLoader(proxy))` does not
-/// compile, as `CachingLoader(proxy)` does not.
-public struct AnyLoader<Gate>: ResourceStoring, ResourceListing {
+/// compile, as `CachingLoader(proxy)` does not. A listing filtered by a plan reaches the wrapped
+/// loader's own filter when it has one (``FilteredListing``), so a configured service pushes its
+/// plan down as the loader it wraps would.
+public struct AnyLoader<Gate>: ResourceStoring, FilteredListing {
     /// The wrapped loader.
     public let base: any ResourceLoading<String, Data>
 
@@ -39,6 +41,15 @@ public struct AnyLoader<Gate>: ResourceStoring, ResourceListing {
     /// Lists in the wrapped loader.
     public func keys(under prefix: String) async throws -> [String] {
         try await base(as: (any ResourceListing<String>).self, for: "list").keys(under: prefix)
+    }
+
+    /// Lists in the wrapped loader, narrowed by `plan` when it filters; otherwise every key under
+    /// `prefix` (the proxy checks each name either way).
+    public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {
+        if let filtering = base as? any FilteredListing<String> {
+            return try await filtering.keys(under: prefix, permittedBy: plan)
+        }
+        return try await keys(under: prefix)
     }
 
     private func base<Capable>(as _: Capable.Type, for operation: String) throws -> Capable {

@@ -24,6 +24,16 @@ extension AssembledServices {
     package func validate(reporting progress: (_ done: Int, _ total: Int) -> Void) async throws
         -> [CheckedRulesFile]
     {
+        let checked = await Self.run(checks, reporting: progress)
+        guard checked.issues.isEmpty else { throw ConfigurationError(file: file, issues: checked.issues) }
+        return checked.files
+    }
+
+    /// Runs `checks` in order, reporting `progress` before each: every problem at its policy's
+    /// place, and the rules files that validated.
+    static func run(_ checks: [Check], reporting progress: (_ done: Int, _ total: Int) -> Void) async
+        -> (issues: [ConfigurationError.Issue], files: [CheckedRulesFile])
+    {
         var issues: [ConfigurationError.Issue] = []
         var files: [CheckedRulesFile] = []
         for (index, check) in checks.enumerated() {
@@ -49,7 +59,6 @@ extension AssembledServices {
                 }
             }
         }
-        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
-        return files
+        return (issues, files)
     }
 }

@@ -34,16 +34,15 @@ public struct Assembler: Sendable {
     /// Throws ``ConfigurationError``.
     public func assemble(contentsOf url: URL) throws -> AssembledServices {
         let file = url.standardizedFileURL
-        let (configuration, shape) = try GatehouseConfiguration.read(contentsOf: file)
-        return try assemble(
-            configuration, baseDirectory: file.deletingLastPathComponent(), file: file, shape: shape)
+        let read = try GatehouseConfiguration.read(contentsOf: file)
+        return try build(read, baseDirectory: file.deletingLastPathComponent(), file: file).assembled()
     }
 
     /// Reads and assembles JSON; relative paths resolve against `baseDirectory`. Throws
     /// ``ConfigurationError``.
     public func assemble(json data: Data, baseDirectory: URL) throws -> AssembledServices {
-        let (configuration, shape) = try GatehouseConfiguration.read(json: data, file: nil)
-        return try assemble(configuration, baseDirectory: baseDirectory, file: nil, shape: shape)
+        let read = try GatehouseConfiguration.read(json: data, file: nil)
+        return try build(read, baseDirectory: baseDirectory, file: nil).assembled()
     }
 
     /// Assembles a configuration, opening its decision log; relative paths resolve against
@@ -51,18 +50,68 @@ public struct Assembler: Sendable {
     public func assemble(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL? = nil
     ) throws -> AssembledServices {
-        try assemble(configuration, baseDirectory: baseDirectory, file: file, shape: nil)
+        try build(configuration, baseDirectory: baseDirectory, file: file, shape: nil, decisionLog: .open)
+            .assembled()
     }
 
-    /// Assembles with the problems of the JSON's shape (`nil` when built in code), all in one error.
-    private func assemble(
+    /// Every problem of a configuration file, its components, its decision log's path and the
+    /// rules files it names, in file order, as `gatehouse validate` reports them; creates, writes
+    /// and opens for writing nothing (the decision log's path is only checked). Returns the
+    /// services' names and the rules files checked; throws a ``ConfigurationError`` otherwise.
+    package func validate(
+        contentsOf url: URL, reporting progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) async throws -> (services: [String], files: [AssembledServices.CheckedRulesFile]) {
+        let file = url.standardizedFileURL
+        let read = try GatehouseConfiguration.read(contentsOf: file)
+        let pass = build(
+            read, baseDirectory: file.deletingLastPathComponent(), file: file, decisionLog: .check)
+        let checked = await AssembledServices.run(pass.checks, reporting: progress)
+        let issues = DocumentOrder(read.document).sorted(pass.issues + checked.issues)
+        guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
+        return (pass.services.map(\.name), checked.files)
+    }
+
+    /// What assembling does with the decision log: open it, or, for `validate`, only check that
+    /// it could be opened.
+    private enum DecisionLogHandling {
+        case open
+        case check
+    }
+
+    /// One pass over a configuration: what was built, what `validate` checks, every problem.
+    private struct Pass {
+        var services: [ConfiguredService]
+        var file: URL?
+        var decisionLog: DecisionLog?
+        var checks: [AssembledServices.Check]
+        var issues: [ConfigurationError.Issue]
+
+        /// The services, or every problem in one error.
+        func assembled() throws -> AssembledServices {
+            guard issues.isEmpty else { throw ConfigurationError(file: file, issues: issues) }
+            return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: checks)
+        }
+    }
+
+    /// A pass over a configuration read from JSON.
+    private func build(
+        _ read: GatehouseConfiguration.Read, baseDirectory: URL, file: URL?,
+        decisionLog: DecisionLogHandling = .open
+    ) -> Pass {
+        build(
+            read.configuration, baseDirectory: baseDirectory, file: file, shape: read.issues,
+            decisionLog: decisionLog)
+    }
+
+    /// A pass with the problems of the JSON's shape (`nil` when built in code), in the order found.
+    private func build(
         _ configuration: GatehouseConfiguration, baseDirectory: URL, file: URL?,
-        shape: [ConfigurationError.Issue]?
-    ) throws -> AssembledServices {
+        shape: [ConfigurationError.Issue]?, decisionLog handling: DecisionLogHandling
+    ) -> Pass {
         let issues = IssueCollector()
         for issue in shape ?? [] { issues.add(issue.path, issue.message) }
         let decisionLog = openDecisionLog(
-            configuration.decisionLog, baseDirectory: baseDirectory, issues: issues)
+            configuration.decisionLog, baseDirectory: baseDirectory, issues: issues, handling: handling)
         var observer = self.observer
         if let decisionLog {
             observer = observer.map { ObserverPair(first: $0, second: decisionLog) } ?? decisionLog
@@ -75,15 +124,16 @@ public struct Assembler: Sendable {
         let services = configuration.services.compactMap {
             assemble($0, run: run, shapeChecked: shape != nil, mask: mask)
         }
-        guard run.issues.issues.isEmpty else {
-            throw ConfigurationError(file: file, issues: run.issues.issues)
-        }
-        return AssembledServices(services: services, file: file, decisionLog: decisionLog, checks: run.checks)
+        return Pass(
+            services: services, file: file, decisionLog: decisionLog, checks: run.checks,
+            issues: run.issues.issues)
     }
 
-    /// The decision log asked for, opened; `nil` when none is, or it cannot be opened (an issue).
+    /// The decision log asked for, opened; `nil` when none is, it cannot be opened (an issue), or
+    /// it is only checked.
     private func openDecisionLog(
-        _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector
+        _ configured: DecisionLogConfiguration?, baseDirectory: URL, issues: IssueCollector,
+        handling: DecisionLogHandling
     ) -> DecisionLog? {
         guard let settings = configured ?? decisionLogFile.map({ DecisionLogConfiguration(path: $0.path) })
         else { return nil }
@@ -92,8 +142,15 @@ public struct Assembler: Sendable {
             ?? PluginContext.resolve(settings.path, against: baseDirectory)
         let place = decisionLogFile == nil ? "decisionLog.path" : ""
         do {
-            return try DecisionLog(
-                url: url, mask: Set(settings.mask), capacity: settings.capacity, overflow: settings.overflow)
+            switch handling {
+            case .open:
+                return try DecisionLog(
+                    url: url, mask: Set(settings.mask), capacity: settings.capacity,
+                    overflow: settings.overflow)
+            case .check:
+                try DecisionLog.checkOpening(url: url)
+                return nil
+            }
         } catch {
             issues.add(place, place.isEmpty ? "the decision log: \(error.message)" : error.message)
             return nil

@@ -9,7 +9,7 @@ import GatehouseCore
 public protocol AttributeSource: Sendable {
     /// The names this source provides, known before any resource is read (declared, or read from
     /// the source as a whole), never guessed from one resource's answer. The default,
-    /// ``ResourceAttributeNames/every``, fails closed: no attribute of the caller reaches a
+    /// `ResourceAttributeNames/every`, fails closed: no attribute of the caller reaches a
     /// gatekeeper. Asked at every decision and plan, so the names may change with the source.
     func attributeNames() async throws -> ResourceAttributeNames
 

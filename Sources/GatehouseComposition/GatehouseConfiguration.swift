@@ -40,13 +40,17 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         self = try Self.checked(Self.read(contentsOf: url), file: url)
     }
 
-    private static func checked(_ read: (Self, [ConfigurationError.Issue]), file: URL?) throws -> Self {
-        guard read.1.isEmpty else { throw ConfigurationError(file: file, issues: read.1) }
-        return read.0
+    private static func checked(_ read: Read, file: URL?) throws -> Self {
+        guard read.issues.isEmpty else { throw ConfigurationError(file: file, issues: read.issues) }
+        return read.configuration
     }
 
+    /// As much of a configuration as its shape allows, the shape's issues, and the JSON as read
+    /// (for the file order of every later issue).
+    typealias Read = (configuration: Self, issues: [ConfigurationError.Issue], document: JSONValue)
+
     /// Reads as much of a configuration file as its shape allows, as ``read(json:file:)`` does.
-    static func read(contentsOf url: URL) throws -> (Self, [ConfigurationError.Issue]) {
+    static func read(contentsOf url: URL) throws -> Read {
         let bytes: [UInt8]
         do {
             bytes = Array(
@@ -61,7 +65,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
 
     /// Reads as much of a configuration as its shape allows, with the shape's issues, for the
     /// ``Assembler`` to check the rest in the same pass; throws when the text is not UTF-8 JSON.
-    static func read(json data: Data, file: URL?) throws -> (Self, [ConfigurationError.Issue]) {
+    static func read(json data: Data, file: URL?) throws -> Read {
         let bytes = Array(data)
         if let encoding = WideEncoding.name(of: bytes) {
             throw ConfigurationError(
@@ -82,7 +86,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
                 file: file, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
         }
         let issues = IssueCollector()
-        return (Self(value, issues: issues), issues.issues)
+        return (Self(value, issues: issues), issues.issues, value)
     }
 
     /// What a configuration must be, for messages about one that is not.

@@ -7,7 +7,7 @@ public struct AccessExplanation: Sendable, Hashable {
     /// What a reader must know besides the rule and the reason, such as "made by the last good
     /// version".
     public var note: String?
-    /// For a denial, a typed cause an app can switch on (``PhotoLibraryPolicy``'s is its
+    /// For a denial, a typed cause an app can switch on (`PhotoLibraryPolicy`'s is its
     /// `Access`), carried to ``AccessVerdict/cause`` and ``AccessDenied/cause``; never shown.
     public var cause: (any Hashable & Sendable)?
 
@@ -28,7 +28,7 @@ public struct AccessExplanation: Sendable, Hashable {
             && sameCause(lhs.cause, rhs.cause)
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(decision)
         hasher.combine(rule)

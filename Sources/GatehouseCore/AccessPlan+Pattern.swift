@@ -1,7 +1,7 @@
 extension AccessPlan {
     /// A pattern over resource names: literal runs with a `*` between each two, which matches any
     /// run of characters (`/` included), byte for byte on UTF-8. Matched by the package's one
-    /// matcher of the pattern language, ``matches(_:_:values:stars:skipping:)``, which decisions,
+    /// matcher of the pattern language, `matches(_:_:values:stars:skipping:)` (package), which decisions,
     /// near misses and plans share.
     public struct Pattern: Sendable, Hashable, CustomStringConvertible {
         /// The literal runs, a `*` between each two: `["docs/", ""]` for `docs/*`, one run for an

@@ -1,26 +1,49 @@
 extension AccessPlan {
     /// A SQL boolean expression over the text column `column` that holds where ``permits(_:)``
-    /// holds, exact in SQLite as it ships (no pragma): an exact name compares with `=`, a pattern
-    /// with `GLOB` (which, unlike `LIKE`, never ignores case), and a part that must check each
-    /// name renders as false; ``identity`` is not checked. `column` (`name` or `table.name`) is
-    /// quoted as an identifier only (`` `name` ``), so a column the table lacks fails the query
-    /// instead of being read as a string. Any number of names and patterns render to an
-    /// expression SQLite accepts: exact names as `IN` lists, the rest as balanced `OR`/`AND`
-    /// trees. See docs/plans.md.
+    /// holds, exact in SQLite as it ships (no pragma): ``sql(column:dialect:)`` for
+    /// ``SQLDialect/sqlite``.
     public func sql(column: String) -> String {
-        let quoted = column.split(separator: ".", omittingEmptySubsequences: false)
-            .map { "`" + $0.replacingOccurrences(of: "`", with: "``") + "`" }
-            .joined(separator: ".")
-        return Self.sql(residual.bound(unplanned: false), column: quoted)
+        sql(column: column, dialect: .sqlite)
     }
 
-    private static func sql(_ residual: Residual, column: String) -> String {
+    /// A SQL boolean expression over the text column `column` that holds where ``permits(_:)``
+    /// holds, exact on `dialect`'s database with its default settings (no pragma, no session
+    /// setting): names compare by their bytes, case included. An exact name compares with `=`, a
+    /// pattern with the dialect's matcher (SQLite's `GLOB`, PostgreSQL's `LIKE`, wildcards in the
+    /// name escaped), and a part that must check each name renders as false; ``identity`` is not
+    /// checked. A name or pattern holding NUL matches no row. `column` (`name` or `table.name`) is
+    /// quoted as an identifier only, so a column the table lacks fails the query instead of
+    /// being read as a string. Any number of names and patterns render to an expression the
+    /// database accepts: exact names as `IN` lists, the rest as balanced `OR`/`AND` trees. See
+    /// docs/plans.md.
+    public func sql(column: String, dialect: SQLDialect) -> String {
+        let quoted = dialect.identifier(column)
+        let residual = residual.bound(unplanned: false)
+        let expression = Self.sql(residual, column: quoted, dialect: dialect)
+        // Names alone (`=`, `IN`) or nothing select no row holding NUL; anything else may.
+        func isNames(_ residual: Residual) -> Bool {
+            switch residual {
+            case .nothing: true
+            case .pattern(let pattern): pattern.isExact
+            case .any(let members): members.allSatisfy(isNames)
+            default: false
+            }
+        }
+        return isNames(residual) ? expression : dialect.exactRows(expression, column: quoted)
+    }
+
+    private static func sql(_ residual: Residual, column: String, dialect: SQLDialect) -> String {
         switch residual {
         case .everything: return "(1 = 1)"
         case .nothing, .unplanned: return "(1 = 0)"
-        case .pattern(let pattern) where pattern.isExact: return "\(column) = \(quoted(pattern.runs[0]))"
-        case .pattern(let pattern): return "\(column) GLOB \(quoted(glob(pattern)))"
-        case .all(let members): return balanced(members.map { sql($0, column: column) }, "AND")
+        // No row the expression can select holds NUL (SQLDialect.exactRows).
+        case .pattern(let pattern) where pattern.runs.contains(where: { $0.utf8.contains(0) }):
+            return "(1 = 0)"
+        case .pattern(let pattern) where pattern.isExact:
+            return "\(column) = \(dialect.literal(pattern.runs[0]))"
+        case .pattern(let pattern): return dialect.matching(pattern, column: column)
+        case .all(let members):
+            return balanced(members.map { sql($0, column: column, dialect: dialect) }, "AND")
         case .any(let members):
             // Exact names in one `IN` list, which has no depth; the rest in a balanced tree.
             // The list stands where the first name stood.
@@ -28,11 +51,11 @@ extension AccessPlan {
             var parts: [String] = []
             var listAt: Int?
             for member in members {
-                if case .pattern(let pattern) = member, pattern.isExact {
+                if case .pattern(let pattern) = member, pattern.isExact, !pattern.runs[0].utf8.contains(0) {
                     listAt = listAt ?? parts.count
-                    names.append(quoted(pattern.runs[0]))
+                    names.append(dialect.literal(pattern.runs[0]))
                 } else {
-                    parts.append(sql(member, column: column))
+                    parts.append(sql(member, column: column, dialect: dialect))
                 }
             }
             if let listAt {
@@ -42,7 +65,7 @@ extension AccessPlan {
                 parts.insert(list, at: listAt)
             }
             return balanced(parts, "OR")
-        case .complement(let member): return "NOT (\(sql(member, column: column)))"
+        case .complement(let member): return "NOT (\(sql(member, column: column, dialect: dialect)))"
         }
     }
 
@@ -57,25 +80,6 @@ extension AccessPlan {
             return "(" + balanced(Array(parts[..<middle]), joiner) + " \(joiner) "
                 + balanced(Array(parts[middle...]), joiner) + ")"
         }
-    }
-
-    /// The pattern as a `GLOB` pattern: runs joined by `*`, and in them `*`, `?` and `[` each in
-    /// brackets (`[*]`), which `GLOB` reads as that character.
-    private static func glob(_ pattern: Pattern) -> String {
-        pattern.runs.map { run in
-            var escaped = ""
-            for scalar in run.unicodeScalars {
-                switch scalar {
-                case "*", "?", "[": escaped += "[\(scalar)]"
-                default: escaped.unicodeScalars.append(scalar)
-                }
-            }
-            return escaped
-        }.joined(separator: "*")
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
     /// The literal prefixes every name of ``candidates`` starts with, sorted, none starting with

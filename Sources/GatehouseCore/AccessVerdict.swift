@@ -73,7 +73,7 @@ public struct AccessVerdict: Sendable, Hashable, Codable {
             && sameCause(lhs.cause, rhs.cause)
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(outcome)
         hasher.combine(gatekeeper)

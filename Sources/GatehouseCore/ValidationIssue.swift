@@ -1,4 +1,5 @@
-/// One problem a ``ValidatingPolicy`` found: where below the checked policy, and what is wrong.
+/// One problem a gatekeeper's ``AccessPolicy/validationIssues()`` found: where below the checked
+/// policy, and what is wrong.
 public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     /// Where below the checked policy: empty for the policy itself, or a path through members
     /// such as `policies[0].policy`, spelled like the combinators' configuration keys.

@@ -129,6 +129,15 @@ extension CachingLoader: ResourceListing where Base: ResourceListing {
     }
 }
 
+/// Filtered listings through the cache: forwarded to the base, never cached, so a proxy in front
+/// of the cache pushes its plan down to the base.
+extension CachingLoader: FilteredListing where Base: FilteredListing {
+    /// The base's keys under `prefix` that `plan` may permit; throws the base's error.
+    public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [Base.Key] {
+        try await base.keys(under: prefix, permittedBy: plan)
+    }
+}
+
 /// Writes and deletes are forwarded, then the key is invalidated (also when the base throws), so a
 /// read after a write never returns the old value. The written resource is not cached: two racing
 /// writes could reach the cache in the other order and leave the older value cached.

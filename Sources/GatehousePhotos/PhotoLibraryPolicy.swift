@@ -15,7 +15,7 @@ import GatehouseCore
     /// It reads `PHPhotoLibrary.authorizationStatus(for: .readWrite)` on every call (or the status
     /// source given to ``init(name:access:isShared:)``) and never remembers a grant: the user can
     /// change it in Settings at any time, also while the app is in the background. Each denial
-    /// carries the ``Access`` that caused it as ``AccessDenied/cause``, for a view model to switch
+    /// carries the ``Access`` that caused it as `AccessDenied/cause`, for a view model to switch
     /// on (`denied.cause as? PhotoLibraryPolicy.Access`):
     /// - `authorized`: allows.
     /// - `limited`: allows only an asset the user shared (fetched by its local identifier); denies any
@@ -73,7 +73,7 @@ import GatehouseCore
             try await explain(request).decision
         }
 
-        /// ``evaluate(_:)``'s decision; a denial's ``AccessExplanation/cause`` is the ``Access``
+        /// ``evaluate(_:)``'s decision; a denial's `AccessExplanation/cause` is the ``Access``
         /// read now.
         public func explain(_ request: AccessRequest) async throws -> AccessExplanation {
             let status = await access()

@@ -211,7 +211,7 @@ private struct LoadState {
 
 extension FilePolicy {
     /// The rules of the version decisions use now that nearly allowed a denied request; see
-    /// ``AccessVerdict/nearMisses``.
+    /// `AccessVerdict/nearMisses`.
     public func nearMisses(_ request: AccessRequest) async throws -> [String] {
         try currentRules().nearMisses(for: request)
     }

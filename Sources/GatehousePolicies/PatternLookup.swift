@@ -1,7 +1,7 @@
 import GatehouseCore
 
 /// Patterns found by the text they match without a scan: exact ones in a dictionary, the others by
-/// literal folder (`docs/report-*` → `docs/`), a text running the one matcher (``AccessPlan/Pattern``) on its folders' patterns only.
+/// literal folder (`docs/report-*` → `docs/`), a text running the one matcher (`AccessPlan/Pattern`) on its folders' patterns only.
 package struct PatternLookup: Sendable {
     /// The patterns, by id (their place in the array given).
     package let patterns: [String]
@@ -18,7 +18,7 @@ package struct PatternLookup: Sendable {
         var end: Int32 = 0
     }
 
-    /// Indexes `patterns`; with `placeholders`, braces form placeholders (see ``AccessPlan/Pattern``).
+    /// Indexes `patterns`; with `placeholders`, braces form placeholders (see `AccessPlan/Pattern`).
     package init(_ patterns: [String], placeholders: Bool = false) {
         let folderLengths = patterns.map { Int32(Self.folderLength(of: $0, placeholders)) }
         var exact: [String: Int32] = [:]

@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// The syntax of the pattern language a rules file and an allow-list are written in, checked when
 /// they are loaded: `*` any run, `{subject}` or `{NAME}` a placeholder. Matching is
-/// ``AccessPlan/Pattern``'s.
+/// `AccessPlan/Pattern`'s.
 enum PatternSyntax {
     /// Checks that every brace of `pattern` is part of a placeholder `{NAME}`.
     static func checkPlaceholders(_ pattern: Substring) throws(PatternSyntaxError) {

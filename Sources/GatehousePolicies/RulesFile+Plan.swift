@@ -5,10 +5,10 @@ extension RulesFile {
     /// none denies, as a decision does.
     ///
     /// A rule that reads an attribute the service takes from its resources (a condition on it, or
-    /// a placeholder naming it; see ``AccessPlan/Request/resourceAttributeNames``) is never folded,
+    /// a placeholder naming it; see `AccessPlan/Request/resourceAttributeNames`) is never folded,
     /// neither from a value of the caller nor as missing: each resource has its own value. Its
     /// region, the names its resource pattern can match with such placeholders read as `*`, is left
-    /// to `gatekeeper` to decide name by name, as ``AccessPlan/Residual/unplanned(_:)``. A deny
+    /// to `gatekeeper` to decide name by name, as `AccessPlan/Residual/unplanned(_:)`. A deny
     /// still overrides there: a name a certain deny matches is denied, a name only a rule in doubt
     /// could allow or deny is asked. The part stays exact everywhere else.
     func plan(_ request: AccessPlan.Request, gatekeeper: String) -> AccessPlan.Part {

@@ -70,7 +70,7 @@ public struct RulesPolicy: AccessPolicy {
 }
 
 extension RulesPolicy {
-    /// The rules that nearly allowed a denied request; see ``AccessVerdict/nearMisses``.
+    /// The rules that nearly allowed a denied request; see `AccessVerdict/nearMisses`.
     public func nearMisses(_ request: AccessRequest) async throws -> [String] {
         rules.nearMisses(for: request)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,21 +9,20 @@ import Foundation
 /// full disk; ``unmount()`` removes it.
 struct SmallTmpfs {
     /// The folder the file system is mounted on.
-    let url: URL
+    var url: URL { directory.url }
+    private let directory: TemporaryDirectory
 
     /// Mounts a tmpfs of `kilobytes` on a fresh folder under the system's temporary folder.
     init(kilobytes: Int) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-tmpfs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
         #if canImport(Glibc)
-            guard mount("gatehouse-test", url.path, "tmpfs", 0, "size=\(kilobytes)k") == 0 else {
+            guard mount("gatehouse-test", directory.url.path, "tmpfs", 0, "size=\(kilobytes)k") == 0 else {
                 let code = errno
-                try? FileManager.default.removeItem(at: url)
+                directory.cleanUp()
                 throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EPERM)
             }
         #else
-            try? FileManager.default.removeItem(at: url)
+            directory.cleanUp()
             throw POSIXError(.ENOTSUP)
         #endif
     }
@@ -32,7 +32,7 @@ struct SmallTmpfs {
         #if canImport(Glibc)
             _ = umount2(url.path, Int32(MNT_DETACH))
         #endif
-        try? FileManager.default.removeItem(at: url)
+        directory.cleanUp()
     }
 
     /// The path of `name` on the file system.

@@ -13,8 +13,8 @@ import Testing
 @Suite("A caller cannot claim a resource's attribute, through any command")
 struct CallerClaimedAttributeCommandTests {
     /// Two documents; only `docs/plan.md` has an owner on record (alice).
-    static func folder(gatekeepers: String, source: String) throws -> Folder {
-        let folder = try Folder(
+    static func folder(gatekeepers: String, source: String) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(
             configuration: """
                 { "services": { "docs": {
                     "loader": { "type": "memory", "resources": { "docs/plan.md": "plan", "docs/budget.md": "budget" } },
@@ -42,7 +42,7 @@ struct CallerClaimedAttributeCommandTests {
 
     /// Runs `command` with its options, then `arguments`, in `folder`.
     static func run(
-        _ command: [String], _ arguments: [String], in folder: Folder,
+        _ command: [String], _ arguments: [String], in folder: TemporaryDirectory,
         registry: PluginRegistry = PluginRegistry()
     ) async -> Captured {
         let input = folder.url.appendingPathComponent("input.txt").path
@@ -59,7 +59,7 @@ struct CallerClaimedAttributeCommandTests {
     ])
     func aClaimedOwnerOfADocumentWithNoOwnerOnRecordIsDenied(_ command: [String]) async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let attack = await Self.run(command, ["--subject", "mallory", "--attr", "owner=mallory"], in: folder)
         #expect(attack.status == 3, "\(attack.err)")
         #expect(attack.data.isEmpty && attack.out.allSatisfy(\.isEmpty), "\(attack.out)")
@@ -69,7 +69,7 @@ struct CallerClaimedAttributeCommandTests {
 
     @Test func theOwnerOnRecordStillLoads() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let owner = await Self.run(["load", "docs/plan.md"], ["--subject", "alice"], in: folder)
         #expect(owner.status == 0)
         #expect(owner.data == Data("plan".utf8))
@@ -95,7 +95,7 @@ struct CallerClaimedAttributeCommandTests {
     func noClaimedValueReachesAGatekeeper(_ command: [String], source: String) async throws {
         let spy = AttributeSpy()
         let folder = try Self.folder(gatekeepers: #"[{ "type": "spy" }]"#, source: source)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Self.run(
             command, ["--subject", "mallory", "--attr", "owner=mallory", "--attr", "tenant=acme"], in: folder,
             registry: try Self.registry(spy))
@@ -112,7 +112,7 @@ struct CallerClaimedAttributeCommandTests {
 
     @Test func checkShowsTheRequestAsDecidedEachValueWithItsOrigin() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let allowed = await Self.run(
             ["check", "docs/plan.md"], ["--subject", "alice"] + Self.claim, in: folder)
         #expect(allowed.status == 0)
@@ -129,7 +129,7 @@ struct CallerClaimedAttributeCommandTests {
 
     @Test func checkJSONGivesTheDecidedAttributesAndTheirOrigins() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Self.run(
             ["check", "docs/plan.md"], ["--json", "--subject", "mallory"] + Self.claim, in: folder)
         #expect(run.status == 3)
@@ -142,7 +142,7 @@ struct CallerClaimedAttributeCommandTests {
 
     @Test func loadStoreAndRemoveShowTheRequestAsDecided() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let output = folder.url.appendingPathComponent("out.txt").path
         let load = await Self.run(
             ["load", "docs/plan.md"], ["--subject", "alice", "--output", output] + Self.claim, in: folder)
@@ -160,7 +160,7 @@ struct CallerClaimedAttributeCommandTests {
 
     @Test func aFailingTestCaseShowsTheRequestAsDecided() async throws {
         let folder = try Self.folder(gatekeepers: Self.rules, source: Self.fileSource)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let table = folder.url.appendingPathComponent("cases.json")
         try Data(
             #"""

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -22,15 +23,15 @@ struct CheckWhyNotTests {
 
         """
 
-    static func folder() throws -> Folder {
-        let folder = try Folder(configuration: configuration)
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(configuration: configuration)
         try Data(rules.utf8).write(to: folder.url.appendingPathComponent("documents.rules"))
         return folder
     }
 
     @Test func checkTextListsTheNearestRulesUnderTheDenial() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run([
             "check", "--config", folder.configuration, "--subject", "erin", "--action", "write", "docs/a",
         ])
@@ -43,7 +44,7 @@ struct CheckWhyNotTests {
 
     @Test func checkJSONHasThemInTheVerdictWithoutMaskedValues() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run([
             "check", "--json", "--config", folder.configuration, "--subject", "erin", "--attr",
             "device=laptop-42", "docs/a",
@@ -60,7 +61,7 @@ struct CheckWhyNotTests {
 
     @Test func anAllowedCheckListsNone() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run([
             "check", "--json", "--config", folder.configuration, "--subject", "alice", "--action", "write",
             "docs/a",

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -24,10 +25,9 @@ struct DemoInvocationTests {
     }
 
     @Test func theDemoRemovesItsCopyAndPrintsItsCommandsWithTheProgramGiven() async throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "demo-scratch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let scratch = directory.url
         let lines = Lines()
         let console = Console(
             out: { lines.append($0) }, err: { lines.append($0) },

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `gatehouse describe` describes a configuration; `explain`, its older name, still runs it.
@@ -12,8 +13,8 @@ struct DescribeCommandTests {
 
     @Test(arguments: [[], ["--json"]])
     func explainPrintsWhatDescribePrints(_ options: [String]) async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let described = await Captured.run(["describe"] + options + [folder.configuration])
         let explained = await Captured.run(["explain"] + options + [folder.configuration])
         #expect(described.status == 0, "\(described.err)")

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -37,8 +38,8 @@ struct MaskedAttributeTests {
     static let check = ["check", "--attr", "tenant=acme", "--attr", "token=\(secret)", "docs/a"]
 
     @Test func checkTextShowsTheKeyButNotTheValue() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             ["check", "--config", folder.configuration] + Self.check.dropFirst(),
             registry: try Self.registry())
@@ -50,8 +51,8 @@ struct MaskedAttributeTests {
     }
 
     @Test func checkJSONShowsNoMaskedValue() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             ["check", "--json", "--config", folder.configuration] + Self.check.dropFirst(),
             registry: try Self.registry())
@@ -61,8 +62,8 @@ struct MaskedAttributeTests {
     }
 
     @Test func aFailingCaseOfATestTableShowsNoMaskedValue() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let table = folder.url.appendingPathComponent("cases.json")
         try Data(
             #"""

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -10,8 +11,8 @@ import Testing
 struct MaskedPlanTests {
     static let secret = "acme-7f3e"
 
-    static func folder() throws -> Folder {
-        let folder = try Folder(
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(
             configuration: """
                 { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
                     "gatekeepers": [{ "type": "file", "path": "docs.rules" }] } },
@@ -22,7 +23,7 @@ struct MaskedPlanTests {
         return folder
     }
 
-    static func plan(_ folder: Folder, _ extra: [String]) async -> Captured {
+    static func plan(_ folder: TemporaryDirectory, _ extra: [String]) async -> Captured {
         await Captured.run(
             ["plan", "--config", folder.configuration, "--subject", "alice", "--attr", "tenant=\(secret)"]
                 + extra)
@@ -30,7 +31,7 @@ struct MaskedPlanTests {
 
     @Test func planTextShowsTheMaskedValueAsMasked() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Self.plan(folder, [])
         #expect(run.status == 0)
         #expect(run.out == [#"alice read in docs: "tenants/(masked)/*""#, #"prefixes: "tenants/(masked)/""#])
@@ -38,7 +39,7 @@ struct MaskedPlanTests {
 
     @Test func planJSONShowsTheMaskedValueAsMasked() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Self.plan(folder, ["--json"])
         #expect(run.status == 0)
         let text = run.out.joined()
@@ -50,9 +51,10 @@ struct MaskedPlanTests {
 
     @Test func planSQLPrintsTheRealValueForTheQueryToRun() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Self.plan(folder, ["--sql"])
         #expect(run.status == 0)
-        #expect(run.out == ["`resource` GLOB 'tenants/\(Self.secret)/*'"])
+        #expect(
+            run.out == ["(instr(`resource`, char(0)) = 0 AND `resource` GLOB 'tenants/\(Self.secret)/*')"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -23,8 +24,8 @@ struct PluginCommandTests {
         """#
 
     @Test func aRegisteredPolicyTypeValidates() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", folder.configuration], registry: try Self.tenantRegistry())
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == ["\(folder.configuration): valid; 1 service, 0 rules, 0 groups: plans"])
@@ -32,16 +33,16 @@ struct PluginCommandTests {
     }
 
     @Test func aRegisteredPolicyTypeIsDescribedWithItsOwnDescription() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["describe", folder.configuration], registry: try Self.tenantRegistry())
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.joined(separator: "\n").contains("tenant acme"), "\(run.out)")
     }
 
     @Test func checkAllowsARequestOfTheRegisteredTenant() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             ["check", "--config", folder.configuration, "--attr", "tenant=acme", "plans/q3.txt"],
             registry: try Self.tenantRegistry())
@@ -50,8 +51,8 @@ struct PluginCommandTests {
     }
 
     @Test func checkDeniesARequestOfAnotherTenantNamingTheGatekeeperAndReason() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             ["check", "--config", folder.configuration, "--attr", "tenant=globex", "plans/q3.txt"],
             registry: try Self.tenantRegistry())
@@ -61,8 +62,8 @@ struct PluginCommandTests {
     }
 
     @Test func loadReachesTheLoaderThroughTheRegisteredPolicy() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             ["load", "--config", folder.configuration, "--attr", "tenant=acme", "plans/q3.txt"],
             registry: try Self.tenantRegistry())
@@ -71,8 +72,8 @@ struct PluginCommandTests {
     }
 
     @Test func aCaseTableDecidesThroughTheRegisteredPolicy() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let table = folder.url.appendingPathComponent("cases.json")
         try Data(
             #"""
@@ -95,8 +96,8 @@ struct PluginCommandTests {
 
     @Test(arguments: commandsThatAssemble)
     func theDefaultRegistryRefusesTheUnknownType(_ command: [String]) async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let arguments = command.map { $0 == "CONFIG" ? folder.configuration : $0 }
         let run = await Captured.run(arguments, registry: PluginRegistry())
         #expect(run.status == 1)
@@ -187,20 +188,13 @@ struct Captured {
     }
 }
 
-/// A temporary folder holding `gatehouse.json`.
-struct Folder {
-    let url: URL
-    /// The configuration file's path.
-    var configuration: String { url.appendingPathComponent("gatehouse.json").path }
-
-    init(configuration text: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-command-line-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url.appendingPathComponent("gatehouse.json"))
+extension TemporaryDirectory {
+    /// A fresh folder holding `gatehouse.json` with `text`.
+    convenience init(configuration text: String) throws {
+        try self.init()
+        try write("gatehouse.json", text)
     }
 
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
+    /// The path of the folder's `gatehouse.json`.
+    var configuration: String { path("gatehouse.json") }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -14,8 +15,8 @@ struct ResourceAttributeCommandTests {
             "gatekeepers": [{ "type": "file", "path": "docs.rules" }] } } }
         """
 
-    static func folder() throws -> Folder {
-        let folder = try Folder(configuration: configuration)
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(configuration: configuration)
         try Data("allow * write docs/* if owner={subject}\n".utf8)
             .write(to: folder.url.appendingPathComponent("docs.rules"))
         try Data(#"{ "docs/plan.md": { "owner": "alice" } }"#.utf8)
@@ -23,14 +24,14 @@ struct ResourceAttributeCommandTests {
         return folder
     }
 
-    static func check(_ folder: Folder, _ extra: [String]) async -> Captured {
+    static func check(_ folder: TemporaryDirectory, _ extra: [String]) async -> Captured {
         await Captured.run(
             ["check", "--config", folder.configuration, "--action", "write"] + extra + ["docs/plan.md"])
     }
 
     @Test func theOwnerFromTheSourceIsAllowedAndAClaimedOwnerIsNot() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         #expect(await Self.check(folder, ["--subject", "alice"]).status == 0)
         let claimed = await Self.check(folder, ["--subject", "bob", "--attr", "owner=bob"])
         #expect(claimed.status == 3)
@@ -39,7 +40,7 @@ struct ResourceAttributeCommandTests {
 
     @Test func aMissingSourceFileFailsTheCheckAndSaysWhy() async throws {
         let folder = try Self.folder()
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("owners.json"))
         let run = await Self.check(folder, ["--subject", "alice"])
         #expect(run.status != 0)

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -52,12 +53,12 @@ struct SubcommandTests {
 
     @Test(arguments: [["check", "k"], ["load", "k"], ["list", "k"], ["plan"]])
     func anUnknownServiceIsAUsageErrorForEveryRequestCommandPlanIncluded(_ command: [String]) async throws {
-        let folder = try Folder(
+        let folder = try TemporaryDirectory(
             configuration: #"""
                 { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
                     "gatekeepers": [{ "type": "alwaysAllow" }] } } }
                 """#)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(
             [command[0], "--config", folder.configuration, "--service", "doc"] + command.dropFirst())
         #expect(run.status == 2)

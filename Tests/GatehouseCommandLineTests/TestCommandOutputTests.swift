@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
@@ -8,7 +9,7 @@ import Testing
 @Suite("gatehouse test output and progress")
 struct TestCommandOutputTests {
     /// A table of three cases over a one-rule configuration; the second one fails.
-    static func table(in folder: Folder) throws -> String {
+    static func table(in folder: TemporaryDirectory) throws -> String {
         try Data(
             #"""
             allow alice read docs/*
@@ -32,8 +33,8 @@ struct TestCommandOutputTests {
         """#
 
     @Test func failuresOnlyPrintsTheFailingCasesAndTheSummary() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["test", "--failures-only", try Self.table(in: folder)])
         #expect(run.status == 1)
         #expect(run.out.count == 3, "\(run.out)")
@@ -42,15 +43,15 @@ struct TestCommandOutputTests {
     }
 
     @Test func withoutFailuresOnlyEveryCaseHasALine() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["test", try Self.table(in: folder)])
         #expect(run.out.filter { $0.hasPrefix("pass  ") }.count == 2)
     }
 
     @Test func progressIsShownOnATerminalAndErasedAtTheEnd() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["test", try Self.table(in: folder)], terminal: true)
         #expect(run.progress.joined().contains("deciding"), "\(run.progress)")
         #expect(run.progress.last == "\r\u{1b}[K")
@@ -58,8 +59,8 @@ struct TestCommandOutputTests {
     }
 
     @Test func noProgressIsShownWhenStandardErrorIsNotATerminal() async throws {
-        let folder = try Folder(configuration: Self.configuration)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: Self.configuration)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["test", try Self.table(in: folder)])
         #expect(run.progress.isEmpty)
         #expect(run.err.isEmpty)

@@ -18,13 +18,13 @@ struct ValidateCommandTests {
         """
 
     /// A folder holding `docs.rules` with `text`; the caller removes the folder.
-    static func rulesFile(_ text: String) throws -> (folder: Folder, file: URL) {
-        let folder = try Folder(configuration: "{}")
+    static func rulesFile(_ text: String) throws -> (folder: TemporaryDirectory, file: URL) {
+        let folder = try TemporaryDirectory(configuration: "{}")
         let file = folder.url.appendingPathComponent("docs.rules")
         do {
             try Data(text.utf8).write(to: file)
         } catch {
-            folder.remove()
+            folder.cleanUp()
             throw error
         }
         return (folder, file)
@@ -32,7 +32,7 @@ struct ValidateCommandTests {
 
     @Test func aRulesFileIsValidatedOnItsOwnWithItsRuleAndGroupCounts() async throws {
         let (folder, file) = try Self.rulesFile(Self.rules)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == ["\(file.path): valid; 3 rules, 1 group"])
@@ -42,7 +42,7 @@ struct ValidateCommandTests {
 
     @Test func aBrokenRulesFileOnItsOwnNamesTheLine() async throws {
         let (folder, file) = try Self.rulesFile(Self.rules + "\nallow bob read\n")
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
@@ -50,13 +50,13 @@ struct ValidateCommandTests {
     }
 
     @Test func aConfigurationIsValidWithTheCountsOfItsRulesAndGroups() async throws {
-        let folder = try Folder(
+        let folder = try TemporaryDirectory(
             configuration: #"""
                 { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
                   "gatekeepers": [ { "type": "allOf", "policies": [ { "type": "file", "path": "docs.rules" } ] } ],
                   "shadow": [ { "type": "file", "path": "docs.rules" } ] } } }
                 """#)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         try Data(Self.rules.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
         let run = await Captured.run(["validate", folder.configuration])
         #expect(run.status == 0, "\(run.err)")
@@ -76,7 +76,7 @@ struct ValidateCommandTests {
 
     @Test func aRulesFileWithSixMistakesListsSixProblemsInOneRun() async throws {
         let (folder, file) = try Self.rulesFile(Self.sixMistakes)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(
@@ -91,7 +91,7 @@ struct ValidateCommandTests {
 
     @Test func aRulesFileWithAHundredAndFiftyProblemsListsAHundredAndCountsTheRest() async throws {
         let (folder, file) = try Self.rulesFile(String(repeating: "alow * read docs/*\n", count: 150))
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.status == 1)
         #expect(run.err.count == 101)
@@ -99,12 +99,12 @@ struct ValidateCommandTests {
     }
 
     @Test func aConfigurationListsEveryProblemOfARulesFileItNames() async throws {
-        let folder = try Folder(
+        let folder = try TemporaryDirectory(
             configuration: #"""
                 { "services": { "docs": { "loader": { "type": "memory", "resources": {} },
                   "gatekeepers": [ { "type": "file", "path": "docs.rules" } ] } } }
                 """#)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         try Data(Self.sixMistakes.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
         let run = await Captured.run(["validate", folder.configuration])
         #expect(run.status == 1)
@@ -116,8 +116,8 @@ struct ValidateCommandTests {
     }
 
     @Test func aConfigurationWithNineMistakesListsNineProblemsInOneRun() async throws {
-        let folder = try Folder(configuration: SampleConfigurations.nineMistakes)
-        defer { folder.remove() }
+        let folder = try TemporaryDirectory(configuration: SampleConfigurations.nineMistakes)
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", folder.configuration])
         #expect(run.status == 1)
         #expect(run.err.count == 9, "\(run.err.joined(separator: "\n"))")
@@ -132,7 +132,7 @@ struct ValidateCommandTests {
 
     @Test func aRulesFileOnItsOwnNamesTheAttributesItReads() async throws {
         let (folder, file) = try Self.rulesFile(Self.readingRules)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         let run = await Captured.run(["validate", file.path])
         #expect(run.out == ["\(file.path): valid; 3 rules, 0 groups; reads attributes device, owner, tenant"])
         let json = await Captured.run(["validate", "--json", file.path])
@@ -144,7 +144,7 @@ struct ValidateCommandTests {
     @Test func aConfigurationNamesTheAttributesEachRulesFileReadsUnlessItsServiceDeclaresThem()
         async throws
     {
-        let folder = try Folder(
+        let folder = try TemporaryDirectory(
             configuration: #"""
                 { "services": {
                   "docs": { "loader": { "type": "memory", "resources": {} },
@@ -155,7 +155,7 @@ struct ValidateCommandTests {
                   "plain": { "loader": { "type": "memory", "resources": {} },
                     "gatekeepers": [ { "type": "file", "path": "plain.rules" } ] } } }
                 """#)
-        defer { folder.remove() }
+        defer { folder.cleanUp() }
         try Data(Self.readingRules.utf8).write(to: folder.url.appendingPathComponent("docs.rules"))
         try Data(Self.rules.utf8).write(to: folder.url.appendingPathComponent("plain.rules"))
         let run = await Captured.run(["validate", folder.configuration])

@@ -95,18 +95,10 @@ struct AssemblyTests {
     /// the verdict names the renamed gatekeeper.
     @Test func namedAndNestedGatekeepersAreEachAskedOncePerCall() async throws {
         struct CountingSettings: Decodable {}
-        struct CountingPolicy: AccessPolicy {
-            let name = "counting"
-            let counter: Counter
-            func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-                counter.increment()
-                return .allow
-            }
-        }
-        let counter = Counter()
+        let counting = SwitchPolicy("counting")
         var registry = PluginRegistry()
         try registry.registerGatekeeper("counting", settings: CountingSettings.self) { _, _ in
-            CountingPolicy(counter: counter)
+            counting
         }
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
@@ -122,7 +114,7 @@ struct AssemblyTests {
         let service = try Assembler(registry: registry).assemble(contentsOf: file).service(named: nil)
         _ = try await service.load("x")
         _ = try await service.load("x")
-        #expect(counter.value == 6)
+        #expect(counting.evaluations == 6)
         let verdict = try await service.decide(AccessRequest(subject: "a", resource: "x"))
         #expect(verdict.steps.map(\.gatekeeper) == ["renamed", "both", "anyOf"])
     }
@@ -185,7 +177,7 @@ struct AssemblyTests {
 
     @Test func aRevokedGrantDeniesEvenWithAWarmCacheBehindTheGate() async throws {
         let toggle = SwitchPolicy()
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         var registry = PluginRegistry()
         try registry.registerGatekeeper("switch", settings: BuiltInLikeSettings.self) { _, _ in
             toggle

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseComposition
+import GatehouseTestSupport
 import Testing
 
 @Suite("Configuration errors name their place")
@@ -223,8 +224,9 @@ struct ConfigurationErrorTests {
     }
 
     @Test func anUnreadableFileIsAConfigurationError() throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "no-such-gatehouse-\(UUID()).json")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let missing = folder.file("no-such-gatehouse.json")
         let error = #expect(throws: ConfigurationError.self) { try Assembler().assemble(contentsOf: missing) }
         #expect(error?.issues.first?.message.hasPrefix("cannot read: ") == true)
         #expect(error?.file == missing)

@@ -99,7 +99,7 @@ struct UnknownKeyTests {
         var registry = PluginRegistry()
         try registry.registerGatekeeper("quota", settings: QuotaSettings.self) { _, _ in SwitchPolicy() }
         try registry.registerLoader("blob", settings: QuotaSettings.self) { _, _ in
-            CountingLoader()
+            SpyLoader()
         }
         let json = """
             { "services": { "s": {

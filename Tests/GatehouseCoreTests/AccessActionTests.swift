@@ -36,8 +36,8 @@ struct AccessActionTests {
 
     @Test func aProxyAsksTheActionItIsGivenAsAValueOrALiteral() async throws {
         let policy = SwitchPolicy("gate", .allow)
-        _ = try await CountingLoader().guarded(by: policy, action: .list).load("a")
-        _ = try await CountingLoader().guarded(by: policy, action: "preview").load("a")
+        _ = try await SpyLoader().guarded(by: policy, action: .list).load("a")
+        _ = try await SpyLoader().guarded(by: policy, action: "preview").load("a")
         #expect(policy.seen.map(\.action) == [.list, "preview"])
     }
 }

@@ -27,7 +27,7 @@ struct AccessContextTests {
 
     @Test func theContextReachesTheGateAndEndsWithTheCall() async throws {
         let policy = SwitchPolicy("gate", .allow)
-        let docs = CountingLoader().guarded(by: policy)
+        let docs = SpyLoader().guarded(by: policy)
         _ = try await AccessContext.with(subject: "alice", attributes: ["tenant": "acme"]) {
             try await docs.load("tenants/acme/plan.txt")
         }

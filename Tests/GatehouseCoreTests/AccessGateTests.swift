@@ -65,7 +65,7 @@ struct AccessGateTests {
         #expect(verdict.reason == "the policy store is unreachable")
         let error = await #expect(throws: AccessDenied.self) { try await gate.authorize(Self.request) }
         #expect(error?.kind == .failed && error?.gatekeeper == "throwing")
-        #expect(error?.underlyingError as? GateBroke == GateBroke())
+        #expect(error?.underlyingError as? GateFailure == GateFailure())
     }
 
     @Test func aDenialByARuleNamesTheRuleInTheErrorAndItsDescription() async throws {
@@ -181,7 +181,7 @@ struct AccessGateCancellationTests {
     @Test(arguments: GatePath.allCases)
     func aTaskCancelledBeforeTheGateAsksNoGatekeeperAndNeverReachesTheLoader(_ path: GatePath) async throws {
         let asked = SwitchPolicy("asked", allow)
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: path.gate("kind") { _ in .allow }, asked)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -196,7 +196,7 @@ struct AccessGateCancellationTests {
         async throws
     {
         let asked = Counter()
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(
             by: path.gate("counting") { _ in
                 asked.increment()
@@ -212,7 +212,7 @@ struct AccessGateCancellationTests {
 
     @Test(arguments: GatePath.allCases)
     func aTaskCancelledWhileTheGatekeepersAllowNeverReachesTheLoader(_ path: GatePath) async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(
             by: path.gate("cancelling") { _ in
                 withUnsafeCurrentTask { $0?.cancel() }
@@ -224,7 +224,7 @@ struct AccessGateCancellationTests {
 
     @Test(arguments: GatePath.allCases)
     func aDenialWhileCancelledStaysADenial(_ path: GatePath) async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(
             by: path.gate("cancelling") { _ in
                 withUnsafeCurrentTask { $0?.cancel() }

@@ -11,7 +11,7 @@ struct AccessObserverTests {
         let second = SwitchPolicy("second", allow)
         let instant = Date(timeIntervalSince1970: 1_790_000_000)
         let proxy = AccessProxy(
-            CountingLoader(), gatekeepers: [first, second], observer: observer, clock: { instant })
+            SpyLoader(), gatekeepers: [first, second], observer: observer, clock: { instant })
         _ = try await proxy.load("a")
         second.set(deny("closed"))
         _ = try? await proxy.load("b")
@@ -28,7 +28,7 @@ struct AccessObserverTests {
 
     @Test func theObserverSeesGateFailures() async throws {
         let observer = RecordingObserver()
-        let proxy = CountingLoader().guarded(by: ThrowingPolicy(), observer: observer)
+        let proxy = SpyLoader().guarded(by: ThrowingPolicy(), observer: observer)
         _ = try? await proxy.load("a")
         #expect(observer.records.count == 1)
         #expect(observer.records.first?.verdict.outcome == .failed)
@@ -37,8 +37,8 @@ struct AccessObserverTests {
 
     @Test func observingDoesNotChangeTheOutcome() async throws {
         let gate = SwitchPolicy("gate", allow)
-        let observed = CountingLoader()
-        let plain = CountingLoader()
+        let observed = SpyLoader()
+        let plain = SpyLoader()
         let withObserver = observed.guarded(by: gate, observer: RecordingObserver())
         let without = plain.guarded(by: gate)
         #expect(try await withObserver.load("k") == without.load("k"))

@@ -35,7 +35,7 @@ private struct CustomPolicy: AccessPolicy {
 private struct UnplannablePolicy: AccessPolicy {
     let name = "unplannable"
     func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
-    func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part { throw GateBroke() }
+    func plan(_ request: AccessPlan.Request) async throws -> AccessPlan.Part { throw GateFailure() }
 }
 
 /// A listing that ignores the plan it is given and lists every name, and records the plan.
@@ -83,7 +83,8 @@ struct AccessPlanTests {
         #expect(plan.candidates.permits("docs/b.txt") && plan.candidates.permits("docs/a"))
         #expect(!plan.candidates.permits("public/p.txt"))
         #expect(plan.sql(column: "name") == "(1 = 0)")
-        #expect(plan.candidates.sql(column: "name") == "`name` GLOB 'docs/*'")
+        #expect(
+            plan.candidates.sql(column: "name") == "(instr(`name`, char(0)) = 0 AND `name` GLOB 'docs/*')")
     }
 
     @Test func aGatekeeperWhosePlanningThrowsFailsClosedEvenUnderNot() async throws {
@@ -113,9 +114,9 @@ struct AccessPlanTests {
             ]))
         #expect(
             plan.sql(column: "t.na`me")
-                == #"((`t`.`na``me` GLOB 'it''s_100%[[][?]]\*' OR `t`.`na``me` = 'a*b') AND NOT (`t`.`na``me` GLOB 'x*'))"#
+                == #"(instr(`t`.`na``me`, char(0)) = 0 AND ((`t`.`na``me` GLOB 'it''s_100%[[][?]]\*' OR `t`.`na``me` = 'a*b') AND NOT (`t`.`na``me` GLOB 'x*')))"#
         )
-        #expect(AccessPlan(.everything).sql(column: "r") == #"(1 = 1)"#)
+        #expect(AccessPlan(.everything).sql(column: "r") == #"(instr(`r`, char(0)) = 0)"#)
     }
 
     @Test func prefixesAreTheLiteralStartsOfWhatMayBeAllowed() {

@@ -16,7 +16,7 @@ struct AccessProxyListingTests {
     /// `broken.txt`.
     private func readingGate(_ path: GatePath) -> any AccessPolicy {
         path.gate("rules") { request in
-            if request.resource.hasSuffix("broken.txt") { throw GateBroke() }
+            if request.resource.hasSuffix("broken.txt") { throw GateFailure() }
             if request.action == "list" { return .allow }
             if request.action == "read" && !request.resource.contains("private-") { return .allow }
             return .deny(reason: "not for you")
@@ -96,14 +96,14 @@ struct AccessProxyListingTests {
 
     @Test func aListedKeyThatBreaksTheIdentityRuleIsLeftOut() async throws {
         let base = SpyStore(["docs/cafe\u{301}.txt": "x", "docs/ok.txt": "y"])
-        let proxy = AccessProxy(base, gatekeepers: [AlwaysAllowForTests()])
+        let proxy = AccessProxy(base, gatekeepers: [SwitchPolicy("allowAll")])
         #expect(try await proxy.keys(under: "docs") == ["docs/ok.txt"])
     }
 
     @Test func theReadChecksUseTheProxysLoadAction() async throws {
         let observer = RecordingObserver()
         let proxy = AccessProxy(
-            SpyStore(["docs/a": "a"]), gatekeepers: [AlwaysAllowForTests()], action: "view",
+            SpyStore(["docs/a": "a"]), gatekeepers: [SwitchPolicy("allowAll")], action: "view",
             observer: observer)
         _ = try await proxy.keys(under: "docs")
         #expect(observer.records.map(\.request.action) == ["list", "view"])

@@ -67,7 +67,7 @@ struct AccessProxyStoringTests {
     @Test(arguments: GatePath.allCases)
     func aGateThatFailsDeniesAStoreWithoutReachingTheBase(_ path: GatePath) async throws {
         let base = SpyStore()
-        let proxy = AccessProxy(base, gatekeepers: [path.gate("broken") { _ in throw GateBroke() }])
+        let proxy = AccessProxy(base, gatekeepers: [path.gate("broken") { _ in throw GateFailure() }])
         let denied = await #expect(throws: AccessDenied.self) { try await proxy.store("x", for: "a") }
         #expect(denied?.isFailure == true)
         #expect(base.calls.isEmpty)
@@ -75,7 +75,7 @@ struct AccessProxyStoringTests {
 
     @Test func aKeyThatBreaksTheIdentityRuleIsNeitherStoredNorRemoved() async throws {
         let base = SpyStore()
-        let proxy = AccessProxy(base, gatekeepers: [AlwaysAllowForTests()])
+        let proxy = AccessProxy(base, gatekeepers: [SwitchPolicy("allowAll")])
         for key in ["../secret", "/etc/passwd", "docs/", "cafe\u{301}"] {
             let stored = await #expect(throws: AccessDenied.self) { try await proxy.store("x", for: key) }
             #expect(stored?.gatekeeper == "(identity)")
@@ -89,7 +89,7 @@ struct AccessProxyStoringTests {
         let base = SpyStore(["a": "1"])
         let observer = RecordingObserver()
         let proxy = AccessProxy(
-            base, gatekeepers: [AlwaysAllowForTests()], action: "view", observer: observer)
+            base, gatekeepers: [SwitchPolicy("allowAll")], action: "view", observer: observer)
         _ = try await proxy.load("a")
         try await proxy.store("2", for: "a")
         try await proxy.remove("a")
@@ -103,14 +103,8 @@ struct AccessProxyStoringTests {
             func store(_ resource: String, for key: String) async throws { throw Refused() }
             func remove(_ key: String) async throws { throw Refused() }
         }
-        let proxy = AccessProxy(FailingStore(), gatekeepers: [AlwaysAllowForTests()])
+        let proxy = AccessProxy(FailingStore(), gatekeepers: [SwitchPolicy("allowAll")])
         await #expect(throws: Refused()) { try await proxy.remove("a") }
         await #expect(throws: Refused()) { try await proxy.store("x", for: "a") }
     }
-}
-
-/// Allows everything (the policies module is not a dependency of these tests).
-struct AlwaysAllowForTests: AccessPolicy {
-    let name = "allowAll"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
 }

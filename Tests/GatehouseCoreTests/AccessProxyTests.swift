@@ -6,7 +6,7 @@ import Testing
 @Suite("AccessProxy")
 struct AccessProxyTests {
     @Test func deniedAccessNeverCallsTheLoader() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: SwitchPolicy("gate", deny("not yours")))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a.png") }
         #expect(loader.calls == 0)
@@ -17,7 +17,7 @@ struct AccessProxyTests {
     }
 
     @Test func grantedAccessForwardsTheExactKeyAndResult() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: SwitchPolicy("gate", allow))
         let key = "avatars/Ünïcode name/x.png"
         let data = try await proxy.load(key)
@@ -27,14 +27,14 @@ struct AccessProxyTests {
 
     @Test func loaderErrorsPropagateUnchanged() async throws {
         struct LoaderFailed: Error, Equatable { let code: Int }
-        let loader = CountingLoader { _ in throw LoaderFailed(code: 42) }
+        let loader = SpyLoader { _ in throw LoaderFailed(code: 42) }
         let proxy = loader.guarded(by: SwitchPolicy("gate", allow))
         await #expect(throws: LoaderFailed(code: 42)) { try await proxy.load("a") }
         #expect(loader.calls == 1)
     }
 
     @Test func aGrantRevokedBetweenTwoCallsDeniesTheSecond() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let gate = SwitchPolicy("gate", allow)
         let proxy = loader.guarded(by: gate)
         _ = try await proxy.load("a")
@@ -45,7 +45,7 @@ struct AccessProxyTests {
     }
 
     @Test func aThrowingGateDeniesAsAGateFailure() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: ThrowingPolicy())
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(loader.calls == 0)
@@ -53,18 +53,18 @@ struct AccessProxyTests {
         #expect(error?.isFailure == true)
         #expect(error?.gatekeeper == "throwing")
         #expect(error?.reason.contains("the policy store is unreachable") == true)
-        #expect(error?.underlyingError as? GateBroke == GateBroke())
+        #expect(error?.underlyingError as? GateFailure == GateFailure())
     }
 
     @Test func anOrdinaryDenialIsNotAGateFailure() async throws {
-        let proxy = CountingLoader().guarded(by: SwitchPolicy("gate", deny("no")))
+        let proxy = SpyLoader().guarded(by: SwitchPolicy("gate", deny("no")))
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(error?.isFailure == false)
         #expect(error?.underlyingError == nil)
     }
 
     @Test func cancellationBeforeForwardingNeverCallsTheLoader() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let gate = SwitchPolicy("gate", allow)
         let proxy = loader.guarded(by: gate)
         let task = Task {
@@ -77,7 +77,7 @@ struct AccessProxyTests {
     }
 
     @Test func cancellationDuringTheGatesNeverCallsTheLoader() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let later = SwitchPolicy("later", allow)
         let proxy = loader.guarded(by: CancellingPolicy(), later)
         await #expect(throws: CancellationError.self) {
@@ -90,7 +90,7 @@ struct AccessProxyTests {
         let first = SwitchPolicy("first", allow)
         let second = SwitchPolicy("second", deny("second says no"))
         let third = SwitchPolicy("third", allow)
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: first, second, third)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(error?.gatekeeper == "second")
@@ -103,14 +103,14 @@ struct AccessProxyTests {
     @Test func everyGateIsAskedOnEveryCall() async throws {
         let first = SwitchPolicy("first", allow)
         let second = SwitchPolicy("second", allow)
-        let proxy = CountingLoader().guarded(by: first, second)
+        let proxy = SpyLoader().guarded(by: first, second)
         for _ in 0..<5 { _ = try await proxy.load("a") }
         #expect(first.evaluations == 5)
         #expect(second.evaluations == 5)
     }
 
     @Test func aProxyWithoutGatekeepersDeniesEveryCall() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = AccessProxy(loader, gatekeepers: [])
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(loader.calls == 0)
@@ -119,7 +119,7 @@ struct AccessProxyTests {
 
     @Test func theTaskLocalSubjectAndAttributesReachTheGate() async throws {
         let gate = SwitchPolicy("gate", allow)
-        let proxy = CountingLoader().guarded(by: gate, action: "thumbnail")
+        let proxy = SpyLoader().guarded(by: gate, action: "thumbnail")
         let context = AccessContext(subject: "alice", attributes: ["device": "phone"])
         _ = try await AccessContext.$current.withValue(context) { try await proxy.load("avatars/alice") }
         _ = try await proxy.load("public/logo")
@@ -149,7 +149,7 @@ struct AccessProxyTests {
     }
 
     @Test func authorizeDecidesWithoutLoading() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let gate = SwitchPolicy("gate", allow)
         let proxy = loader.guarded(by: gate)
         try await proxy.authorize("a", action: .read)
@@ -159,7 +159,7 @@ struct AccessProxyTests {
     }
 
     @Test func theDenialDescribesGateReasonAndRequest() async throws {
-        let proxy = CountingLoader().guarded(
+        let proxy = SpyLoader().guarded(
             by: SwitchPolicy("allowList", deny("subject \"bob\" is not listed")))
         let error = await AccessContext.$current.withValue(AccessContext(subject: "bob")) {
             await #expect(throws: AccessDenied.self) { try await proxy.load("avatars/a.png") }

@@ -47,7 +47,7 @@ struct CombinatorTests {
     @Test func notOfAnEmptyCombinatorFailsOnBothPaths() async throws {
         for empty in [AllOf([]) as any AccessPolicy, AnyOf([])] {
             await #expect(throws: EmptyCombinatorError.self) { try await Not(empty).evaluate(request) }
-            let loader = CountingLoader()
+            let loader = SpyLoader()
             let error = await #expect(throws: AccessDenied.self) {
                 try await loader.guarded(by: Not(empty)).load("a")
             }
@@ -79,13 +79,13 @@ struct CombinatorTests {
     }
 
     @Test func aThrowingMemberMakesEveryCombinatorThrow() async throws {
-        await #expect(throws: GateBroke.self) {
+        await #expect(throws: GateFailure.self) {
             try await AllOf(SwitchPolicy("a", allow), ThrowingPolicy()).evaluate(request)
         }
-        await #expect(throws: GateBroke.self) {
+        await #expect(throws: GateFailure.self) {
             try await AnyOf(ThrowingPolicy(), SwitchPolicy("a", allow)).evaluate(request)
         }
-        await #expect(throws: GateBroke.self) { try await Not(ThrowingPolicy()).evaluate(request) }
+        await #expect(throws: GateFailure.self) { try await Not(ThrowingPolicy()).evaluate(request) }
     }
 
     @Test func combinatorsNestAndComposeReasons() async throws {
@@ -99,7 +99,7 @@ struct CombinatorTests {
                     reason: "anyOf: no gatekeeper allowed (b: b says no; "
                         + "not(c): c allows, and not(c) inverts it)"
                 ))
-        let proxy = CountingLoader().guarded(by: policy)
+        let proxy = SpyLoader().guarded(by: policy)
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
         #expect(error?.gatekeeper == "team")
     }

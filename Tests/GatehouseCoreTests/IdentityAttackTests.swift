@@ -11,7 +11,7 @@ struct IdentityAttackTests {
     /// A dictionary-backed store: a Swift `Dictionary` treats canonically equivalent keys as one.
     struct SecretStore: ResourceLoading {
         let values: [String: String] = ["Keys/master": "the secret", "docs/café/plan": "plan"]
-        let spy = CountingLoader()
+        let spy = SpyLoader()
         func load(_ key: String) async throws -> String {
             _ = try await spy.load(key)
             guard let value = values[key] else { throw CocoaError(.fileNoSuchFile) }
@@ -68,7 +68,7 @@ struct IdentityAttackTests {
 
     @Test func theDenialSaysWhatIsWrongAndIsObserved() async throws {
         let observer = RecordingObserver()
-        let proxy = CountingLoader().guarded(by: SwitchPolicy("gate", allow), observer: observer)
+        let proxy = SpyLoader().guarded(by: SwitchPolicy("gate", allow), observer: observer)
         let error = await #expect(throws: AccessDenied.self) {
             try await proxy.load("tenants/acme/../globex/plan.txt")
         }
@@ -80,7 +80,7 @@ struct IdentityAttackTests {
     }
 
     @Test func aSubjectOrActionThatIsNotNFCTextIsRefused() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: SwitchPolicy("gate", allow))
         let subjectError = await #expect(throws: AccessDenied.self) {
             try await AccessContext.$current.withValue(AccessContext(subject: "mallory\nalice")) {
@@ -95,7 +95,7 @@ struct IdentityAttackTests {
 
     @Test(arguments: GatePath.allCases)
     func aProxyWhoseActionIsNotNFCTextRefusesEveryCallWhateverItsGatekeepers(path: GatePath) async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let gatekeeper = path.gate("gate") { _ in .allow }
         let proxy = loader.guarded(by: gatekeeper, action: "re\u{0301}ad")
         let error = await #expect(throws: AccessDenied.self) { try await proxy.load("a") }
@@ -107,14 +107,14 @@ struct IdentityAttackTests {
     }
 
     @Test func textIdentityLetsAProxyGuardURLKeys() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = AccessProxy(loader, gatekeepers: [SwitchPolicy("gate", allow)], identity: .text)
         _ = try await proxy.load("https://example.com/a//b")
         #expect(loader.receivedKeys == ["https://example.com/a//b"])
     }
 
     @Test func theLoaderReceivesExactlyTheKeyTheGatesSaw() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let seen = SwitchPolicy("gate", allow)
         let proxy = loader.guarded(by: seen)
         _ = try await proxy.load("Keys/\u{00C5}")

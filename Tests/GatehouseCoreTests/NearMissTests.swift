@@ -46,7 +46,7 @@ struct NearMissTests {
     @Test func loadsAuthorizeAndPermittedNeverComputeNearMisses() async throws {
         let policy = WhyNotPolicy()
         let gate = AccessGate(gatekeepers: [policy], observer: RecordingObserver())
-        let proxy = CountingLoader().guarded(by: policy)
+        let proxy = SpyLoader().guarded(by: policy)
         let denied = await #expect(throws: AccessDenied.self) { try await proxy.load("docs/a") }
         #expect(denied?.reason == "no rule in rules allows")
         let refused = await #expect(throws: AccessDenied.self) { try await gate.authorize(Self.request) }
@@ -69,14 +69,9 @@ struct NearMissTests {
         let json = String(decoding: try JSONEncoder().encode(denied), as: UTF8.self)
         #expect(json.contains(#""nearMisses":["#), "\(json)")
         #expect(try JSONDecoder().decode(AccessVerdict.self, from: Data(json.utf8)) == denied)
-        let allowed = try await AccessGate(gatekeepers: [AlwaysAllowDouble()]).decide(Self.request)
+        let allowed = try await AccessGate(gatekeepers: [SwitchPolicy("allow")]).decide(Self.request)
         let plain = String(decoding: try JSONEncoder().encode(allowed), as: UTF8.self)
         #expect(!plain.contains("nearMisses"), "\(plain)")
         #expect(try JSONDecoder().decode(AccessVerdict.self, from: Data(plain.utf8)) == allowed)
-    }
-
-    struct AlwaysAllowDouble: AccessPolicy {
-        let name = "allow"
-        func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
     }
 }

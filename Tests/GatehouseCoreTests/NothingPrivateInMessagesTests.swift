@@ -21,7 +21,7 @@ struct NothingPrivateInMessagesTests {
     }
 
     @Test func aDenialsDescriptionNamesAttributesWithoutTheirValues() async throws {
-        let proxy = CountingLoader().guarded(by: Self.quoting)
+        let proxy = SpyLoader().guarded(by: Self.quoting)
         let error = await #expect(throws: AccessDenied.self) {
             try await AccessContext.$current.withValue(Self.context) { try await proxy.load("docs/a") }
         }
@@ -64,7 +64,7 @@ struct NothingPrivateInMessagesTests {
 
     @Test func aMaskOnTheProxyKeepsTheValueFromTheGatekeepers() async throws {
         let policy = SwitchPolicy("gate", .deny(reason: "no"))
-        let proxy = CountingLoader().guarded(by: policy, mask: ["token"])
+        let proxy = SpyLoader().guarded(by: policy, mask: ["token"])
         let error = await #expect(throws: AccessDenied.self) {
             try await AccessContext.$current.withValue(Self.context) { try await proxy.load("docs/a") }
         }

@@ -58,7 +58,7 @@ struct ResourceAttributeOriginTests {
 
     @Test func aSourceAnsweringAnUndeclaredNameFailsTheGate() async throws {
         let stray = ResourceAttributes<String>(["owner"]) { _ in ["tenant": "acme"] }
-        let docs = SpyStore(["docs/a": "A"]).guarded(by: AlwaysAllowing(), attributes: stray)
+        let docs = SpyStore(["docs/a": "A"]).guarded(by: SwitchPolicy("all"), attributes: stray)
         let denied = await #expect(throws: AccessDenied.self) { try await docs.load("docs/a") }
         #expect(denied?.isFailure == true)
         #expect(denied?.gatekeeper == "(attributes)")
@@ -105,10 +105,4 @@ struct ResourceAttributeOriginTests {
         #expect(denied?.description.contains("laptop-7") == false)
         #expect(denied?.description.contains("alice") == false)
     }
-}
-
-/// Allows everything.
-private struct AlwaysAllowing: AccessPolicy {
-    let name = "all"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision { .allow }
 }

@@ -1,18 +1,6 @@
 import Foundation
 import GatehouseCore
 
-struct GateBroke: Error, Equatable, CustomStringConvertible {
-    var description: String { "the policy store is unreachable" }
-}
-
-/// A policy that always throws.
-struct ThrowingPolicy: AccessPolicy {
-    let name = "throwing"
-    func evaluate(_ request: AccessRequest) async throws -> AccessDecision {
-        throw GateBroke()
-    }
-}
-
 /// A policy that cancels the current task, then allows: a cancellation that arrives mid-chain.
 struct CancellingPolicy: AccessPolicy {
     let name = "cancelling"

@@ -73,13 +73,13 @@ struct DemoTests {
             let program = try #require(command.arguments.first)
             let resolved = URL(fileURLWithPath: program, relativeTo: Examples.packageRoot).standardizedFileURL
             #expect(resolved.path == binary.path, "\(program)")
-            let again = try await Examples.run("gatehouse", Array(command.arguments.dropFirst()))
+            let again = try await Examples.command(Array(command.arguments.dropFirst()))
             #expect(again.status == command.status, "\(command.arguments)")
         }
     }
 
     @Test func theDemoLeavesNoCopyAndShowsTheCopysCommandAsAComment() async throws {
-        let run = try await Examples.gatehouse()
+        let run = try await Examples.command()
         #expect(run.status == 0)
         let folder = try #require(
             run.stdout.range(of: #"/gatehouse-demo-[0-9A-F]{8}"#, options: .regularExpression))

@@ -40,6 +40,10 @@ struct DocumentedCommandTests {
         "gatehouse plan --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z --sql":
             0,
         "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql": 0,
+        "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgresql":
+            0,
+        "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgres":
+            2,
         "gatehouse check --config Examples/demo/gatehouse.json --subject carol --at 2026-11-30T10:00:00Z avatars/alice.txt":
             3,
         "gatehouse check --config Examples/configurations/documents.json --subject zoe docs/handbook.txt": 3,
@@ -63,7 +67,7 @@ struct DocumentedCommandTests {
         let status = try #require(
             Self.expectedStatus[command.key], "\(command) is listed nowhere in this test")
         let arguments = try #require(command.arguments, "\(command) is not a plain gatehouse command")
-        let run = try await Examples.run("gatehouse", arguments)
+        let run = try await Examples.command(arguments)
         #expect(run.status == status, "\(command): \(run.stderr)")
         if let shown = command.shownStatus {
             #expect(run.status == shown, "\(command) shows exit status \(shown)")

@@ -17,19 +17,19 @@ struct ExampleConfigurationTests {
             .filter { $0.pathExtension == "json" && !$0.lastPathComponent.hasSuffix(".tests.json") } ?? []
         #expect(files.count >= 3)
         for file in files {
-            let run = try await Examples.gatehouse("validate", file.path)
+            let run = try await Examples.command("validate", file.path)
             #expect(run.status == 0, "\(file.path): \(run.stderr)")
         }
     }
 
     @Test func anAuditorPassesOutsideOfficeHoursThroughAnyOf() async throws {
         let sunday = "2026-11-29T15:00:00Z"
-        let auditor = try await Examples.gatehouse(
+        let auditor = try await Examples.command(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "auditor-7", "--at",
             sunday,
             "avatars/bob.txt")
         #expect(auditor.status == 0)
-        let staff = try await Examples.gatehouse(
+        let staff = try await Examples.command(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "bob", "--at", sunday,
             "avatars/bob.txt")
         #expect(staff.status == 3)
@@ -40,7 +40,7 @@ struct ExampleConfigurationTests {
     }
 
     @Test func notDeniesDraftsThatTheAllowListMatches() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.reports, "--service", "reports", "--subject", "carol", "--at",
             "2026-11-30T15:00:00Z",
             "avatars/carol/private-draft.txt")
@@ -49,7 +49,7 @@ struct ExampleConfigurationTests {
     }
 
     @Test func theClosedArchiveSaysWhy() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.reports, "--service", "archive", "anything")
         #expect(run.status == 3)
         #expect(
@@ -58,7 +58,7 @@ struct ExampleConfigurationTests {
     }
 
     @Test func aFileWithSeveralServicesNeedsServiceNamed() async throws {
-        let run = try await Examples.gatehouse("check", "--config", Self.reports, "health")
+        let run = try await Examples.command("check", "--config", Self.reports, "health")
         #expect(run.status == 2)
         #expect(
             run.stderr.hasPrefix(

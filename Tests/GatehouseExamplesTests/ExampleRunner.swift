@@ -1,5 +1,9 @@
 import Foundation
+import GatehouseComposition
+import GatehouseCore
 import GatehouseTestSupport
+
+@testable import GatehouseCommandLine
 
 /// Runs a built example executable and captures what it printed, like
 /// swift-argument-parser's example tests.
@@ -65,9 +69,38 @@ enum Examples {
             stderr: String(decoding: errBytes, as: UTF8.self))
     }
 
+    /// Spawns the `gatehouse` binary: for the smoke tests that need a process (the program's
+    /// name, standard input, a working directory, the exit of the process itself).
     static func gatehouse(_ arguments: String..., in directory: URL? = nil, input: Data? = nil) async throws
         -> ExampleRun
     {
         try await run("gatehouse", arguments, in: directory, input: input)
+    }
+
+    /// Runs the `gatehouse` command in this process (`GatehouseCommand(registry:console:)`, the
+    /// built-in plugin types, as the binary has), capturing the bytes it writes to standard
+    /// output and standard error. Relative paths resolve against the working directory, the
+    /// package root under `swift test`; elsewhere the binary is spawned in the package root.
+    /// Nothing is read from standard input: a command that would read it must be spawned.
+    static func command(_ arguments: String...) async throws -> ExampleRun {
+        try await command(arguments)
+    }
+
+    /// ``command(_:)-(String...)`` with the arguments as an array.
+    static func command(_ arguments: [String]) async throws -> ExampleRun {
+        guard FileManager.default.currentDirectoryPath == packageRoot.path else {
+            return try await run("gatehouse", arguments)
+        }
+        let written = LockedState((out: Data(), err: Data()))
+        let console = Console(
+            out: { text in written.withLock { $0.out.append(Data((text + "\n").utf8)) } },
+            err: { text in written.withLock { $0.err.append(Data((text + "\n").utf8)) } },
+            outData: { data in written.withLock { $0.out.append(data) } })
+        let status = await GatehouseCommand(registry: PluginRegistry(), console: console).run(arguments)
+        return written.withLock {
+            ExampleRun(
+                status: status, stdout: String(decoding: $0.out, as: UTF8.self),
+                stderr: String(decoding: $0.err, as: UTF8.self))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// What `gatehouse` echoes (keys, subjects, actions, attributes, reasons, gate names, paths)
@@ -22,7 +23,7 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aKeyWithANewlineCannotForgeAnAllowedLine() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "x" + Self.forged)
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
@@ -35,7 +36,7 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aKeyThatWouldBeAllowedButHoldsANewlineIsRefusedWithTheKeyEscaped() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice" + Self.forged)
         #expect(run.status == 3)
@@ -48,7 +49,7 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aKeyWithAReasonEchoingItIsEscapedInTheReasonToo() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "k" + Self.forged)
         #expect(run.status == 3)
         #expect(
@@ -61,7 +62,7 @@ struct GatehouseCommandEscapingTests {
     @Test func terminalEscapeSequencesArePrintedNotSent() async throws {
         let key =
             "avatars/\u{1b}[2J\u{1b}]0;owned\u{7}\u{9b}31m\u{7f}x\u{202e}txt.exe\u{2066}\u{2028}\u{2029}"
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, key)
         #expect(run.status == 3)
         #expect(
@@ -76,7 +77,7 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aSubjectWithACarriageReturnIsEscaped() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "mallory\rallowed: alice", "--action", "read\tall",
             "--attr", "device=phone\nallowed: x", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 3)
@@ -88,16 +89,16 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func aBackslashIsDoubledSoEscapesReadBackUnambiguously() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, #"a\nb"#)
         #expect(
             Self.lines(run.stderr).last == #"  request: mallory read "a\\nb" (service avatars)"#)
     }
 
     @Test func aGateNameAndReasonFromTheConfigurationAreEscaped() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-esc-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        let folder = directory.url
         let rulesName = "odd\u{1b}[31m\nallowed: x.rules"
         try Data("allow alice read avatars/*\n".utf8).write(to: folder.appendingPathComponent(rulesName))
         let config = folder.appendingPathComponent("gatehouse.json")
@@ -115,7 +116,7 @@ struct GatehouseCommandEscapingTests {
             ])
         ).write(to: config)
 
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", config.path, "--subject", "mallory", "--at", Self.monday, "avatars/a.txt")
         #expect(run.status == 3)
         #expect(
@@ -127,25 +128,25 @@ struct GatehouseCommandEscapingTests {
             ])
         #expect(!Self.allLines(run).contains { $0.hasPrefix("allowed:") })
 
-        let validate = try await Examples.gatehouse("validate", config.path)
+        let validate = try await Examples.command("validate", config.path)
         #expect(validate.status == 0)
         let valid = #"valid; 1 service, 1 rule, 0 groups: s\u{2028}vc"#
         #expect(Self.lines(validate.stdout) == ["\(config.path): \(valid)"])
 
-        let explain = try await Examples.gatehouse("describe", config.path)
+        let explain = try await Examples.command("describe", config.path)
         #expect(explain.status == 0)
         #expect(Self.lines(explain.stdout).first == #"service "s\u{2028}vc": gate → loader"#)
         #expect(!Self.allLines(explain).contains { $0.hasPrefix("allowed:") })
     }
 
     @Test func aConfigurationPathWithANewlineIsEscapedInErrors() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-esc-\(UUID())\nallowed: x")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let directory = try TemporaryDirectory()
+        defer { directory.cleanUp() }
+        try directory.makeDirectory("esc\nallowed: x")
+        let folder = directory.file("esc\nallowed: x")
         let config = folder.appendingPathComponent("bad.json")
         try Data("[]".utf8).write(to: config)
-        let run = try await Examples.gatehouse("validate", config.path)
+        let run = try await Examples.command("validate", config.path)
         #expect(run.status == 1)
         let shown = config.path.replacingOccurrences(of: "\n", with: #"\n"#)
         #expect(
@@ -155,8 +156,7 @@ struct GatehouseCommandEscapingTests {
     }
 
     @Test func usageErrorsEscapeWhatWasTyped() async throws {
-        let run = try await Examples.run(
-            "gatehouse", ["check", "--config", Self.config, "--sub\nallowed: x", "k"])
+        let run = try await Examples.command(["check", "--config", Self.config, "--sub\nallowed: x", "k"])
         #expect(run.status == 2)
         #expect(
             Self.lines(run.stderr).first
@@ -167,7 +167,7 @@ struct GatehouseCommandEscapingTests {
     @Test func jsonOutputEscapesControlCharactersAndStaysExact() async throws {
         let key = "x\nallowed: y\u{1b}[2J\u{85}\u{202e}\u{2028}"
         let subject = "mallory\r"
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--json", "--config", Self.config, "--subject", subject, "--at", Self.monday, key)
         #expect(run.status == 3)
         #expect(Self.lines(run.stdout).count == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -32,7 +33,7 @@ struct GatehouseCommandInputTests {
         ("2026-11-30T10:00:00Zjunk", "write YYYY-MM-DDTHH:MM:SS"),
     ])
     func atRefusesAnInstantThatDoesNotExist(value: String, reason: String) async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
@@ -52,17 +53,17 @@ struct GatehouseCommandInputTests {
         ("2026-11-30T01:00:00+05:00", 3),  // Sunday 21:00 in Berlin: the offset is applied
     ])
     func atAcceptsFractionsOffsetsAndLeapDays(value: String, status: Int32) async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", value, "avatars/alice.txt")
         #expect(run.status == status, "stderr: \(run.stderr)")
     }
 
     @Test func configDevNullSaysTheConfigurationIsEmpty() async throws {
-        let run = try await Examples.gatehouse("check", "--config", "/dev/null", "k")
+        let run = try await Examples.command("check", "--config", "/dev/null", "k")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "/dev/null: the configuration is empty; \(Self.expectedObject)\n")
-        let json = try await Examples.gatehouse("validate", "--json", "/dev/null")
+        let json = try await Examples.command("validate", "--json", "/dev/null")
         #expect(json.status == 1)
         #expect(
             json.stdout
@@ -79,43 +80,40 @@ struct GatehouseCommandInputTests {
         ("null", "the configuration is null"),
     ])
     func aConfigurationThatIsNotAnObjectSaysWhatWasFound(content: String, found: String) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("gatehouse.json")
-        try Data(content.utf8).write(to: file)
-        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let file = try folder.write("gatehouse.json", content)
+        let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr == "\(file.path): \(found); \(Self.expectedObject)\n")
     }
 
     @Test func aDirectoryIsNotAConfiguration() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("validate", folder.path)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let run = try await Examples.command("validate", folder.url.path)
         #expect(run.status == 1)
         #expect(
             run.stderr
-                == "\(folder.path): is a directory; expected a configuration file\n"
+                == "\(folder.url.path): is a directory; expected a configuration file\n"
         )
     }
 
     @Test func aMissingConfigurationSaysSoInOneLine() async throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-none-\(UUID()).json")
-        let run = try await Examples.gatehouse("validate", missing.path)
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let missing = folder.file("none.json")
+        let run = try await Examples.command("validate", missing.path)
         #expect(run.status == 1)
         #expect(run.stderr == "\(missing.path): cannot read: No such file or directory\n")
     }
 
     @Test func aNamedPipeNobodyWritesToReadsAsEmptyWithoutHanging() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-in-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fifo = folder.appendingPathComponent("gatehouse.json").path
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let fifo = folder.path("gatehouse.json")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let run = try await Examples.gatehouse("validate", fifo)
+        let run = try await Examples.command("validate", fifo)
         #expect(run.status == 1)
         #expect(run.stderr == "\(fifo): the configuration is empty; \(Self.expectedObject)\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 @Suite("gatehouse command")
@@ -34,7 +35,7 @@ struct GatehouseCommandTests {
     @Test func theDemoNeverChangesTheBundledRulesFile() async throws {
         let rules = Examples.packageRoot.appendingPathComponent("Examples/demo/avatars.rules")
         let before = try Data(contentsOf: rules)
-        _ = try await Examples.gatehouse("demo")
+        _ = try await Examples.command("demo")
         #expect(try Data(contentsOf: rules) == before)
     }
 
@@ -63,19 +64,19 @@ struct GatehouseCommandTests {
     }
 
     @Test func atEvaluatesAsIfTheClockReadThatInstant() async throws {
-        let weekend = try await Examples.gatehouse(
+        let weekend = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.saturday, "avatars/alice.txt"
         )
         #expect(weekend.status == 3)
         #expect(weekend.stderr.contains("office-hours"))
-        let offset = try await Examples.gatehouse(
+        let offset = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", "2026-11-30T11:00:00+01:00",
             "avatars/alice.txt")
         #expect(offset.status == 0)
     }
 
     @Test func checkJSONPrintsOneObject() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--json", "--config", Self.config, "--subject", "mallory", "--attr", "device=phone",
             "--at", Self.monday,
             "avatars/alice.txt")
@@ -94,9 +95,9 @@ struct GatehouseCommandTests {
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "avatars/alice.txt")
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of alice: a fox in a red scarf\n")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-out-\(UUID()).txt")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let output = folder.file("out.txt")
         let toFile = try await Examples.gatehouse(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "--output", output.path,
             "avatars/bob.txt")
@@ -106,9 +107,10 @@ struct GatehouseCommandTests {
     }
 
     @Test func aDeniedLoadWritesNothing() async throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "gatehouse-out-\(UUID()).txt")
-        let run = try await Examples.gatehouse(
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let output = folder.file("out.txt")
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "mallory", "--at", Self.monday, "--output",
             output.path, "avatars/bob.txt")
         #expect(run.status == 3)
@@ -117,7 +119,7 @@ struct GatehouseCommandTests {
     }
 
     @Test func aHostilePathIsDeniedBeforeAnyGateExitingThree() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "alice", "--at", Self.monday,
             "avatars/alice/../../../gatehouse.json")
         #expect(run.status == 3)
@@ -130,32 +132,31 @@ struct GatehouseCommandTests {
     }
 
     @Test func aMissingResourceIsALoaderErrorExitingOne() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "load", "--config", Self.config, "--subject", "bob", "--at", Self.monday, "avatars/nobody.txt")
         #expect(run.status == 1)
         #expect(run.stderr.contains("avatars/nobody.txt"))
     }
 
     @Test func validateReportsValidAndInvalidFiles() async throws {
-        let valid = try await Examples.gatehouse("validate", Self.config)
+        let valid = try await Examples.command("validate", Self.config)
         #expect(valid.status == 0)
         #expect(valid.stdout == "\(Self.config): valid; 1 service, 4 rules, 0 groups: avatars\n")
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let bad = folder.appendingPathComponent("bad.json")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let bad = folder.file("bad.json")
         try Data(
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeepers": [ { "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "9am", "to": "17:00" }, { "type": "allowList", "subjcts": ["a"] } ] } } }"#
                 .utf8
         ).write(to: bad)
-        let invalid = try await Examples.gatehouse("validate", bad.path)
+        let invalid = try await Examples.command("validate", bad.path)
         #expect(invalid.status == 1)
         #expect(
             invalid.stderr.contains(
                 "\(bad.path): services.s.gatekeepers[0].from: expected HH:mm, found \"9am\""))
         #expect(invalid.stderr.contains("\(bad.path): services.s.gatekeepers[1].subjcts: unknown key"))
-        let json = try await Examples.gatehouse("validate", "--json", bad.path)
+        let json = try await Examples.command("validate", "--json", bad.path)
         #expect(json.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -163,7 +164,7 @@ struct GatehouseCommandTests {
     }
 
     @Test func describeDescribesTheChain() async throws {
-        let run = try await Examples.gatehouse("describe", Self.config)
+        let run = try await Examples.command("describe", Self.config)
         #expect(run.status == 0)
         #expect(
             run.stdout.hasPrefix(
@@ -173,15 +174,15 @@ struct GatehouseCommandTests {
 
     @Test(arguments: ["check", "load", "validate", "describe", "demo"])
     func everySubcommandHasHelp(command: String) async throws {
-        let run = try await Examples.gatehouse(command, "--help")
+        let run = try await Examples.command(command, "--help")
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("gatehouse \(command) - "))
-        let viaHelp = try await Examples.gatehouse("help", command)
+        let viaHelp = try await Examples.command("help", command)
         #expect(viaHelp.stdout == run.stdout)
     }
 
     @Test func topLevelHelpListsTheCommands() async throws {
-        let run = try await Examples.gatehouse("--help")
+        let run = try await Examples.command("--help")
         #expect(run.status == 0)
         for command in ["check", "load", "validate", "describe"] {
             #expect(run.stdout.contains("gatehouse \(command)"))
@@ -226,7 +227,7 @@ struct GatehouseCommandTests {
         (["load", "--config", config, "-x", "k"], "error: unknown option '-x' for 'load'"),
     ])
     func badUsageSaysWhatWasExpectedAndExitsTwo(arguments: [String], message: String) async throws {
-        let run = try await Examples.run("gatehouse", arguments)
+        let run = try await Examples.command(arguments)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix(message), "stderr: \(run.stderr)")
@@ -234,27 +235,27 @@ struct GatehouseCommandTests {
     }
 
     @Test func aBrokenConfigurationExitsOneNamingFileAndPlace() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("broken.json")
-        try Data("{\n  \"services\": [\n".utf8).write(to: file)
-        let run = try await Examples.gatehouse("check", "--config", file.path, "k")
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let file = try folder.write("broken.json", "{\n  \"services\": [\n")
+        let run = try await Examples.command("check", "--config", file.path, "k")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("\(file.path): line 3, column 1: invalid JSON"))
     }
 
     @Test func theCommandWorksFromAnotherWorkingDirectory() async throws {
         let config = Examples.packageRoot.appendingPathComponent(Self.config).path
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.cleanUp() }
         let run = try await Examples.gatehouse(
             "load", "--config", config, "--subject", "carol", "--at", Self.monday, "avatars/carol.txt",
-            in: FileManager.default.temporaryDirectory)
+            in: elsewhere.url)
         #expect(run.status == 0)
         #expect(run.stdout == "avatar of carol: a hedgehog with glasses\n")
     }
 
     @Test func aDenyRuleWinsOverAnAllowInTheRulesFile() async throws {
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "carol", "--at", Self.monday,
             "avatars/carol/private-draft.txt")
         #expect(run.status == 3)

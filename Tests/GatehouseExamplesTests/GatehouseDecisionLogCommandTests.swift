@@ -19,7 +19,7 @@ struct GatehouseDecisionLogCommandTests {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "--decision-log",
             log,
             "avatars/alice.txt")
@@ -39,7 +39,7 @@ struct GatehouseDecisionLogCommandTests {
         defer { folder.cleanUp() }
         let log = folder.path("decisions.jsonl")
         for subject in ["alice", "mallory"] {
-            _ = try await Examples.gatehouse(
+            _ = try await Examples.command(
                 "load", "--config", Self.config, "--subject", subject, "--at", Self.monday,
                 "--decision-log=\(log)",
                 "avatars/alice.txt")
@@ -60,7 +60,7 @@ struct GatehouseDecisionLogCommandTests {
               "decisionLog": { "path": "configured.jsonl", "mask": ["token"] } }
             """.utf8
         ).write(to: URL(fileURLWithPath: folder.path("gatehouse.json")))
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", folder.path("gatehouse.json"), "--attr", "token=s3cr3t", "--attr",
             "tenant=acme",
             "--decision-log", folder.path("given.jsonl"), "a")
@@ -78,7 +78,7 @@ struct GatehouseDecisionLogCommandTests {
         let folder = try TemporaryDirectory()
         defer { folder.cleanUp() }
         let log = folder.path("missing/decisions.jsonl")
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "check", "--config", Self.config, "--subject", "alice", "--at", Self.monday, "--decision-log",
             log,
             "avatars/alice.txt")

@@ -24,34 +24,35 @@ struct GatehousePlanCommandTests {
 
     @Test func sqlPrintsOneLineOverTheColumnWithLiteralsQuotedAndLikeEscaped() async throws {
         let folder = try Self.configuration(Self.lists)
-        let run = try await Examples.run(
-            "gatehouse",
-            [
-                "plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--sql", "--column",
-                "name",
-            ])
+        let run = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--sql", "--column",
+            "name",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout
-                == "((`name` GLOB 'docs/*' OR `name` = 'it''s_100%') AND NOT (`name` GLOB 'docs/secret/*'))"
+                == "(instr(`name`, char(0)) = 0 AND ((`name` GLOB 'docs/*' OR `name` = 'it''s_100%') AND NOT (`name` GLOB 'docs/secret/*')))"
                 + "\n")
-        let bob = try await Examples.run(
-            "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--subject", "bob", "--sql"])
+        let bob = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--subject", "bob", "--sql",
+        ])
         #expect(bob.stdout == "(1 = 0)\n")
     }
 
     @Test func jsonAndTextShowTheResidualAndThePrefixes() async throws {
         let folder = try Self.configuration(Self.lists)
-        let json = try await Examples.run(
-            "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--json"])
+        let json = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--json",
+        ])
         #expect(json.status == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let plan = try #require(object["plan"] as? [String: Any])
         #expect(plan["exact"] as? Bool == true)
         #expect(plan["prefixes"] as? [String] == ["docs/", "it's_100%"])
-        let text = try await Examples.run(
-            "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--subject", "alice"])
+        let text = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--subject", "alice",
+        ])
         #expect(
             text.stdout.hasPrefix(
                 #"alice read in docs: all(any("docs/*", "it's_100%"), not("docs/secret/*"))"#))
@@ -60,8 +61,9 @@ struct GatehousePlanCommandTests {
     @Test func aGatekeeperThatCannotPlanMakesSQLFailNamingIt() async throws {
         let folder = try Self.configuration(
             #"{ "type": "remote", "name": "opa", "protocol": "opa", "url": "http://127.0.0.1:9/v1/data/x" }"#)
-        let run = try await Examples.run(
-            "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--sql"])
+        let run = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--subject", "alice", "--sql",
+        ])
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("'opa' cannot plan"), "\(run.stderr)")
@@ -71,18 +73,21 @@ struct GatehousePlanCommandTests {
         let folder = try Self.configuration(
             #"{ "type": "timeWindow", "timeZone": "UTC", "days": ["mon"], "from": "09:00", "to": "17:00" }"#)
         for (instant, expected) in [
-            ("2025-12-29T10:00:00Z", "(1 = 1)\n"), ("2025-12-29T18:00:00Z", "(1 = 0)\n"),
+            ("2025-12-29T10:00:00Z", "(instr(`resource`, char(0)) = 0)\n"),
+            ("2025-12-29T18:00:00Z", "(1 = 0)\n"),
         ] {
-            let run = try await Examples.run(
-                "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--at", instant, "--sql"])
+            let run = try await Examples.command([
+                "plan", "--config", folder.path("gatehouse.json"), "--at", instant, "--sql",
+            ])
             #expect(run.stdout == expected, "\(instant): \(run.stderr)")
         }
     }
 
     @Test func jsonAndSQLTogetherAreAUsageError() async throws {
         let folder = try Self.configuration(Self.lists)
-        let run = try await Examples.run(
-            "gatehouse", ["plan", "--config", folder.path("gatehouse.json"), "--json", "--sql"])
+        let run = try await Examples.command([
+            "plan", "--config", folder.path("gatehouse.json"), "--json", "--sql",
+        ])
         #expect(run.status == 2)
     }
 }

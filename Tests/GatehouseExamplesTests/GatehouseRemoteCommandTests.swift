@@ -71,7 +71,7 @@ struct GatehouseRemoteCommandTests {
             ["validate", folder.path("gatehouse.json")],
             ["check", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
         ] {
-            let run = try await Examples.run("gatehouse", arguments)
+            let run = try await Examples.command(arguments)
             #expect(run.status != 0, "\(arguments)")
             #expect(!(run.stdout + run.stderr).contains("S3cr3t"), "\(arguments): \(run.stdout)\(run.stderr)")
             #expect(run.stderr.contains("gatekeepers[0].url"), "\(run.stderr)")
@@ -88,17 +88,15 @@ struct GatehouseRemoteCommandTests {
             ["check", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
             ["check", "--json", "--config", folder.path("gatehouse.json"), "--subject", "alice", "a"],
         ] {
-            let run = try await Examples.run("gatehouse", arguments)
+            let run = try await Examples.command(arguments)
             #expect(
                 !(run.stdout + run.stderr).contains("T0pS3cr3t"), "\(arguments): \(run.stdout)\(run.stderr)")
         }
         let log = folder.file("decisions.jsonl")
-        let run = try await Examples.run(
-            "gatehouse",
-            [
-                "check", "--config", folder.path("gatehouse.json"), "--decision-log", log.path, "--subject",
-                "alice", "a",
-            ])
+        let run = try await Examples.command([
+            "check", "--config", folder.path("gatehouse.json"), "--decision-log", log.path, "--subject",
+            "alice", "a",
+        ])
         let line = try String(contentsOf: log, encoding: .utf8)
         #expect(run.status == 3, "\(run.stderr)")
         #expect(line.contains("127.0.0.1:\(port)/v1/data/x?…"), "\(line)")

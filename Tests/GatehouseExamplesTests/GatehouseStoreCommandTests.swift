@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `gatehouse store`, `remove` and `list`: each operation asks the service's gatekeepers with its
@@ -17,14 +18,14 @@ struct GatehouseStoreCommandTests {
 
     /// A folder with `docs/` holding two files, a rules file and a configuration over it.
     struct Fixture {
-        let folder: URL
+        let directory: TemporaryDirectory
+        var folder: URL { directory.url }
         var config: String { folder.appendingPathComponent("gatehouse.json").path }
         func file(_ key: String) -> URL { folder.appendingPathComponent("data").appendingPathComponent(key) }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "gatehouse-store-\(UUID())")
-            let docs = folder.appendingPathComponent("data/docs")
+            directory = try TemporaryDirectory()
+            let docs = directory.file("data/docs")
             try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
             try Data("plan".utf8).write(to: docs.appendingPathComponent("plan.txt"))
             try Data("salaries".utf8).write(to: docs.appendingPathComponent("secret-pay.txt"))
@@ -38,7 +39,7 @@ struct GatehouseStoreCommandTests {
             try Data(json.utf8).write(to: folder.appendingPathComponent("gatehouse.json"))
         }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { directory.cleanUp() }
     }
 
     @Test func anAllowedStoreWritesTheResourceFromStandardInput() async throws {
@@ -50,7 +51,7 @@ struct GatehouseStoreCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout == "stored 5 bytes: alice write \"docs/new.txt\" (service docs)\n")
         #expect(try Data(contentsOf: fixture.file("docs/new.txt")) == Data("draft".utf8))
-        let load = try await Examples.gatehouse(
+        let load = try await Examples.command(
             "load", "--config", fixture.config, "--subject", "bob", "docs/new.txt")
         #expect(load.stdout == "draft")
     }
@@ -60,7 +61,7 @@ struct GatehouseStoreCommandTests {
         defer { fixture.remove() }
         let input = fixture.folder.appendingPathComponent("input.txt")
         try Data("vandal".utf8).write(to: input)
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "store", "--config", fixture.config, "--subject", "bob", "--input", input.path, "docs/plan.txt")
         #expect(run.status == 3)
         #expect(run.stderr.hasPrefix("denied by rules: no rule in docs.rules allows\n"))
@@ -71,11 +72,11 @@ struct GatehouseStoreCommandTests {
     @Test func removeDeletesOnlyWhenAllowed() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let denied = try await Examples.gatehouse(
+        let denied = try await Examples.command(
             "remove", "--config", fixture.config, "--subject", "bob", "docs/plan.txt")
         #expect(denied.status == 3)
         #expect(FileManager.default.fileExists(atPath: fixture.file("docs/plan.txt").path))
-        let allowed = try await Examples.gatehouse(
+        let allowed = try await Examples.command(
             "remove", "--config", fixture.config, "--subject", "alice", "docs/plan.txt")
         #expect(allowed.status == 0)
         #expect(allowed.stdout == "removed: alice delete \"docs/plan.txt\" (service docs)\n")
@@ -86,11 +87,11 @@ struct GatehouseStoreCommandTests {
     func listShowsOnlyTheKeysThatMayBeReadAndNeverNamesTheOthers(_ prefix: String) async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try await Examples.gatehouse("list", "--config", fixture.config, "--subject", "bob", prefix)
+        let run = try await Examples.command("list", "--config", fixture.config, "--subject", "bob", prefix)
         #expect(run.status == 0)
         #expect(run.stdout == "docs/plan.txt\n")
         #expect(!(run.stdout + run.stderr).contains("secret"))
-        let json = try await Examples.gatehouse(
+        let json = try await Examples.command(
             "list", "--json", "--config", fixture.config, "--subject", "bob", prefix)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["keys"] as? [String] == ["docs/plan.txt"])
@@ -104,7 +105,7 @@ struct GatehouseStoreCommandTests {
         try FileManager.default.createDirectory(
             at: fixture.file("private"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: fixture.file("private/key.txt"))
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "list", "--config", fixture.config, "--subject", "bob", "private")
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
@@ -121,7 +122,7 @@ struct GatehouseStoreCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["bytes"] as? Int == 3)
         #expect(object?["allowed"] as? Bool == true)
-        let missing = try await Examples.gatehouse(
+        let missing = try await Examples.command(
             "store", "--config", fixture.config, "--subject", "alice", "--input", "/nonexistent/x",
             "docs/a.txt")
         #expect(missing.status == 2)
@@ -131,7 +132,7 @@ struct GatehouseStoreCommandTests {
     @Test func theLoaderFailingAfterAnAllowedRemoveExitsOne() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "remove", "--config", fixture.config, "--subject", "alice", "docs/never-there.txt")
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("error: the loader failed: "))
@@ -139,10 +140,10 @@ struct GatehouseStoreCommandTests {
 
     @Test func storeRemoveAndListHaveHelpAndRefuseAnAction() async throws {
         for command in ["store", "remove", "list"] {
-            let help = try await Examples.gatehouse(command, "--help")
+            let help = try await Examples.command(command, "--help")
             #expect(help.status == 0)
             #expect(help.stdout.hasPrefix("gatehouse \(command) - "))
-            let action = try await Examples.gatehouse(command, "--config", "x.json", "--action", "read", "k")
+            let action = try await Examples.command(command, "--config", "x.json", "--action", "read", "k")
             #expect(action.status == 2)
         }
     }

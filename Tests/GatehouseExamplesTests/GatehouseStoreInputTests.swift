@@ -22,7 +22,7 @@ struct GatehouseStoreInputTests {
     @Test func aDeviceThatNeverEndsIsRefusedAtTheLimitAndNothingIsStored() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "store", "--config", fixture.config, "--subject", "alice", "--input", "/dev/zero", "docs/z.bin")
         #expect(run.status == 1)
         #expect(
@@ -35,7 +35,7 @@ struct GatehouseStoreInputTests {
         let fixture = try Fixture()
         defer { fixture.remove() }
         let input = try Self.sparseInput(in: fixture, size: 70_000_000)
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "store", "--config", fixture.config, "--subject", "alice", "--input", input, "docs/big.bin")
         #expect(run.status == 1)
         #expect(
@@ -48,7 +48,7 @@ struct GatehouseStoreInputTests {
     @Test func aFolderAsInputIsAUsageErrorThatSaysSo() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let run = try await Examples.gatehouse(
+        let run = try await Examples.command(
             "store", "--config", fixture.config, "--subject", "alice", "--input", fixture.folder.path,
             "docs/x.txt")
         #expect(run.status == 2)

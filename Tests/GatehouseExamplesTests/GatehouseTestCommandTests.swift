@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// `gatehouse test CASES.json` decides every case of a table as `check` does and says which
@@ -9,12 +10,14 @@ struct GatehouseTestCommandTests {
 
     /// A temporary copy of the demo folder (configuration, rules file, avatars), removed at the end.
     struct DemoCopy {
-        let folder: URL
+        let directory: TemporaryDirectory
+        /// The copy, inside ``directory``.
+        var folder: URL { directory.file("demo") }
 
         init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-test-\(UUID())")
+            directory = try TemporaryDirectory()
             try FileManager.default.copyItem(
-                at: Examples.packageRoot.appendingPathComponent("Examples/demo"), to: folder)
+                at: Examples.packageRoot.appendingPathComponent("Examples/demo"), to: directory.file("demo"))
         }
 
         /// Writes `text` to `name` in the copy and returns its path.
@@ -27,7 +30,7 @@ struct GatehouseTestCommandTests {
 
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { directory.cleanUp() }
     }
 
     /// A table for the demo configuration with the given cases (JSON array elements).
@@ -41,7 +44,7 @@ struct GatehouseTestCommandTests {
     // MARK: the example table
 
     @Test func theExampleTablePassesWithASummaryLine() async throws {
-        let run = try await Examples.gatehouse("test", Self.exampleTable)
+        let run = try await Examples.command("test", Self.exampleTable)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.isEmpty)
         let lines = run.stdout.split(separator: "\n")
@@ -63,7 +66,7 @@ struct GatehouseTestCommandTests {
     }
 
     @Test func theExampleTableAsJSONIsOneObjectWithEveryCase() async throws {
-        let run = try await Examples.gatehouse("test", "--json", Self.exampleTable)
+        let run = try await Examples.command("test", "--json", Self.exampleTable)
         #expect(run.status == 0)
         #expect(run.stdout.split(separator: "\n").count == 1)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
@@ -86,7 +89,7 @@ struct GatehouseTestCommandTests {
                 Self.aliceAllowed,
                 #"{ "name": "bob reads alice's avatar", "subject": "bob", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny" }"#
             ), to: "wrong.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout == """
@@ -105,7 +108,7 @@ struct GatehouseTestCommandTests {
             Self.table(
                 #"{ "name": "mallory is refused by the rules", "subject": "mallory", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny", "gate": "rules" }"#
             ), to: "gate.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
@@ -122,7 +125,7 @@ struct GatehouseTestCommandTests {
             Self.table(
                 #"{ "name": "bob is denied", "subject": "bob", "resource": "avatars/secret.txt", "at": "2026-11-30T10:00:00Z", "expect": "deny" }"#
             ), to: "broken.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 1)
         #expect(
             run.stdout.hasPrefix(
@@ -139,7 +142,7 @@ struct GatehouseTestCommandTests {
                 #"{ "name": "saturday", "subject": "alice", "resource": "avatars/alice.txt", "at": "2026-11-28T10:00:00Z", "expect": "deny", "gate": "office-hours" }"#,
                 #"{ "name": "monday again", "subject": "alice", "resource": "avatars/alice.txt", "at": "2026-11-30T11:00:00+01:00", "expect": "allow" }"#
             ), to: "instants.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.hasSuffix("3 passed, 0 failed\n"))
     }
@@ -151,7 +154,7 @@ struct GatehouseTestCommandTests {
             Self.table(
                 #"{ "name": "x\npass  forged", "subject": "mallory", "resource": "avatars/alice.txt", "at": "2026-11-30T10:00:00Z", "expect": "allow" }"#
             ), to: "escape.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 1)
         #expect(run.stdout.hasPrefix(#"FAIL  x\npass  forged: expected allow"#))
         #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("pass") })
@@ -193,7 +196,7 @@ struct GatehouseTestCommandTests {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(Self.table(Self.aliceAllowed, element), to: "bad.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         let expected = "\(table): \(problem.replacingOccurrences(of: "cases[0]", with: "cases[1]"))"
@@ -214,7 +217,7 @@ struct GatehouseTestCommandTests {
         let demo = try DemoCopy()
         defer { demo.remove() }
         let table = try demo.write(text, to: "bad.tests.json")
-        let run = try await Examples.gatehouse("test", table)
+        let run = try await Examples.command("test", table)
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("\(table): \(problem)"), "stderr: \(run.stderr)")
     }
@@ -225,7 +228,7 @@ struct GatehouseTestCommandTests {
         let table = try demo.write(
             Self.table(#"{ "name": "n", "resource": "r", "expect": "maybe", "gate": 3 }"#),
             to: "bad.tests.json")
-        let run = try await Examples.gatehouse("test", "--json", table)
+        let run = try await Examples.command("test", "--json", table)
         #expect(run.status == 2)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -239,7 +242,7 @@ struct GatehouseTestCommandTests {
     @Test func aMissingTableOrConfigurationSaysSo() async throws {
         let demo = try DemoCopy()
         defer { demo.remove() }
-        let missingTable = try await Examples.gatehouse("test", demo.path("nothing.tests.json"))
+        let missingTable = try await Examples.command("test", demo.path("nothing.tests.json"))
         #expect(missingTable.status == 2)
         #expect(
             missingTable.stderr
@@ -248,20 +251,20 @@ struct GatehouseTestCommandTests {
 
         let table = try demo.write(
             #"{ "config": "elsewhere.json", "cases": [\#(Self.aliceAllowed)] }"#, to: "t.tests.json")
-        let missingConfiguration = try await Examples.gatehouse("test", table)
+        let missingConfiguration = try await Examples.command("test", table)
         #expect(missingConfiguration.status == 1)
         #expect(missingConfiguration.stderr.hasPrefix("\(demo.path("elsewhere.json")): cannot read"))
     }
 
     @Test func testNeedsATableAndHasHelp() async throws {
-        let missing = try await Examples.gatehouse("test")
+        let missing = try await Examples.command("test")
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("error: missing CASES for 'test'"))
-        let help = try await Examples.gatehouse("test", "--help")
+        let help = try await Examples.command("test", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("gatehouse test - "))
-        #expect(try await Examples.gatehouse("help", "test").stdout == help.stdout)
-        #expect(try await Examples.gatehouse("--help").stdout.contains("gatehouse test"))
+        #expect(try await Examples.command("help", "test").stdout == help.stdout)
+        #expect(try await Examples.command("--help").stdout.contains("gatehouse test"))
     }
 
     // MARK: validate reads the rules files
@@ -273,14 +276,14 @@ struct GatehouseTestCommandTests {
             "# effect subject action resource\nallow alice read avatars/alice*\nallow bob read\n",
             to: "avatars.rules")
         let config = demo.path("gatehouse.json")
-        let run = try await Examples.gatehouse("validate", config)
+        let run = try await Examples.command("validate", config)
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(
             run.stderr
                 == "\(config): services.avatars.gatekeepers[2]: avatars.rules:3: expected 4 fields (effect subject action resource), found 3\n"
         )
-        let json = try await Examples.gatehouse("validate", "--json", config)
+        let json = try await Examples.command("validate", "--json", config)
         #expect(json.status == 1)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["valid"] as? Bool == false)
@@ -294,14 +297,14 @@ struct GatehouseTestCommandTests {
         defer { demo.remove() }
         try FileManager.default.removeItem(atPath: demo.path("avatars.rules"))
         let config = demo.path("gatehouse.json")
-        let run = try await Examples.gatehouse("validate", config)
+        let run = try await Examples.command("validate", config)
         #expect(run.status == 1)
         #expect(
             run.stderr.hasPrefix("\(config): services.avatars.gatekeepers[2]: avatars.rules: cannot read"))
     }
 
     @Test func validateOfTheDemoConfigurationStillSaysValid() async throws {
-        let run = try await Examples.gatehouse("validate", "Examples/demo/gatehouse.json")
+        let run = try await Examples.command("validate", "Examples/demo/gatehouse.json")
         #expect(run.status == 0)
         #expect(run.stdout == "Examples/demo/gatehouse.json: valid; 1 service, 4 rules, 0 groups: avatars\n")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// The gate's contract from the lesson (the DocC article `ProxyVersusDecorator` in GatehouseCore),
@@ -152,15 +153,13 @@ protocol ChangeableGate: Sendable {
 
 /// `FilePolicy` over a rules file in a temporary folder, one `allow` line per grant.
 struct RulesFileGate: ChangeableGate {
-    let folder: URL
+    let directory: TemporaryDirectory
     let file: URL
     let policy: any AccessPolicy
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lesson-gate-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        file = folder.appendingPathComponent("lesson.rules")
+        directory = try TemporaryDirectory()
+        file = directory.file("lesson.rules")
         policy = FilePolicy(url: file, name: "rules")
         try allow([])
     }
@@ -175,7 +174,7 @@ struct RulesFileGate: ChangeableGate {
     }
 
     func discard() {
-        try? FileManager.default.removeItem(at: folder)
+        directory.cleanUp()
     }
 }
 

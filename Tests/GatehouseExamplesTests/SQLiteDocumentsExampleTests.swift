@@ -9,7 +9,9 @@ struct SQLiteDocumentsExampleTests {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 8)
         #expect(
-            lines[0].hasPrefix("alice may read: SELECT name FROM documents WHERE ((`name` GLOB 'teams/*'"))
+            lines[0].hasPrefix(
+                "alice may read: SELECT name FROM documents WHERE (instr(`name`, char(0)) = 0 AND ((`name` GLOB 'teams/*'"
+            ))
         #expect(
             lines[1...3] == ["  public/welcome.txt", "  teams/search/plan.txt", "  users/alice/notes.txt"])
         #expect(lines[4].hasPrefix("bob may read: SELECT name FROM documents WHERE "))

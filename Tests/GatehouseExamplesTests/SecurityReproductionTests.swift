@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseTestSupport
 import Testing
 
 /// The reproductions of the security issue, run through the `gatehouse` command as an attacker
@@ -7,11 +8,12 @@ import Testing
 @Suite("Security reproductions through the command")
 struct SecurityReproductionTests {
     /// A folder with a configuration of one service over a memory loader and the given gates.
-    static func configuration(rules: String? = nil, gatekeepers: String) throws -> (URL, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    static func configuration(rules: String? = nil, gatekeepers: String) throws -> (
+        TemporaryDirectory, String
+    ) {
+        let folder = try TemporaryDirectory()
         if let rules {
-            try Data(rules.utf8).write(to: folder.appendingPathComponent("keys.rules"))
+            try folder.write("keys.rules", rules)
         }
         let json = """
             { "services": { "vault": {
@@ -21,9 +23,7 @@ struct SecurityReproductionTests {
                     "keys/\u{11383}": "THE TULU KEY" } },
                 "gatekeepers": \(gatekeepers) } } }
             """
-        let config = folder.appendingPathComponent("gatehouse.json")
-        try Data(json.utf8).write(to: config)
-        return (folder, config.path)
+        return (folder, try folder.write("gatehouse.json", json).path)
     }
 
     static let blockRules = "allow * read *\ndeny mallory read Keys/*\ndeny mallory read docs/café/*\n"
@@ -32,8 +32,8 @@ struct SecurityReproductionTests {
     func aUnicodeEquivalentKeyNeverPassesADenyRule(_ key: String) async throws {
         let (folder, config) = try Self.configuration(
             rules: Self.blockRules, gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        defer { folder.cleanUp() }
+        let run = try await Examples.command("load", "--config", config, "--subject", "mallory", key)
         #expect(run.status == 3)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("denied by (identity): the resource is not in Unicode NFC"))
@@ -45,14 +45,14 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             rules: "allow * read keys/*\ndeny mallory read keys/\u{11383}\n",
             gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse("load", "--config", config, "--subject", "mallory", key)
+        defer { folder.cleanUp() }
+        let run = try await Examples.command("load", "--config", config, "--subject", "mallory", key)
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE TULU KEY"))
         let decider =
             key.unicodeScalars.count == 6 ? "file: keys.rules:2 denies" : "(identity): the resource is not"
         #expect(run.stderr.hasPrefix("denied by \(decider)"))
-        let alice = try await Examples.gatehouse(
+        let alice = try await Examples.command(
             "load", "--config", config, "--subject", "alice", "keys/\u{11383}")
         #expect(alice.stdout.contains("THE TULU KEY"))
     }
@@ -61,8 +61,8 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             rules: "allow * read *\ndeny mallory read docs/cafe\u{0301}/*\n",
             gatekeepers: #"[{ "type": "file", "path": "keys.rules" }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        defer { folder.cleanUp() }
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "docs/café/plan")
         #expect(run.status == 3)
         #expect(run.stderr.hasPrefix("denied by file: keys.rules:2 denies"))
@@ -71,8 +71,8 @@ struct SecurityReproductionTests {
     @Test func aUnicodeEquivalentKeyNeverPassesANegatedAllowList() async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "policy": { "type": "allowList", "resources": ["Keys/*"] } }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        defer { folder.cleanUp() }
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "\u{212A}eys/master")
         #expect(run.status == 3)
         #expect(!run.stdout.contains("THE MASTER KEY"))
@@ -82,8 +82,8 @@ struct SecurityReproductionTests {
     func theGateNeverAllowsADotDotPath(_ key: String) async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "allowList", "resources": ["tenants/acme/*"] }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let check = try await Examples.gatehouse("check", "--config", config, "--subject", "alice", key)
+        defer { folder.cleanUp() }
+        let check = try await Examples.command("check", "--config", config, "--subject", "alice", key)
         #expect(check.status == 3)
         #expect(check.stderr.hasPrefix("denied by (identity): the resource has a "))
     }
@@ -92,8 +92,8 @@ struct SecurityReproductionTests {
         let (folder, config) = try Self.configuration(
             rules: "",
             gatekeepers: #"[{ "type": "not", "policy": { "type": "file", "path": "keys.rules" } }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        defer { folder.cleanUp() }
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 3)
         #expect(run.stderr.contains("keys.rules: is empty (0 bytes)"))
@@ -104,8 +104,8 @@ struct SecurityReproductionTests {
     func notOfAnEmptyCombinatorIsRefusedByTheConfiguration(_ type: String) async throws {
         let (folder, config) = try Self.configuration(
             gatekeepers: #"[{ "type": "not", "gatekeeper": { "type": "\#(type)", "gatekeepers": [] } }]"#)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try await Examples.gatehouse(
+        defer { folder.cleanUp() }
+        let run = try await Examples.command(
             "load", "--config", config, "--subject", "mallory", "Keys/master")
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)

@@ -9,7 +9,7 @@ import Testing
 @Suite("A cache in front of a gate does not compile")
 struct CacheInFrontOfGateTests {
     @Test func theSafeOrderCompilesAndAsksTheGateOnEveryCall() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let policy = SwitchPolicy(allowed: true)
         let avatars = AccessProxy(CachingLoader(loader, countLimit: 10), gatekeepers: [policy])
         let fluent = CachingLoader(loader, countLimit: 10, byteLimit: 1 << 20).guarded(by: policy)

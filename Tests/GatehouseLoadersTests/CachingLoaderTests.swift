@@ -7,7 +7,7 @@ import Testing
 @Suite("CachingLoader")
 struct CachingLoaderTests {
     @Test func aHitNeverReachesTheBase() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 10)
         #expect(try await cache.load("a") == Data("a".utf8))
         for _ in 0..<5 { #expect(try await cache.load("a") == Data("a".utf8)) }
@@ -15,7 +15,7 @@ struct CachingLoaderTests {
     }
 
     @Test func aMissAlwaysReachesTheBaseWithTheSameKey() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 10)
         _ = try await cache.load("avatars/alice.png")
         _ = try await cache.load("avatars/bob.png")
@@ -23,7 +23,7 @@ struct CachingLoaderTests {
     }
 
     @Test func theLeastRecentlyUsedEntryIsEvictedFirst() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 3)
         for key in ["a", "b", "c", "a", "d"] { _ = try await cache.load(key) }
         // "a" was used after "b", so adding "d" evicted "b". Recency now: d, a, c.
@@ -42,7 +42,7 @@ struct CachingLoaderTests {
         var generator = SplitMix64(seed: seed)
         let countLimit = 8
         let costLimit = 40
-        let base = CountingLoader()
+        let base = SpyLoader()
         // Each resource's cost is its length: keys are 1 to 12 bytes long.
         let cache = CachingLoader(base, countLimit: countLimit, costLimit: costLimit, cost: { $0.count })
         var model: [String] = []  // most recently used first
@@ -74,7 +74,7 @@ struct CachingLoaderTests {
     }
 
     @Test func theCountLimitHoldsExactly() async throws {
-        let cache = CachingLoader(CountingLoader(), countLimit: 5)
+        let cache = CachingLoader(SpyLoader(), countLimit: 5)
         for index in 0..<5 { _ = try await cache.load("\(index)") }
         #expect(cache.count == 5)
         for index in 5..<50 {
@@ -84,7 +84,7 @@ struct CachingLoaderTests {
     }
 
     @Test func theByteLimitHoldsExactly() async throws {
-        let base = CountingLoader([
+        let base = SpyLoader([
             "six": Data(count: 6), "four": Data(count: 4), "three": Data(count: 3), "ten": Data(count: 10),
         ])
         let cache = CachingLoader(base, countLimit: 100, byteLimit: 10)
@@ -101,7 +101,7 @@ struct CachingLoaderTests {
     }
 
     @Test func anItemCostlierThanTheLimitIsReturnedButNotCached() async throws {
-        let base = CountingLoader(["huge": Data(count: 11), "small": Data(count: 2)])
+        let base = SpyLoader(["huge": Data(count: 11), "small": Data(count: 2)])
         let cache = CachingLoader(base, countLimit: 10, byteLimit: 10)
         _ = try await cache.load("small")
         #expect(try await cache.load("huge").count == 11)
@@ -111,7 +111,7 @@ struct CachingLoaderTests {
     }
 
     @Test func aCountLimitOfZeroCachesNothing() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 0)
         _ = try await cache.load("a")
         _ = try await cache.load("a")
@@ -197,7 +197,7 @@ struct CachingLoaderTests {
     }
 
     @Test func removeValueInvalidatesAnEntryAndALoadInFlight() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 10)
         _ = try await cache.load("a")
         #expect(cache.removeValue(forKey: "a") == Data("a".utf8))
@@ -215,7 +215,7 @@ struct CachingLoaderTests {
     }
 
     @Test func removeAllEmptiesTheCache() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 10)
         for key in ["a", "b", "c"] { _ = try await cache.load(key) }
         cache.removeAll()
@@ -225,7 +225,7 @@ struct CachingLoaderTests {
     }
 
     @Test func concurrentLoadsOfManyKeysKeepTheLimits() async throws {
-        let base = CountingLoader()
+        let base = SpyLoader()
         let cache = CachingLoader(base, countLimit: 16, costLimit: 64, cost: { $0.count })
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {

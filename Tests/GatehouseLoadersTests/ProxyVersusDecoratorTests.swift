@@ -10,7 +10,7 @@ import Testing
 @Suite("Proxy versus decorator")
 struct ProxyVersusDecoratorTests {
     @Test func aDecoratorAlwaysReachesTheRealLoaderOnAMiss() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let cache = CachingLoader(loader, countLimit: 2)
         for key in ["a", "b", "c", "a"] { _ = try await cache.load(key) }
         // Every miss went through, with its exact key: "a" was evicted by "c", so it missed twice.
@@ -19,7 +19,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func aProxyMayNeverReachTheRealLoader() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = loader.guarded(by: SwitchPolicy(allowed: false))
         for key in ["a", "b", "a"] {
             await #expect(throws: AccessDenied.self) { try await proxy.load(key) }
@@ -28,7 +28,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func theProxyChecksOnEveryCallEvenWhenACacheBehindItIsWarm() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let policy = SwitchPolicy(allowed: true)
         let service = AccessProxy(CachingLoader(loader, countLimit: 10), gatekeepers: [policy])
         for _ in 0..<5 { _ = try await service.load("report.pdf") }
@@ -37,7 +37,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func aCacheOutsideTheProxyKeepsServingAfterAccessIsRevoked() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let policy = SwitchPolicy(allowed: true)
         // The hazard: CachingLoader(AccessProxy(loader)), which does not compile as written (so
         // the gate is hidden here). The cache is the outermost layer, so a
@@ -53,7 +53,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func theSameCacheBehindTheProxyDeniesAfterRevocation() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let policy = SwitchPolicy(allowed: true)
         let cache = CachingLoader(loader, countLimit: 10)
         let rightOrder = AccessProxy(cache, gatekeepers: [policy])
@@ -86,7 +86,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func aCacheOutsideTheProxyServesOneSubjectsResourceToAnother() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         // The hazard again, and worse than a stale grant: the cache's key is the resource key
         // alone, with no subject, so what alice was allowed to load is served to bob.
         let wrongOrder = CachingLoader(
@@ -102,7 +102,7 @@ struct ProxyVersusDecoratorTests {
     }
 
     @Test func theSameCacheBehindTheProxyRefusesTheOtherSubject() async throws {
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let cache = CachingLoader(loader, countLimit: 10)
         let rightOrder = AccessProxy(cache, gatekeepers: [OwnAvatarsOnly()])
         _ = try await AccessContext.$current.withValue(AccessContext(subject: "alice")) {
@@ -143,7 +143,7 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    func make(_ loader: CountingLoader, _ policy: SwitchPolicy) -> any ResourceLoading<String, Data> {
+    func make(_ loader: SpyLoader, _ policy: SwitchPolicy) -> any ResourceLoading<String, Data> {
         switch self {
         case .proxy:
             return AccessProxy(loader, gatekeepers: [policy])
@@ -164,9 +164,9 @@ enum Arrangement: String, Sendable, CustomTestStringConvertible {
 /// - revocation takes effect on the very next call;
 /// - the gate is asked on every call.
 func gateContractViolations(
-    for makeGuarded: (CountingLoader, SwitchPolicy) -> any ResourceLoading<String, Data>
+    for makeGuarded: (SpyLoader, SwitchPolicy) -> any ResourceLoading<String, Data>
 ) async -> [String] {
-    let loader = CountingLoader()
+    let loader = SpyLoader()
     let policy = SwitchPolicy(allowed: false)
     let guarded = makeGuarded(loader, policy)
     var violations: [String] = []

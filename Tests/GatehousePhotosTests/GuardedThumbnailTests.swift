@@ -11,7 +11,7 @@
     struct GuardedThumbnailTests {
         @Test(arguments: denyingStatuses)
         func aDeniedCallNeverCallsTheLoader(_ status: PHAuthorizationStatus) async throws {
-            let loader = CountingLoader()
+            let loader = SpyLoader()
             let thumbnails = loader.guarded(by: PhotoLibraryPolicy())
             try await with(library(status)) {
                 await #expect(throws: AccessDenied.self) { try await thumbnails.load("IMG_0001") }
@@ -20,7 +20,7 @@
         }
 
         @Test func aCallForAnAssetNotSharedUnderLimitedAccessNeverCallsTheLoader() async throws {
-            let loader = CountingLoader()
+            let loader = SpyLoader()
             let thumbnails = AccessProxy(loader, gatekeepers: [PhotoLibraryPolicy()])
             try await with(library(.limited, sharing: ["IMG_0002"])) {
                 await #expect(throws: AccessDenied.self) { try await thumbnails.load("IMG_0001") }
@@ -42,7 +42,7 @@
 
         @Test func aGrantedCallForwardsTheExactAssetID() async throws {
             let assetID = "9F983DBA-EC35-42B8-8773-B597CF782EDD/L0/001"
-            let loader = CountingLoader()
+            let loader = SpyLoader()
             let photos = library(.authorized)
             photos.add(assetID, .data(Data("a portrait".utf8)))
             try await with(photos) {
@@ -72,7 +72,7 @@
 
         @Test(arguments: denyingStatuses)
         func aDenialNeverReturnsEmptyData(_ status: PHAuthorizationStatus) async throws {
-            let thumbnails = CountingLoader(result: { _ in Data() }).guarded(by: PhotoLibraryPolicy())
+            let thumbnails = SpyLoader(result: { _ in Data() }).guarded(by: PhotoLibraryPolicy())
             try await with(library(status)) {
                 do {
                     let data = try await thumbnails.load("IMG_0001")

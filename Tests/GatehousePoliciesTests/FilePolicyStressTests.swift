@@ -61,7 +61,7 @@ struct FilePolicyStressTests {
             let url = directory.appendingPathComponent("avatars.rules")
             try replaceAtomically(url, with: Self.versionA)
             let policy = FilePolicy(url: url)
-            let loader = CountingLoader()
+            let loader = SpyLoader()
             let observer = RecordingObserver()
             // One proxy per action, sharing the policy, the loader and the observer.
             let proxies = Dictionary(

@@ -129,7 +129,7 @@ struct FilePolicyPlanTests {
         #expect(plan.isExact)
         #expect(
             plan.sql(column: "r")
-                == "(`r` GLOB 'docs/*' AND NOT (`r` GLOB 'docs/secret/*'))")
+                == "(instr(`r`, char(0)) = 0 AND (`r` GLOB 'docs/*' AND NOT (`r` GLOB 'docs/secret/*')))")
         #expect(try await gate.plan(subject: "bob", action: "read").residual == .nothing)
         try FileManager.default.removeItem(at: url)
         #expect(try await gate.plan(subject: "alice", action: "read").residual == .nothing)

@@ -56,7 +56,7 @@ struct TimeWindowClockFaultTests {
         let policy = try TimeWindow(
             days: [.mon], from: LocalTime("09:00"), to: LocalTime("17:00"), timeZone: "Europe/Berlin",
             now: { Date(timeIntervalSince1970: seconds) })
-        let loader = CountingLoader()
+        let loader = SpyLoader()
         let proxy = AccessProxy(loader, gatekeepers: [Not(policy)])
         let denied = await #expect(throws: AccessDenied.self) {
             try await proxy.load("report")

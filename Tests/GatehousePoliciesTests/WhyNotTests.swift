@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseCore
 import GatehousePolicies
+import GatehouseTestSupport
 import Testing
 
 /// "Why is erin denied?": a rules denial explained by the nearest rules and what failed for
@@ -102,10 +103,9 @@ struct WhyNotTests {
     }
 
     @Test func aFilePolicyGivesThemToo() async throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "whynot-\(UUID().uuidString).rules")
-        try Data(Self.rules.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanUp() }
+        let url = try folder.write("whynot.rules", Self.rules)
         let gate = AccessGate(gatekeepers: [FilePolicy(url: url, name: "documents")])
         let verdict = try await gate.decide(
             AccessRequest(subject: "erin", action: "write", resource: "docs/a"))

@@ -52,6 +52,27 @@ struct PlanSQLExactnessTests {
         #expect(pairs >= 100_000)
     }
 
+    @Test func rowsHoldingNULAreNeverSelectedAndPatternsHoldingNULMatchNothing() throws {
+        var generator = SplitMix64(seed: 38)
+        let pieces = RandomPlans.pieces + ["\0"]
+        // Names that keep the identity rule but for their NUL, which `GLOB` reads only up to.
+        let names = RandomPlans.names(count: 400, pieces: pieces, using: &generator) {
+            ResourceIdentity.path.violation(in: $0.replacingOccurrences(of: "\0", with: "x")) == nil
+        }
+        #expect(names.filter { $0.utf8.contains(0) }.count > 50)
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.execute("CREATE TABLE t (name TEXT PRIMARY KEY)")
+        for name in names {
+            // Bound as bytes, since a bound C string would end at the NUL.
+            try database.execute("INSERT INTO t (name) VALUES (CAST(? AS TEXT))", [.blob(Data(name.utf8))])
+        }
+        for _ in 0..<300 {
+            let plan = RandomPlans.plan(pieces: pieces, using: &generator)
+            let expected = Set(names.filter { plan.permits($0) })
+            #expect(try Self.selected(plan, in: database) == expected, "\(plan.sql(column: "name"))")
+        }
+    }
+
     @Test func namesThatDifferOnlyInCaseAreNeverSelectedTogether() throws {
         let database = try Self.table(["public/p1", "Public/p1", "PUBLIC/P1"])
         #expect(try Self.selected(AccessPlan(.matching("public/*")), in: database) == ["public/p1"])

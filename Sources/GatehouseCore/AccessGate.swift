@@ -136,20 +136,37 @@ public struct AccessGate: Sendable {
         try await decided(requests, identity: identity, explained: explained, whyNot: false).map(\.verdict)
     }
 
-    /// One request through the one decision path.
+    /// An answer before masking: the verdict, and the error of a gatekeeper that failed.
+    private typealias Answer = (verdict: AccessVerdict, failure: (any Error)?)
+
+    /// The one decision path for one request: ``prepared(_:identity:explained:)``, each
+    /// gatekeeper's ``AccessPolicy/explain(_:)`` in order (``Asking``), ``finished(_:_:)``.
     private func decided(
         _ request: AccessRequest, identity: ResourceIdentity, explained: Bool, whyNot: Bool = false,
         resourceAttributes: AttributeRead?
     ) async throws(CancellationError) -> (verdict: AccessVerdict, denial: AccessDenied?) {
-        let decided = try await decided(
-            [(request, resourceAttributes)], identity: identity, explained: explained, whyNot: whyNot)
-        guard let only = decided.first else { throw CancellationError() }
-        return only
+        if Task.isCancelled { throw CancellationError() }
+        let (request, early) = try await prepared(
+            (request, resourceAttributes), identity: identity, explained: explained)
+        if let early { return try finished(request, early) }
+        var asking = Asking()
+        for gatekeeper in gatekeepers {
+            let result: Result<AccessExplanation, any Error>
+            do {
+                result = .success(try await gatekeeper.policy.explain(request))
+            } catch {
+                result = .failure(error)
+            }
+            try await asking.take(
+                result, from: gatekeeper, about: request, explained: explained, whyNot: whyNot)
+            if asking.last.outcome != .allowed { break }
+        }
+        return try finished(request, asking.answer)
     }
 
-    /// The one decision path: the masked verdict of each request, and what `authorize` throws
-    /// when it is not an allow. `explained` lists every step; `whyNot` asks a denying gatekeeper
-    /// for near misses.
+    /// The one decision path for many requests, each as alone: ``prepared(_:identity:explained:)``
+    /// for each, every gatekeeper's ``AccessPolicy/explain(batch:)`` once for the requests the
+    /// ones before it allowed (``Asking``), ``finished(_:_:)`` for each, in order.
     private func decided(
         _ requests: [(request: AccessRequest, resourceAttributes: AttributeRead?)],
         identity: ResourceIdentity,
@@ -157,53 +174,72 @@ public struct AccessGate: Sendable {
     ) async throws(CancellationError) -> [(verdict: AccessVerdict, denial: AccessDenied?)] {
         if Task.isCancelled { throw CancellationError() }
         var prepared: [AccessRequest] = []
-        var answers: [(verdict: AccessVerdict, failure: (any Error)?)?] = []
-        var toAsk: [Int] = []
-        for (index, item) in requests.enumerated() {
-            // Whose each attribute is, the gate says: a caller never marks its own as the resource's.
-            var request = item.request
-            request.resourceAttributeNames = .none
-            var answer: (verdict: AccessVerdict, failure: (any Error)?)?
-            if let refused = refusedBeforeAsking(request, identity: identity) {
-                answer = (refused, nil)
-            } else {
-                do {
-                    if let read = item.resourceAttributes ?? attributeRead(of: request.resource) {
-                        let (names, values) = try await read()
-                        request = try request.withResourceAttributes(values, names: names)
-                    }
-                    toAsk.append(index)
-                } catch {
-                    if Task.isCancelled { throw CancellationError() }
-                    let step = AccessVerdict.Step(
-                        gatekeeper: "(attributes)", outcome: .failed,
-                        reason: ReasonLimit.bounded(
-                            "the resource's attributes could not be read: \(describe(error))"))
-                    answer = (AccessVerdict(step, steps: explained ? [step] : []), error)
-                }
-            }
+        var answers: [Answer?] = []
+        var asking: [Asking] = []
+        var pending: [Int] = []
+        for item in requests {
+            let (request, early) = try await self.prepared(item, identity: identity, explained: explained)
+            if early == nil { pending.append(prepared.count) }
             prepared.append(request)
-            answers.append(answer)
+            answers.append(early)
+            asking.append(Asking())
         }
-        let asked = try await ask(toAsk.map { prepared[$0] }, explained: explained, whyNot: whyNot)
-        for (index, answer) in zip(toAsk, asked) { answers[index] = answer }
+        for gatekeeper in gatekeepers where !pending.isEmpty {
+            let results = await gatekeeper.explain(batch: pending.map { prepared[$0] })
+            var allowed: [Int] = []
+            for (index, result) in zip(pending, results) {
+                try await asking[index].take(
+                    result, from: gatekeeper, about: prepared[index], explained: explained, whyNot: whyNot)
+                if asking[index].last.outcome == .allowed { allowed.append(index) }
+            }
+            pending = allowed
+        }
         var results: [(verdict: AccessVerdict, denial: AccessDenied?)] = []
-        for (request, answer) in zip(prepared, answers) {
-            guard let answer else { throw CancellationError() }
-            if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
-            let shown = Redaction(mask: mask, request: request)
-            let verdict = shown.verdict(answer.verdict)
-            if let observer { report(shown, verdict, of: request, to: observer) }
-            results.append(
-                verdict.isAllowed
-                    ? (verdict, nil)
-                    : (
-                        verdict,
-                        AccessDenied(
-                            request: shown.request, verdict: verdict, underlyingError: answer.failure)
-                    ))
+        for index in prepared.indices {
+            results.append(try finished(prepared[index], answers[index] ?? asking[index].answer))
         }
         return results
+    }
+
+    /// The request as the gatekeepers see it (the resource's attributes merged in, the caller's
+    /// claims to them dropped), and its answer when no gatekeeper is to be asked: refused before
+    /// asking, or its attributes could not be read.
+    private func prepared(
+        _ item: (request: AccessRequest, resourceAttributes: AttributeRead?), identity: ResourceIdentity,
+        explained: Bool
+    ) async throws(CancellationError) -> (request: AccessRequest, early: Answer?) {
+        // Whose each attribute is, the gate says: a caller never marks its own as the resource's.
+        var request = item.request
+        request.resourceAttributeNames = .none
+        if let refused = refusedBeforeAsking(request, identity: identity) { return (request, (refused, nil)) }
+        do {
+            if let read = item.resourceAttributes ?? attributeRead(of: request.resource) {
+                let (names, values) = try await read()
+                request = try request.withResourceAttributes(values, names: names)
+            }
+            return (request, nil)
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            let step = AccessVerdict.Step(
+                gatekeeper: "(attributes)", outcome: .failed,
+                reason: ReasonLimit.bounded("the resource's attributes could not be read: \(describe(error))")
+            )
+            return (request, (AccessVerdict(step, steps: explained ? [step] : []), error))
+        }
+    }
+
+    /// The masked verdict, recorded, and what `authorize` throws when it is not an allow.
+    private func finished(
+        _ request: AccessRequest, _ answer: Answer
+    ) throws(CancellationError) -> (verdict: AccessVerdict, denial: AccessDenied?) {
+        if answer.verdict.isAllowed, Task.isCancelled { throw CancellationError() }
+        let shown = Redaction(mask: mask, request: request)
+        let verdict = shown.verdict(answer.verdict)
+        if let observer { report(shown, verdict, of: request, to: observer) }
+        if verdict.isAllowed { return (verdict, nil) }
+        return (
+            verdict, AccessDenied(request: shown.request, verdict: verdict, underlyingError: answer.failure)
+        )
     }
 
     /// The read of the gate's own ``resourceAttributes`` for `resource`, if it has any.
@@ -229,59 +265,52 @@ public struct AccessGate: Sendable {
         return nil
     }
 
-    /// Asks each gatekeeper in order until one does not allow, for each request: every
-    /// gatekeeper once, about all the requests the ones before it allowed.
-    private func ask(
-        _ requests: [AccessRequest], explained: Bool, whyNot: Bool
-    ) async throws(CancellationError) -> [(verdict: AccessVerdict, failure: (any Error)?)] {
-        struct Asking {
-            var steps: [AccessVerdict.Step] = []
-            var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
-            var failure: (any Error)?
-            var nearMisses: [String] = []
-            var cause: (any Hashable & Sendable)?
-        }
-        var asking = requests.map { _ in Asking() }
-        var pending = Array(requests.indices)
-        for gatekeeper in gatekeepers where !pending.isEmpty {
-            let answers = await gatekeeper.explain(batch: pending.map { requests[$0] })
-            var allowed: [Int] = []
-            for (index, result) in zip(pending, answers) {
-                switch result {
-                case .success(let answer):
-                    asking[index].last = Self.step(gatekeeper.name, answer)
-                    if asking[index].last.outcome == .denied {
-                        asking[index].cause = answer.cause
-                        if whyNot {
-                            asking[index].nearMisses =
-                                (try? await gatekeeper.policy.nearMisses(requests[index])) ?? []
-                        }
-                    }
-                case .failure(let error):
-                    if Task.isCancelled { throw CancellationError() }
-                    (asking[index].last, asking[index].failure) = (Self.failed(gatekeeper.name, error), error)
+    /// One request's way through the gatekeepers: each answer taken in order until one does
+    /// not allow (the deciding step), with every step when explained.
+    private struct Asking {
+        var steps: [AccessVerdict.Step] = []
+        var last = AccessVerdict.Step(gatekeeper: "", outcome: .allowed)
+        var failure: (any Error)?
+        var nearMisses: [String] = []
+        var cause: (any Hashable & Sendable)?
+
+        /// Takes `gatekeeper`'s answer about `request`; a denier is asked for near misses when
+        /// `whyNot`. A failure while the task is cancelled is the cancellation.
+        mutating func take(
+            _ result: Result<AccessExplanation, any Error>, from gatekeeper: NamedGatekeeper,
+            about request: AccessRequest, explained: Bool, whyNot: Bool
+        ) async throws(CancellationError) {
+            switch result {
+            case .success(let answer):
+                last = AccessGate.step(gatekeeper.name, answer)
+                if last.outcome == .denied {
+                    cause = answer.cause
+                    if whyNot { nearMisses = (try? await gatekeeper.policy.nearMisses(request)) ?? [] }
                 }
-                if explained { asking[index].steps.append(asking[index].last) }
-                if asking[index].last.outcome == .allowed { allowed.append(index) }
+            case .failure(let error):
+                if Task.isCancelled { throw CancellationError() }
+                (last, failure) = (AccessGate.failed(gatekeeper.name, error), error)
             }
-            pending = allowed
+            if explained { steps.append(last) }
         }
-        return asking.map { asked in
-            var verdict = AccessVerdict(asked.last, steps: asked.steps)
-            verdict.nearMisses = asked.nearMisses
-            verdict.cause = asked.cause
-            return (verdict, asked.failure)
+
+        /// The verdict of the deciding step.
+        var answer: Answer {
+            var verdict = AccessVerdict(last, steps: steps)
+            verdict.nearMisses = nearMisses
+            verdict.cause = cause
+            return (verdict, failure)
         }
     }
 
     /// The step of a gatekeeper that threw, the error's text its reason.
-    private static func failed(_ gatekeeper: String, _ error: any Error) -> AccessVerdict.Step {
+    fileprivate static func failed(_ gatekeeper: String, _ error: any Error) -> AccessVerdict.Step {
         AccessVerdict.Step(
             gatekeeper: gatekeeper, outcome: .failed, reason: ReasonLimit.bounded(describe(error)))
     }
 
     /// The step of a gatekeeper that answered; a note is an allow's reason, or added to a denial's.
-    private static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
+    fileprivate static func step(_ gatekeeper: String, _ answer: AccessExplanation) -> AccessVerdict.Step {
         let reason =
             switch answer.decision {
             case .allow: answer.note

@@ -78,7 +78,7 @@ struct RemoteBatchConfigurationTests {
     @Test func aConfiguredServiceListsThroughOneAccessEvaluationsRequest() async throws {
         let server = try LoopbackServer { _, request in
             let body =
-                request.path.hasSuffix("/evaluations")
+                request.path == "/pdp/batch"
                 ? #"{"evaluations": [{"decision": true}, {"decision": false}, {"decision": true}]}"#
                 : #"{"decision": true}"#
             return [.send(LoopbackServer.response(status: 200, body: Data(body.utf8)))]
@@ -87,13 +87,16 @@ struct RemoteBatchConfigurationTests {
             { "services": { "s": {
                 "loader": { "type": "memory", "resources": { "docs/a": "A", "docs/b": "B", "docs/c": "C" } },
                 "gatekeepers": [{ "type": "remote", "protocol": "authzen",
-                    "url": "\(server.url("/access/v1/evaluation"))", "batch": "evaluations" }] } } }
+                    "url": "\(server.url("/pdp/decide"))", "batch": "evaluations",
+                    "evaluationsPath": "/pdp/batch" }] } } }
             """
         let services = try Assembler().assemble(
             json: Data(json.utf8), baseDirectory: FileManager.default.temporaryDirectory)
         let service = try services.service(named: "s")
         let listed = try await AccessContext.with(subject: "alice") { try await service.keys(under: "docs") }
         #expect(listed == ["docs/a", "docs/c"])
-        #expect(server.requests.map(\.path) == ["/access/v1/evaluation", "/access/v1/evaluations"])
+        // An endpoint that is not an `evaluation` has no search beside it, so there is no plan:
+        // the folder's check, then the three names in one request.
+        #expect(server.requests.map(\.path) == ["/pdp/decide", "/pdp/batch"])
     }
 }

@@ -7,7 +7,7 @@ import GatehouseTestSupport
 import Testing
 
 /// Every built-in gatekeeper kind, held every way a user can hold it, keeps every capability of
-/// ``AccessPolicy``: 10 kinds × 7 holders = 70 cases, each checking 4 capabilities (280 checks).
+/// ``AccessPolicy``: 10 kinds × 7 holders = 70 cases, each checking 5 capabilities (350 checks).
 ///
 /// - decide: every name of a small universe, for two subjects, gets the kind's decision (inverted
 ///   under `not`, refused before any gatekeeper when it breaks the identity rule), and the verdict
@@ -16,6 +16,8 @@ import Testing
 ///   `candidates` both);
 /// - near misses: a denial by rules (erin may not read `docs/a`) shows the rules' nearest lines
 ///   through every holder but `not`, which by design gives none;
+/// - batch: every name for each subject decided together (`explain(batch:)`, as a listing asks)
+///   gets the verdict it gets alone, from the same gatekeeper;
 /// - validation: a broken rules file (the kind's broken variant) is reported through every
 ///   holder, at its place; a kind that cannot break reports nothing anywhere.
 @Suite("Every holder forwards every capability")
@@ -36,7 +38,7 @@ struct CapabilityMatrixTests {
 
     /// What each case checks.
     enum Capability: String, CaseIterable, Sendable {
-        case decide, plan, nearMisses, validation
+        case decide, plan, nearMisses, validation, batch
     }
 
     /// Monday 11:00 in Berlin: inside the time window.
@@ -59,9 +61,9 @@ struct CapabilityMatrixTests {
     /// What `broken.rules` makes every decision fail with, and validation report.
     static let brokenMessage = "broken.rules:1: expected 4 fields (effect subject action resource), found 3"
 
-    @Test func theMatrixIsTenKindsBySevenHoldersByFourCapabilities() {
+    @Test func theMatrixIsTenKindsBySevenHoldersByFiveCapabilities() {
         #expect(Kind.allCases.count * Holder.allCases.count == 70)
-        #expect(Kind.allCases.count * Holder.allCases.count * Capability.allCases.count == 280)
+        #expect(Kind.allCases.count * Holder.allCases.count * Capability.allCases.count == 350)
     }
 
     @Test(arguments: Kind.allCases, Holder.allCases)
@@ -96,6 +98,19 @@ struct CapabilityMatrixTests {
                             plan.permits(name) == allowed, "\(context): \(subject) \(name): \(plan.residual)")
                         #expect(!allowed || plan.candidates.permits(name), "\(context): \(subject) \(name)")
                     }
+                }
+            case .batch:
+                for subject in Self.subjects {
+                    let requests = Self.names.map { AccessRequest(subject: subject, resource: $0) }
+                    let together = try await held.gate.decide(
+                        requests.map { ($0, nil) }, identity: held.gate.identity, explained: true)
+                    for (request, verdict) in zip(requests, together) {
+                        let alone = try await held.gate.decide(request)
+                        #expect(
+                            verdict.outcome == alone.outcome && verdict.gatekeeper == alone.gatekeeper,
+                            "\(context): \(subject) read \(request.resource) together")
+                    }
+                    #expect(together.count == requests.count, "\(context)")
                 }
             case .nearMisses:
                 let verdict = try await held.gate.decide(AccessRequest(subject: "erin", resource: "docs/a"))

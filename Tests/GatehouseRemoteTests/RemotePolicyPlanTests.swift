@@ -16,6 +16,14 @@ struct RemotePolicyPlanTests {
         }
     }
 
+    /// A policy on `server` whose plan deadline (600 s) no loaded machine reaches: these tests
+    /// are about pages, not time (RemotePlanBoundsTests are about time).
+    static func policy(_ server: LoopbackServer) throws -> RemotePolicy {
+        try RemotePolicy(
+            url: server.url("/access/v1/evaluation"), protocol: .authzen,
+            planLimits: RemotePlanLimits(timeout: .seconds(600)))
+    }
+
     @Test func aSearchFollowsNextTokenUntilItIsEmptyWithEveryOtherParameterUnchanged() async throws {
         let server = try Self.searchServer { token in
             switch token {
@@ -24,7 +32,7 @@ struct RemotePolicyPlanTests {
             default: #"{"results": [{"type": "resource", "id": "docs/c"}], "page": {"next_token": ""}}"#
             }
         }
-        let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
+        let policy = try Self.policy(server)
         let gate = AccessGate(gatekeepers: [policy])
         let plan = try await gate.plan(subject: "alice", action: "read", attributes: ["device": "managed"])
         #expect(plan.isExact)
@@ -32,7 +40,7 @@ struct RemotePolicyPlanTests {
         // An id is a name, not a pattern: its `*` is text.
         #expect(!plan.permits("docs/bx") && !plan.permits("docs/d"))
         let bodies = server.requests.map(\.bodyText)
-        #expect(server.requests.map(\.path) == Array(repeating: "/access/v1/search/resource", count: 3))
+        try #require(server.requests.map(\.path) == Array(repeating: "/access/v1/search/resource", count: 3))
         #expect(
             bodies[0]
                 == #"{"action":{"name":"read"},"context":{"device":"managed"},"resource":{"type":"resource"},"subject":{"id":"alice","type":"user"}}"#
@@ -45,7 +53,7 @@ struct RemotePolicyPlanTests {
         let server = try Self.searchServer { _ in
             #"{"results": [{"type": "resource", "id": "docs/a"}], "page": {"next_token": "again"}}"#
         }
-        let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
+        let policy = try Self.policy(server)
         await #expect(throws: RemotePolicyError.self) {
             try await policy.plan(AccessPlan.Request(subject: "alice"))
         }
@@ -59,7 +67,7 @@ struct RemotePolicyPlanTests {
     ])
     func anAnswerOfTheWrongShapeFailsThePlanClosed(body: String) async throws {
         let server = try Self.searchServer { _ in body }
-        let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
+        let policy = try Self.policy(server)
         let plan = try await AccessGate(gatekeepers: [Not(policy)]).plan(subject: "alice", action: "read")
         #expect(plan.residual == .nothing)
     }
@@ -76,7 +84,7 @@ struct RemotePolicyPlanTests {
                 ]
                 : [.send(LoopbackServer.response(status: 500, body: Data("{}".utf8)))]
         }
-        let policy = try RemotePolicy(url: server.url("/access/v1/evaluation"), protocol: .authzen)
+        let policy = try Self.policy(server)
         let plan = try await AccessGate(gatekeepers: [policy]).plan(subject: "alice", action: "read")
         #expect(!plan.permits("docs/a"))
         #expect(server.requests.count == 2)

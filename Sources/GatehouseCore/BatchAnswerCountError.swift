@@ -8,7 +8,7 @@ public struct BatchAnswerCountError: Error, Sendable, Hashable, CustomStringConv
     /// How many answers it gave.
     public var answered: Int
 
-    /// Such as `remote answered 3 of a batch of 4 requests; …`.
+    /// Such as `remote answered 3 times to a batch of 4 requests; …`.
     public var description: String {
         "\(gatekeeper) answered \(answered) times to a batch of \(asked) requests; with another count no answer can be matched to its request, so each fails"
     }

@@ -14,6 +14,9 @@ import GatehouseCore
 /// let avatars = loader.guarded(by: opa)
 /// ```
 ///
+/// With AuthZEN, a plan asks the Resource Search API within ``planLimits``, and a batch (a listing
+/// that must check each name) may ask Access Evaluations (``batching``).
+///
 /// Pass a token as `bearerToken`, never in the URL. Messages show the URL ``redacted(_:)``. No
 /// proxy is used unless `proxy` is ``HTTPProxySetting/environment``. Shapes, credentials and faults:
 /// docs/policies.md ("The remote gatekeeper").

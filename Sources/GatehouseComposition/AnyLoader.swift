@@ -10,7 +10,7 @@ import GatehouseCore
 /// plan down as the loader it wraps would.
 public struct AnyLoader<Gate>: ResourceStoring, FilteredListing {
     /// The wrapped loader.
-    public let base: any ResourceLoading<String, Data>
+    package let base: any ResourceLoading<String, Data>
 
     /// Wraps `base`, keeping its `Gate`.
     public init<Base: ResourceLoading<String, Data>>(_ base: Base) where Base.Gate == Gate {
@@ -63,12 +63,12 @@ public struct AnyLoader<Gate>: ResourceStoring, FilteredListing {
 /// Thrown by ``AnyLoader`` when the wrapped loader cannot do what was asked.
 public struct UnsupportedOperation: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operation asked: `"write"`, `"delete"` or `"list"`.
-    public var operation: String
+    var operation: String
     /// The loader's type, as Swift names it.
-    public var loader: String
+    var loader: String
 
     /// Creates the error for `operation` on a loader of type `loader`.
-    public init(operation: String, loader: String) {
+    init(operation: String, loader: String) {
         self.operation = operation
         self.loader = loader
     }

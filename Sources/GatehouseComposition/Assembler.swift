@@ -8,14 +8,14 @@ import GatehouseLoaders
 /// half-built is returned: a ``ConfigurationError`` lists every problem at its path.
 public struct Assembler: Sendable {
     /// The component types the configuration may name.
-    public var registry: PluginRegistry
+    var registry: PluginRegistry
     /// The clock given to time-dependent policies and audit records.
-    public var clock: @Sendable () -> Date
+    var clock: @Sendable () -> Date
     /// Receives every record of every assembled service, beside any decision log.
-    public var observer: (any AccessObserver)?
+    var observer: (any AccessObserver)?
     /// A decision log file that replaces the configuration's `decisionLog.path`, or adds a log
     /// with the default settings (`gatehouse check --decision-log FILE`).
-    public var decisionLogFile: URL?
+    var decisionLogFile: URL?
 
     /// Creates an assembler.
     public init(

@@ -6,7 +6,7 @@ public struct AttributeSourceError: Error, Sendable, Hashable, LocalizedError {
     public var message: String
 
     /// Creates the error.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 

@@ -5,12 +5,17 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
     /// The registered type name, such as `"allowList"`.
     public var type: String
     /// The other keys of the component, in file order.
-    public var settings: JSONObject
+    package var settings: JSONObject
     /// Where it sat relative to the settings being decoded, for error paths.
-    var relativePath: [AnyCodingKey] = []
+    var relativePath: [AnyCodingKey] {
+        get { place.keys }
+        set { place.keys = newValue }
+    }
+    /// ``relativePath``, out of equality and hashing: components are equal wherever written.
+    private var place = Place()
 
     /// Creates a component of `type` with `settings` (without the `type` key).
-    public init(type: String, settings: JSONObject = JSONObject()) {
+    package init(type: String, settings: JSONObject = JSONObject()) {
         self.type = type
         self.settings = settings
     }
@@ -57,20 +62,19 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The component as one JSON object, `type` first.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject([("type", .string(type))])
         for member in settings.members { object[member.key] = member.value }
         return .object(object)
     }
+}
 
-    /// Whether type and settings are equal, wherever it was written.
-    public static func == (lhs: ComponentConfiguration, rhs: ComponentConfiguration) -> Bool {
-        lhs.type == rhs.type && lhs.settings == rhs.settings
-    }
+/// Where a component was written: equal to every other place, so that it does not count in a
+/// component's equality or hash.
+private struct Place: Sendable, Hashable {
+    var keys: [AnyCodingKey] = []
 
-    /// Hashes type and settings.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(type)
-        hasher.combine(settings)
-    }
+    static func == (lhs: Place, rhs: Place) -> Bool { true }
+
+    func hash(into hasher: inout Hasher) {}
 }

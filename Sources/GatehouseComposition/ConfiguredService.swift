@@ -19,7 +19,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     public var gate: AccessGate { proxy.gate }
 
     /// The shadow gatekeepers, reported and never enforced.
-    public var shadow: [any AccessPolicy] { proxy.gate.shadow.map(\.policy) }
+    var shadow: [any AccessPolicy] { proxy.gate.shadow.map(\.policy) }
 
     /// Loads `key` for the current `AccessContext` with the action `"read"`.
     public func load(_ key: String) async throws -> Data {
@@ -62,7 +62,7 @@ public struct ConfiguredService: ResourceStoring, ResourceListing {
     }
 
     /// The request for `key` in the current `AccessContext`.
-    public func request(for key: String, action: String = "read") -> AccessRequest {
+    package func request(for key: String, action: String = "read") -> AccessRequest {
         var request = proxy.request(for: key)
         request.action = AccessAction(rawValue: action)
         return request

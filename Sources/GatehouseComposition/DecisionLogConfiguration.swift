@@ -13,7 +13,7 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
     public var overflow: DecisionLog.Overflow
 
     /// Creates a decision-log configuration.
-    public init(
+    package init(
         path: String, mask: [String] = [], capacity: Int = DecisionLog.defaultCapacity,
         overflow: DecisionLog.Overflow = .drop
     ) {

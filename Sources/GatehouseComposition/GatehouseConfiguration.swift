@@ -23,7 +23,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     }
 
     /// Creates a configuration from services and, optionally, a decision log.
-    public init(services: [ServiceConfiguration], decisionLog: DecisionLogConfiguration? = nil) {
+    package init(services: [ServiceConfiguration], decisionLog: DecisionLogConfiguration? = nil) {
         self.services = services
         self.decisionLog = decisionLog
     }
@@ -109,7 +109,7 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The configuration as JSON, services in order, then the decision log if any.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject([("services", .object(JSONObject(services.map { ($0.name, $0.json) })))])
         if let decisionLog { object["decisionLog"] = decisionLog.json }
         return .object(object)
@@ -167,7 +167,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var resourceAttributes: ComponentConfiguration?
 
     /// Creates a service.
-    public init(
+    package init(
         name: String,
         loader: ComponentConfiguration,
         cache: CacheConfiguration? = nil,
@@ -266,7 +266,7 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
     public var byteLimit: Int?
 
     /// Creates a cache configuration.
-    public init(countLimit: Int? = nil, byteLimit: Int? = nil) {
+    package init(countLimit: Int? = nil, byteLimit: Int? = nil) {
         self.countLimit = countLimit
         self.byteLimit = byteLimit
     }

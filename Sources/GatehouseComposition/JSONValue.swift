@@ -2,7 +2,7 @@ import GatehouseCore
 
 /// A JSON value as written in a configuration file; numbers keep their literal text, so
 /// `10000000` stays exact whatever width it is read as.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -17,7 +17,7 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// The JSON type's name, for messages: `"a string"`, `"an object"`, ...
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -31,20 +31,20 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON object whose keys keep the order they were written in, so errors and `describe` follow
 /// the file; equality ignores the order, as JSON does.
-public struct JSONObject: Sendable, Hashable {
+package struct JSONObject: Sendable, Hashable {
     /// The members in the order they were written.
-    public private(set) var members: [(key: String, value: JSONValue)]
+    package private(set) var members: [(key: String, value: JSONValue)]
     private var index: [String: Int]
 
     /// Creates an object from members in order; a repeated key keeps its last value.
-    public init(_ members: [(key: String, value: JSONValue)] = []) {
+    package init(_ members: [(key: String, value: JSONValue)] = []) {
         self.members = []
         self.index = [:]
         for member in members { self[member.key] = member.value }
     }
 
     /// The value for `key`, or `nil`; setting replaces in place or appends.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { index[key].map { members[$0].value } }
         set {
             if let position = index[key] {
@@ -62,15 +62,15 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// The keys in the order they were written.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// Whether the objects have the same members; as in JSON, their order does not matter.
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count && lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
     /// Hashes the members regardless of their order.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         var combined = 0
         for member in members {
@@ -107,7 +107,7 @@ extension JSONValue: JSONBuildable {
 
 extension JSONValue: Codable {
     /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -130,7 +130,7 @@ extension JSONValue: Codable {
     }
 
     /// Encodes the value as JSON.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var container = encoder.singleValueContainer()

@@ -123,7 +123,7 @@ final class AssemblyRun: @unchecked Sendable {
             break
         case .failure(let error as DecodingError):
             report(error, at: path)
-        case .failure(let problems as SettingsDecoder.Problems):
+        case .failure(let problems as SettingsDecoder.Issues):
             for error in problems.errors { report(error, at: path) }
         case .failure(let error as ConfigurationError):
             for issue in error.issues { report(issue, at: path) }

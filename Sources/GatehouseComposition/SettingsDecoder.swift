@@ -11,7 +11,7 @@ final class SettingsDecoder {
     }
 
     /// Every value that could not be decoded, in the order decoding met them.
-    struct Problems: Error {
+    struct Issues: Error {
         var errors: [DecodingError]
     }
 
@@ -24,7 +24,7 @@ final class SettingsDecoder {
     private var recovers = true
 
     /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read. Throws
-    /// ``Problems``, or the `DecodingError` of settings that are not even an object.
+    /// ``Issues``, or the `DecodingError` of settings that are not even an object.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, ignoring: Set<String>) throws -> T {
         readKeys = ["": ignoring]
         objects = []
@@ -32,7 +32,7 @@ final class SettingsDecoder {
         let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: self)) }
         let failed = if case .failure = decoded { true } else { false }
         unknownKeys = collectUnknownKeys(failed: failed)
-        guard problems.isEmpty else { throw Problems(errors: problems) }
+        guard problems.isEmpty else { throw Issues(errors: problems) }
         return try decoded.get()
     }
 

@@ -9,13 +9,13 @@ import GatehouseCore
 package enum PatternCharacters {
     /// What is wrong with `scalar` in a pattern, or `nil` when it may be used (ASCII space
     /// included: in a rules line it separates fields).
-    static func problem(with scalar: Unicode.Scalar) -> Problem? {
+    static func problem(with scalar: Unicode.Scalar) -> Issue? {
         if scalar.value < 0x7F && scalar.value >= 0x20 { return nil }
-        return checks.first { $0.applies(scalar) }.map { Problem(scalar: scalar, kind: $0.kind) }
+        return checks.first { $0.applies(scalar) }.map { Issue(scalar: scalar, kind: $0.kind) }
     }
 
     /// The kinds of problem, in the order a scalar is checked for them.
-    private static let checks: [(kind: Problem.Kind, applies: @Sendable (Unicode.Scalar) -> Bool)] = [
+    private static let checks: [(kind: Issue.Kind, applies: @Sendable (Unicode.Scalar) -> Bool)] = [
         (.control, ResourceIdentity.isControl),
         (.unicodeSpace, { $0.properties.isWhitespace || invisibleSeparators.contains($0.value) }),
         (.bidirectionalControl, { bidirectionalControls.contains($0.value) }),
@@ -48,16 +48,16 @@ package enum PatternCharacters {
 
     /// The first invisible character in `text`, with its 1-based column in Unicode scalars: what a
     /// configuration's strings may not hold.
-    package static func firstInvisible(in text: String) -> (column: Int, problem: Problem)? {
+    package static func firstInvisible(in text: String) -> (column: Int, problem: Issue)? {
         firstProblem(in: text[...]) {
-            $0.isASCII || !isInvisible($0) ? nil : Problem(scalar: $0, kind: .invisible)
+            $0.isASCII || !isInvisible($0) ? nil : Issue(scalar: $0, kind: .invisible)
         }
     }
 
     /// The first problem in `text` (by `check`), with its 1-based column in Unicode scalars.
     static func firstProblem(
-        in text: Substring, _ check: (Unicode.Scalar) -> Problem? = problem(with:)
-    ) -> (column: Int, problem: Problem)? {
+        in text: Substring, _ check: (Unicode.Scalar) -> Issue? = problem(with:)
+    ) -> (column: Int, problem: Issue)? {
         for (offset, scalar) in text.unicodeScalars.enumerated() {
             if let problem = check(scalar) {
                 return (offset + 1, problem)
@@ -67,7 +67,7 @@ package enum PatternCharacters {
     }
 
     /// A character a pattern may not hold, and why.
-    package struct Problem: Equatable, CustomStringConvertible {
+    package struct Issue: Equatable, CustomStringConvertible {
         var scalar: Unicode.Scalar
         var kind: Kind
 

@@ -44,7 +44,7 @@ struct RuleGroups {
     var count: Int { groups.count { $0.definedAt != nil } }
 
     /// Every group named but not defined, and every cycle.
-    func problems() -> [RulesFileError.Problem] {
+    func problems() -> [RulesFileError.Issue] {
         undefinedProblems() + cycleProblems()
     }
 
@@ -65,7 +65,7 @@ struct RuleGroups {
 
     /// A problem for each group named but not defined, at the first line naming it; only those an
     /// error lists look for a close name.
-    private func undefinedProblems() -> [RulesFileError.Problem] {
+    private func undefinedProblems() -> [RulesFileError.Issue] {
         let undefined = groups.filter { $0.definedAt == nil }.sorted {
             ($0.firstReference ?? 0) < ($1.firstReference ?? 0)
         }
@@ -77,16 +77,16 @@ struct RuleGroups {
             let hint =
                 closest.map { "; did you mean \"\($0)\"?" }
                 ?? "; define it with a line \"group \(group.name) MEMBER...\""
-            return RulesFileError.Problem(
+            return RulesFileError.Issue(
                 line: group.firstReference, kind: .malformed,
                 message: "undefined group \"\(group.name)\"\(hint)")
         }
     }
 
     /// A problem at the line naming the group that closes each cycle (a depth-first walk).
-    private func cycleProblems() -> [RulesFileError.Problem] {
+    private func cycleProblems() -> [RulesFileError.Issue] {
         enum Mark { case new, onPath, done }
-        var problems: [RulesFileError.Problem] = []
+        var problems: [RulesFileError.Issue] = []
         var marks = [Mark](repeating: .new, count: groups.count)
         // The walk's path: each group with the index of its next member to visit.
         var path: [(id: Int32, next: Int)] = []
@@ -106,7 +106,7 @@ struct RuleGroups {
                 case .onPath:
                     let start = path.firstIndex { $0.id == member.id } ?? 0
                     problems.append(
-                        RulesFileError.Problem(
+                        RulesFileError.Issue(
                             line: member.line, kind: .malformed,
                             message:
                                 "group cycle: \(cycle(path[start...].map(\.id))); a group cannot hold itself")

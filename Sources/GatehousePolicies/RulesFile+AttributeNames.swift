@@ -48,13 +48,13 @@ extension RulesFile {
 
     /// The problem of a rule reading an attribute that is not among `declared`, with a
     /// did-you-mean or the declared names.
-    static func undeclared(_ use: RulesAttributeUse, declared: [String]) -> RulesFileError.Problem {
+    static func undeclared(_ use: RulesAttributeUse, declared: [String]) -> RulesFileError.Issue {
         let hint =
             closestName(to: use.name, among: declared).map { " (did you mean \"\($0)\"?)" }
             ?? (declared.isEmpty
                 ? "; no attribute is declared"
                 : "; the declared ones are \(declared.joined(separator: ", "))")
-        return RulesFileError.Problem(
+        return RulesFileError.Issue(
             line: use.line, kind: .malformed,
             message: "\(use.described) names the attribute \"\(use.name)\", which is not declared\(hint)")
     }

@@ -109,7 +109,7 @@ package final class RulesFile: Sendable {
         }
         if requireEnd && parser.endLine == nil {
             problems.append(
-                RulesFileError.Problem(
+                RulesFileError.Issue(
                     kind: .incomplete,
                     message: "has no end line, which this policy requires: the file may be a version "
                         + "still being written; finish it with a line \"end\""))

@@ -24,7 +24,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
     }
 
     /// One problem of the file: where it is, its kind, and what is wrong.
-    public struct Problem: Sendable, Hashable {
+    public struct Issue: Sendable, Hashable {
         /// The 1-based line the problem is on, or `nil` for a problem with the whole file.
         public var line: Int?
         /// The kind of problem.
@@ -46,7 +46,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
     /// The file, as named in messages (its last path component).
     public var file: String
     /// The problems, in line order (those of the whole file last), at most ``problemLimit``.
-    public var problems: [Problem]
+    public var problems: [Issue]
     /// How many more problems the file has than ``problems`` lists.
     public var unlistedProblemCount: Int
 
@@ -59,11 +59,11 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
 
     /// Creates an error with one problem.
     public init(file: String, line: Int? = nil, kind: Kind, message: String) {
-        self.init(file: file, problems: [Problem(line: line, kind: kind, message: message)])
+        self.init(file: file, problems: [Issue(line: line, kind: kind, message: message)])
     }
 
     /// Creates an error listing `problems` (at least one), sorted; past ``problemLimit`` counted.
-    public init(file: String, problems: [Problem]) {
+    public init(file: String, problems: [Issue]) {
         precondition(!problems.isEmpty, "a RulesFileError has at least one problem")
         let sorted = problems.enumerated().sorted { left, right in
             (left.element.line ?? .max, left.offset) < (right.element.line ?? .max, right.offset)
@@ -95,7 +95,7 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         problemDescriptions.joined(separator: "\n")
     }
 
-    private static func describe(_ problem: Problem, in file: String) -> String {
+    private static func describe(_ problem: Issue, in file: String) -> String {
         "\(file)\(problem.line.map { ":\($0)" } ?? ""): \(problem.message)"
     }
 }

@@ -14,13 +14,13 @@ enum RulesLexer {
     /// problem of each bad line, and throws a ``RulesFileError`` for a UTF-16 or UTF-32 file.
     static func forEachLine(
         of bytes: [UInt8], fileName: String, _ body: (RulesLine) -> Void
-    ) throws -> [RulesFileError.Problem] {
+    ) throws -> [RulesFileError.Issue] {
         if let encoding = WideEncoding.name(of: bytes) {
             throw RulesFileError(
                 file: fileName, kind: .notUTF8, message: "is \(encoding), not UTF-8; save the file as UTF-8")
         }
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        var problems: [RulesFileError.Problem] = []
+        var problems: [RulesFileError.Issue] = []
         var line = RulesLine(number: 0, fields: [])
         var start = 0
         while start < text.count {
@@ -66,10 +66,10 @@ enum RulesLexer {
     }
 
     /// The first problem of one line, without its newline or a carriage return ending it.
-    private static func checkLine(_ line: ArraySlice<UInt8>, number: Int) -> RulesFileError.Problem? {
+    private static func checkLine(_ line: ArraySlice<UInt8>, number: Int) -> RulesFileError.Issue? {
         let text = String(decoding: line, as: UTF8.self)
         guard text.utf8.elementsEqual(line) else {
-            return RulesFileError.Problem(
+            return RulesFileError.Issue(
                 line: number, kind: .notUTF8, message: "not valid UTF-8; save the file as UTF-8")
         }
         // A tab separates fields.
@@ -77,7 +77,7 @@ enum RulesLexer {
             let (column, problem) = PatternCharacters.firstProblem(
                 in: text[...], { $0 == "\t" ? nil : PatternCharacters.problem(with: $0) })
         else { return nil }
-        return RulesFileError.Problem(
+        return RulesFileError.Issue(
             line: number, kind: .malformed, message: "column \(column) holds \(problem)")
     }
 }

@@ -13,7 +13,7 @@ struct RulesParser {
     private(set) var conditions: [Int32: [RuleCondition]] = [:]
     private(set) var groups = RuleGroups()
     private(set) var endLine: Int?
-    private(set) var problems: [RulesFileError.Problem] = []
+    private(set) var problems: [RulesFileError.Issue] = []
     private var sawComment = false
     private var sawGroup = false
     private var sawLineAfterEnd = false

@@ -49,7 +49,7 @@ public struct Invariants: Sendable {
         var problems: [RulesFileError.Problem] = []
         var sawComment = false
         do {
-            problems = try RulesLexer.forEachLine(of: bytes, fileName: name) { line in
+            let lineProblems = try RulesLexer.forEachLine(of: bytes, fileName: name) { line in
                 if line.fields[0] == "#" {
                     sawComment = true
                     return
@@ -60,6 +60,7 @@ public struct Invariants: Sendable {
                     problems.append(.init(line: line.number, kind: .malformed, message: error.message))
                 }
             }
+            problems += lineProblems
         } catch let error as RulesFileError {
             throw error
         } catch {

@@ -113,6 +113,12 @@ private struct InvariantSearch {
         return nil
     }
 
+    /// The names that are not paths (see ``ResourceIdentity``): empty, a leading or trailing `/`, an
+    /// empty, `.` or `..` component.
+    static let notPaths = [
+        "", "/*", "*/", "*//*", ".", "..", "./*", "../*", "*/.", "*/..", "*/./*", "*/../*",
+    ].map(AccessPlan.Pattern.init)
+
     /// The most callers tried for one allow; past it, the allow is left unsearched.
     static let requestLimit = 20_000
 
@@ -124,8 +130,13 @@ private struct InvariantSearch {
         let denied = denies.compactMap { deny in
             holds(deny, for: caller) ? Self.substituted(deny.resource, in: caller) : nil
         }
-        guard case .found(let name) = PatternWitness.text(matchingAll: [allowed, resource], none: denied)
-        else { return nil }
+        // A name that is a proper path first (what a proxy lets reach its gates), then any name.
+        let witness = PatternWitness.text(matchingAll: [allowed, resource], none: denied + Self.notPaths)
+        let found: PatternWitness.Outcome =
+            if case .found = witness { witness } else {
+                PatternWitness.text(matchingAll: [allowed, resource], none: denied)
+            }
+        guard case .found(let name) = found else { return nil }
         var request = caller
         request.resource = name
         guard invariant.forbids(request), let verdict = file.decide(request), verdict.effect == .allow

@@ -5,9 +5,10 @@ extension RulesFile {
     package struct InvariantBreach: Sendable, Hashable {
         /// The broken invariant.
         package var invariant: Invariant
-        /// A counterexample: a request the invariant forbids and the rules allow.
-        package var request: AccessRequest
-        /// The line of the rule that allows the request.
+        /// A counterexample: a request the invariant forbids and the rules allow; `nil` when the
+        /// search could not decide within its bounds, which refuses the version (fail closed).
+        package var request: AccessRequest?
+        /// The line of the rule that allows the request (or that the search could not decide).
         package var allowingLine: Int
     }
 
@@ -20,8 +21,12 @@ extension RulesFile {
             problems: breaches.map { breach in
                 RulesFileError.Problem(
                     line: breach.allowingLine, kind: .breaksInvariant,
-                    message: "breaks the invariant \(invariants):\(breach.invariant.line) "
-                        + "(\(breach.invariant.text)): it allows \(Self.describe(breach.request))")
+                    message: breach.request.map {
+                        "breaks the invariant \(invariants):\(breach.invariant.line) "
+                            + "(\(breach.invariant.text)): it allows \(Self.describe($0))"
+                    }
+                        ?? "cannot be checked against the invariant \(invariants):\(breach.invariant.line) "
+                        + "(\(breach.invariant.text)) within the search's bounds, so the version is refused")
             })
     }
 
@@ -57,10 +62,15 @@ extension RulesFile {
 
     private func breach(of invariant: Invariant, rules written: [Rule]) -> InvariantBreach? {
         let search = InvariantSearch(file: self, invariant: invariant, rules: written)
+        var undecided: Int?
         for rule in written where rule.effect == .allow {
-            if let found = search.breach(by: rule) { return found }
+            switch search.breach(by: rule) {
+            case .breach(let found): return found
+            case .undecided: undecided = undecided ?? rule.line
+            case .kept: break
+            }
         }
-        return nil
+        return undecided.map { InvariantBreach(invariant: invariant, request: nil, allowingLine: $0) }
     }
 }
 
@@ -88,29 +98,42 @@ private struct InvariantSearch {
         self.actions = actions.sorted()
     }
 
-    /// A breach whose request `rule` (an allow) matches, or `nil`.
-    func breach(by rule: RulesFile.Rule) -> RulesFile.InvariantBreach? {
+    /// What the search found for one allow.
+    enum Finding {
+        /// A request the allow matches, the rules allow and the invariant forbids.
+        case breach(RulesFile.InvariantBreach)
+        /// No such request.
+        case kept
+        /// The search went past its bounds.
+        case undecided
+    }
+
+    /// A breach whose request `rule` (an allow) matches, if any.
+    func breach(by rule: RulesFile.Rule) -> Finding {
         guard Self.mayMeet(rule.action, invariant.action),
             Self.mayMeet(AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource)), resource),
             mayMeetSubject(rule.subject)
-        else { return nil }
+        else { return .kept }
         let pieces = self.pieces(of: rule)
         let subjects = subjectCandidates(rule.subject, pieces: pieces).filter(invariant.forbids(subject:))
         let actions = actionCandidates(rule.action)
         let reads = readNames(of: rule)
         var tried = 0
+        var undecided = false
         for subject in subjects {
             for attributes in assignments(reads, pieces: pieces, rule: rule, subject: subject) {
                 for action in actions {
                     tried += 1
-                    if tried > Self.requestLimit { return nil }
-                    if let found = breach(by: rule, subject: subject, action: action, attributes: attributes) {
-                        return found
+                    if tried > Self.requestLimit { return .undecided }
+                    switch breach(by: rule, subject: subject, action: action, attributes: attributes) {
+                    case .breach(let found): return .breach(found)
+                    case .undecided: undecided = true
+                    case .kept: break
                     }
                 }
             }
         }
-        return nil
+        return undecided ? .undecided : .kept
     }
 
     /// The names that are not paths (see ``ResourceIdentity``): empty, a leading or trailing `/`, an
@@ -124,9 +147,11 @@ private struct InvariantSearch {
 
     private func breach(
         by rule: RulesFile.Rule, subject: String?, action: String, attributes: [String: String]
-    ) -> RulesFile.InvariantBreach? {
+    ) -> Finding {
         let caller = AccessRequest(subject: subject, action: action, resource: "", attributes: attributes)
-        guard holds(rule, for: caller), let allowed = Self.substituted(rule.resource, in: caller) else { return nil }
+        guard holds(rule, for: caller), let allowed = Self.substituted(rule.resource, in: caller) else {
+            return .kept
+        }
         let denied = denies.compactMap { deny in
             holds(deny, for: caller) ? Self.substituted(deny.resource, in: caller) : nil
         }
@@ -136,12 +161,13 @@ private struct InvariantSearch {
             if case .found = witness { witness } else {
                 PatternWitness.text(matchingAll: [allowed, resource], none: denied)
             }
-        guard case .found(let name) = found else { return nil }
+        guard case .found(let name) = found else { return found == .tooLarge ? .undecided : .kept }
         var request = caller
         request.resource = name
         guard invariant.forbids(request), let verdict = file.decide(request), verdict.effect == .allow
-        else { return nil }
-        return RulesFile.InvariantBreach(invariant: invariant, request: request, allowingLine: verdict.line)
+        else { return .kept }
+        return .breach(
+            RulesFile.InvariantBreach(invariant: invariant, request: request, allowingLine: verdict.line))
     }
 
     /// Whether `rule`'s subject, action and conditions hold for `caller`.

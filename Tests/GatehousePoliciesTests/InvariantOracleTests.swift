@@ -88,11 +88,15 @@ struct InvariantOracleTests {
             checks += 1
             if let symbolic {
                 breaches += 1
-                let verdict = file.decide(symbolic.request)
-                if !invariant.forbids(symbolic.request) || verdict?.effect != .allow
+                guard let request = symbolic.request else {
+                    disagreements.append("undecided: \(line) | \(text)")
+                    continue
+                }
+                let verdict = file.decide(request)
+                if !invariant.forbids(request) || verdict?.effect != .allow
                     || verdict?.line != symbolic.allowingLine
                 {
-                    disagreements.append("reported but not a breach: \(line) | \(text) | \(symbolic.request)")
+                    disagreements.append("reported but not a breach: \(line) | \(text) | \(request)")
                 }
             } else if let brute {
                 disagreements.append("missed: \(line) | \(text) | oracle: \(brute)")

@@ -23,7 +23,8 @@ enum PatternWitness {
         var used = Set<Unicode.Scalar>()
         for automaton in automata { used.formUnion(automaton.scalars) }
         guard let fresh = freshScalar(avoiding: used) else { return .tooLarge }
-        let alphabet = Array(used) + [fresh]
+        // The fresh character first, so that a witness takes it where any character would do.
+        let alphabet = [fresh] + used.sorted { $0.value < $1.value }
         let required = all.count
         let start = automata.map { $0.closure([0]) }
         /// Dead: a required pattern can no longer match, or a forbidden one matches whatever follows.
@@ -74,9 +75,12 @@ enum PatternWitness {
         return .none
     }
 
-    /// A private-use character not in `used`, standing for every character the patterns lack.
+    /// A character not in `used`, standing for every character the patterns lack: a lower-case
+    /// letter when one is free (a readable counterexample), else a private-use character.
     static func freshScalar(avoiding used: Set<Unicode.Scalar>) -> Unicode.Scalar? {
-        (0xE000...0xF8FF).lazy.compactMap(Unicode.Scalar.init).first { !used.contains($0) }
+        let letters = "xyzqjkwvuabcdefghilmnoprst".unicodeScalars
+        return letters.first { !used.contains($0) }
+            ?? (0xE000...0xF8FF).lazy.compactMap(Unicode.Scalar.init).first { !used.contains($0) }
     }
 
     /// A `*`-pattern as positions: position `i` is before token `i`, a token being a character or

@@ -114,18 +114,29 @@ private struct InvariantSearch {
             Self.mayMeet(AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource)), resource),
             mayMeetSubject(rule.subject)
         else { return .kept }
+        // Denies that hold for every caller the allow holds for: if they cover what the allow
+        // (its placeholders read as `*`) shares with the invariant, no caller breaks it.
+        let widest = AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource))
+        let always = denies.filter { holdsWherever(deny: $0, allow: rule) }.map { AccessPlan.Pattern($0.resource) }
+        if PatternWitness.text(matchingAll: [widest, resource], none: always) == .none { return .kept }
         let pieces = self.pieces(of: rule)
-        let subjects = subjectCandidates(rule.subject, pieces: pieces).filter(invariant.forbids(subject:))
+        let readsSubject =
+            rule.resource.contains("{subject}") || rule.conditions.contains { $0.value.contains("{subject}") }
+        let subjects = subjectCandidates(rule.subject, pieces: readsSubject ? pieces : []).filter(
+            invariant.forbids(subject:))
         let actions = actionCandidates(rule.action)
         let reads = readNames(of: rule)
         var tried = 0
         var undecided = false
+        var searched: [[AccessPlan.Pattern]: PatternWitness.Outcome] = [:]
         for subject in subjects {
             for attributes in assignments(reads, pieces: pieces, rule: rule, subject: subject) {
                 for action in actions {
                     tried += 1
                     if tried > Self.requestLimit { return .undecided }
-                    switch breach(by: rule, subject: subject, action: action, attributes: attributes) {
+                    switch breach(
+                        by: rule, subject: subject, action: action, attributes: attributes, searched: &searched)
+                    {
                     case .breach(let found): return .breach(found)
                     case .undecided: undecided = true
                     case .kept: break
@@ -145,8 +156,10 @@ private struct InvariantSearch {
     /// The most callers tried for one allow; past it, the allow is left unsearched.
     static let requestLimit = 20_000
 
+    /// `searched`: the outcome for each allowed pattern and its denied ones, searched once.
     private func breach(
-        by rule: RulesFile.Rule, subject: String?, action: String, attributes: [String: String]
+        by rule: RulesFile.Rule, subject: String?, action: String, attributes: [String: String],
+        searched: inout [[AccessPlan.Pattern]: PatternWitness.Outcome]
     ) -> Finding {
         let caller = AccessRequest(subject: subject, action: action, resource: "", attributes: attributes)
         guard holds(rule, for: caller), let allowed = Self.substituted(rule.resource, in: caller) else {
@@ -155,12 +168,9 @@ private struct InvariantSearch {
         let denied = denies.compactMap { deny in
             holds(deny, for: caller) ? Self.substituted(deny.resource, in: caller) : nil
         }
-        // A name that is a proper path first (what a proxy lets reach its gates), then any name.
-        let witness = PatternWitness.text(matchingAll: [allowed, resource], none: denied + Self.notPaths)
-        let found: PatternWitness.Outcome =
-            if case .found = witness { witness } else {
-                PatternWitness.text(matchingAll: [allowed, resource], none: denied)
-            }
+        let key = [allowed] + denied
+        let found = searched[key] ?? Self.resourceWitness(allowed: allowed, invariant: resource, denied: denied)
+        searched[key] = found
         guard case .found(let name) = found else { return found == .tooLarge ? .undecided : .kept }
         var request = caller
         request.resource = name
@@ -168,6 +178,29 @@ private struct InvariantSearch {
         else { return .kept }
         return .breach(
             RulesFile.InvariantBreach(invariant: invariant, request: request, allowingLine: verdict.line))
+    }
+
+    /// A name `allowed` and `invariant` match and none of `denied`: a proper path first (what a
+    /// proxy lets reach its gates), then any name.
+    private static func resourceWitness(
+        allowed: AccessPlan.Pattern, invariant: AccessPlan.Pattern, denied: [AccessPlan.Pattern]
+    ) -> PatternWitness.Outcome {
+        let any = PatternWitness.text(matchingAll: [allowed, invariant], none: denied)
+        guard case .found = any else { return any }
+        let path = PatternWitness.text(matchingAll: [allowed, invariant], none: denied + notPaths)
+        if case .found = path { return path }
+        return any
+    }
+
+    /// Whether `deny` holds for every request `allow` matches, whatever the resource: no
+    /// conditions nor placeholders, a subject and an action that hold `allow`'s.
+    private func holdsWherever(deny: RulesFile.Rule, allow: RulesFile.Rule) -> Bool {
+        guard deny.conditions.isEmpty, !deny.resource.contains("{"),
+            RulesFile.patternCovers(deny.action, allow.action)
+        else { return false }
+        if deny.subject == "*" { return true }
+        if deny.subject.hasPrefix("@") || allow.subject.hasPrefix("@") { return deny.subject == allow.subject }
+        return allow.subject != "*" && RulesFile.patternCovers(deny.subject, allow.subject)
     }
 
     /// Whether `rule`'s subject, action and conditions hold for `caller`.
@@ -243,9 +276,12 @@ private struct InvariantSearch {
             return file.groups.subjects.filter { file.groups(of: $0).contains(group) }.sorted()
         }
         guard field.contains("*") else { return [field] }
-        var texts = Set(pieces).union(invariant.except)
+        var texts = Set(pieces)
         if !invariant.subject.contains("*") { texts.insert(invariant.subject) }
-        let used = Set(field.unicodeScalars).union(invariant.subject.unicodeScalars)
+        // A fresh character no subject pattern holds, so a name made with it escapes every deny
+        // whose subject does not have to match it.
+        var used = Set(field.unicodeScalars).union(invariant.subject.unicodeScalars)
+        for deny in denies { used.formUnion(deny.subject.unicodeScalars) }
         if let fresh = PatternWitness.freshScalar(avoiding: used).map({ String(Character($0)) }) {
             texts.insert(field.replacingOccurrences(of: "*", with: fresh))
             texts.insert(invariant.subject.replacingOccurrences(of: "*", with: fresh))

@@ -63,6 +63,7 @@ do {
         cases.insert(try await gatedDiskCase(fixtures), at: afterReads)
         cases.append(decisionLogCase(fixtures))
         cases += try listingCases(fixtures, wanted: wanted)
+        cases += try invariantCases(wanted: wanted)
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {
             switch try RemoteLoopback.benchCase() {

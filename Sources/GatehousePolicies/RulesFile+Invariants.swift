@@ -62,6 +62,7 @@ extension RulesFile {
 
     private func breach(of invariant: Invariant, rules written: [Rule]) -> InvariantBreach? {
         let search = InvariantSearch(file: self, invariant: invariant, rules: written)
+        if search.keptByDeniesForEveryone { return nil }
         var undecided: Int?
         for rule in written where rule.effect == .allow {
             switch search.breach(by: rule) {
@@ -83,6 +84,8 @@ private struct InvariantSearch {
     let denies: [RulesFile.Rule]
     /// The exact actions written anywhere.
     let actions: [String]
+    /// The action patterns written that some action of the invariant's matches.
+    let meetingActions: Set<String>
 
     init(file: RulesFile, invariant: Invariant, rules: [RulesFile.Rule]) {
         self.file = file
@@ -93,7 +96,9 @@ private struct InvariantSearch {
             rule.effect == .deny && Self.mayMeet(rule.action, invariant.action)
                 && Self.mayMeet(AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource)), resource)
         }
-        var actions = Set(rules.map(\.action).filter { !$0.contains("*") })
+        let written = Set(rules.map(\.action))
+        meetingActions = written.filter { Self.mayMeet($0, invariant.action) }
+        var actions = written.filter { !$0.contains("*") }
         if !invariant.action.contains("*") { actions.insert(invariant.action) }
         self.actions = actions.sorted()
     }
@@ -108,17 +113,34 @@ private struct InvariantSearch {
         case undecided
     }
 
+    /// Whether denies that hold for every request (subject `*`, an action holding the invariant's,
+    /// no conditions nor placeholders) cover the invariant's resources: then no allow breaks it.
+    var keptByDeniesForEveryone: Bool {
+        let always = denies.filter { deny in
+            deny.subject == "*" && deny.conditions.isEmpty && !deny.resource.contains("{")
+                && RulesFile.patternCovers(deny.action, invariant.action)
+        }
+        guard !always.isEmpty else { return false }
+        return PatternWitness.text(matchingAll: [resource], none: always.map { AccessPlan.Pattern($0.resource) })
+            == .none
+    }
+
     /// A breach whose request `rule` (an allow) matches, if any.
     func breach(by rule: RulesFile.Rule) -> Finding {
-        guard Self.mayMeet(rule.action, invariant.action),
-            Self.mayMeet(AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource)), resource),
-            mayMeetSubject(rule.subject)
+        guard meetingActions.contains(rule.action), mayMeetSubject(rule.subject),
+            Self.mayMeet(Self.starred(rule.resource), resource)
         else { return .kept }
         // Denies that hold for every caller the allow holds for: if they cover what the allow
         // (its placeholders read as `*`) shares with the invariant, no caller breaks it.
-        let widest = AccessPlan.Pattern(RulesFile.starringPlaceholders(rule.resource))
-        let always = denies.filter { holdsWherever(deny: $0, allow: rule) }.map { AccessPlan.Pattern($0.resource) }
-        if PatternWitness.text(matchingAll: [widest, resource], none: always) == .none { return .kept }
+        let starred = Self.starred(rule.resource)
+        let widest = AccessPlan.Pattern(starred)
+        let always = denies.filter { holdsWherever(deny: $0, allow: rule) }
+        if always.contains(where: { RulesFile.patternCovers($0.resource, starred) }) { return .kept }
+        if PatternWitness.text(matchingAll: [widest, resource], none: always.map { AccessPlan.Pattern($0.resource) })
+            == .none
+        {
+            return .kept
+        }
         let pieces = self.pieces(of: rule)
         let readsSubject =
             rule.resource.contains("{subject}") || rule.conditions.contains { $0.value.contains("{subject}") }
@@ -223,6 +245,20 @@ private struct InvariantSearch {
     private func mayMeetSubject(_ field: String) -> Bool {
         if field == "*" || field.hasPrefix("@") { return true }
         return Self.mayMeet(field, invariant.subject)
+    }
+
+    /// `spelling` with each placeholder read as `*`.
+    static func starred(_ spelling: String) -> String {
+        spelling.utf8.contains(AccessPlan.Pattern.openBrace) ? RulesFile.starringPlaceholders(spelling) : spelling
+    }
+
+    /// Whether some text matches both spellings; cheap tests first.
+    static func mayMeet(_ a: String, _ b: AccessPlan.Pattern) -> Bool {
+        // The literal text before the first star of each: one must begin the other.
+        let first = a.utf8.prefix { $0 != AccessPlan.Pattern.star }
+        let other = b.runs[0].utf8
+        guard first.starts(with: other) || other.starts(with: first) else { return false }
+        return mayMeet(AccessPlan.Pattern(a), b)
     }
 
     /// Whether some text matches both patterns; cheap tests first.

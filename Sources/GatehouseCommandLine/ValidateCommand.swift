@@ -39,7 +39,8 @@ enum Validate: Subcommand {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let strict = arguments.flag("strict")
         if path.hasSuffix(".rules") {
-            return rulesFile(path, json: json, strict: strict, invariants: arguments.value("invariants"), commands)
+            return rulesFile(
+                path, json: json, strict: strict, invariants: arguments.value("invariants"), commands)
         }
         if arguments.value("invariants") != nil {
             return commands.usage(
@@ -113,7 +114,8 @@ enum Validate: Subcommand {
     }
 
     static func rulesFile(
-        _ path: String, json: Bool, strict: Bool, invariants invariantsPath: String? = nil, _ commands: Commands
+        _ path: String, json: Bool, strict: Bool, invariants invariantsPath: String? = nil,
+        _ commands: Commands
     ) -> ExitStatus {
         let counts: (rules: Int, groups: Int, attributes: [String], neverDeciding: [RulesFile.NeverDeciding])
         let progress = commands.console.progress("validating \(printable(path))")
@@ -121,7 +123,8 @@ enum Validate: Subcommand {
         do {
             defer { progress.finish() }
             let invariants = try invariantsPath.map { try Invariants(contentsOf: URL(fileURLWithPath: $0)) }
-            counts = try FilePolicy(url: URL(fileURLWithPath: path), invariants: invariants).validationReport()
+            counts = try FilePolicy(url: URL(fileURLWithPath: path), invariants: invariants)
+                .validationReport()
         } catch {
             let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
             return commands.problems(problems, file: path, json: json, status: .error)

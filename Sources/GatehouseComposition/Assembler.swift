@@ -115,7 +115,8 @@ public struct Assembler: Sendable {
         run.invariants = nil
         if let path = service.invariants {
             do {
-                run.invariants = try Invariants(contentsOf: PluginContext.resolve(path, against: run.baseDirectory))
+                run.invariants = try Invariants(
+                    contentsOf: PluginContext.resolve(path, against: run.baseDirectory))
             } catch {
                 run.issues.add(at("invariants"), error.description)
                 return nil

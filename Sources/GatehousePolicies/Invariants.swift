@@ -92,7 +92,8 @@ package struct Invariant: Sendable, Hashable {
 
     /// The line as written, fields separated by one space.
     package var text: String {
-        "never \(subject) \(action) \(resource)" + (except.isEmpty ? "" : " except " + except.joined(separator: " "))
+        "never \(subject) \(action) \(resource)"
+            + (except.isEmpty ? "" : " except " + except.joined(separator: " "))
     }
 
     /// Whether the invariant forbids `request` (its subject, action and resource).
@@ -112,7 +113,8 @@ package struct Invariant: Sendable, Hashable {
     init(_ fields: [String], line: Int) throws(RuleSyntaxError) {
         guard fields[0] == "never" else {
             throw RuleSyntaxError(
-                "unknown keyword \"\(fields[0])\"; expected never SUBJECT ACTION RESOURCE [except SUBJECT...]")
+                "unknown keyword \"\(fields[0])\"; expected never SUBJECT ACTION RESOURCE [except SUBJECT...]"
+            )
         }
         guard fields.count >= 4 else {
             throw RuleSyntaxError(
@@ -129,8 +131,9 @@ package struct Invariant: Sendable, Hashable {
         }
         for (index, field) in fields[1..<4].enumerated() {
             let what = ["subject", "action", "resource"][index]
-            if field.utf8.contains(where: { $0 == AccessPlan.Pattern.openBrace || $0 == AccessPlan.Pattern.closeBrace })
-            {
+            if field.utf8.contains(where: {
+                $0 == AccessPlan.Pattern.openBrace || $0 == AccessPlan.Pattern.closeBrace
+            }) {
                 throw RuleSyntaxError(
                     "the \(what) \"\(field)\" holds a brace; an invariant has no placeholders, since it "
                         + "speaks for every value")

@@ -34,7 +34,8 @@ extension RulesFile {
         let subject = request.subject.map { "subject \"\($0)\"" } ?? "no subject"
         var text = "\(subject), action \"\(request.action.rawValue)\", resource \"\(request.resource)\""
         if !request.attributes.isEmpty {
-            text += ", attributes "
+            text +=
+                ", attributes "
                 + request.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }
                 .joined(separator: " ")
         }
@@ -121,7 +122,8 @@ private struct InvariantSearch {
                 && RulesFile.patternCovers(deny.action, invariant.action)
         }
         guard !always.isEmpty else { return false }
-        return PatternWitness.text(matchingAll: [resource], none: always.map { AccessPlan.Pattern($0.resource) })
+        return PatternWitness.text(
+            matchingAll: [resource], none: always.map { AccessPlan.Pattern($0.resource) })
             == .none
     }
 
@@ -136,7 +138,8 @@ private struct InvariantSearch {
         let widest = AccessPlan.Pattern(starred)
         let always = denies.filter { holdsWherever(deny: $0, allow: rule) }
         if always.contains(where: { RulesFile.patternCovers($0.resource, starred) }) { return .kept }
-        if PatternWitness.text(matchingAll: [widest, resource], none: always.map { AccessPlan.Pattern($0.resource) })
+        if PatternWitness.text(
+            matchingAll: [widest, resource], none: always.map { AccessPlan.Pattern($0.resource) })
             == .none
         {
             return .kept
@@ -157,7 +160,8 @@ private struct InvariantSearch {
                     tried += 1
                     if tried > Self.requestLimit { return .undecided }
                     switch breach(
-                        by: rule, subject: subject, action: action, attributes: attributes, searched: &searched)
+                        by: rule, subject: subject, action: action, attributes: attributes,
+                        searched: &searched)
                     {
                     case .breach(let found): return .breach(found)
                     case .undecided: undecided = true
@@ -191,7 +195,8 @@ private struct InvariantSearch {
             holds(deny, for: caller) ? Self.substituted(deny.resource, in: caller) : nil
         }
         let key = [allowed] + denied
-        let found = searched[key] ?? Self.resourceWitness(allowed: allowed, invariant: resource, denied: denied)
+        let found =
+            searched[key] ?? Self.resourceWitness(allowed: allowed, invariant: resource, denied: denied)
         searched[key] = found
         guard case .found(let name) = found else { return found == .tooLarge ? .undecided : .kept }
         var request = caller
@@ -221,7 +226,9 @@ private struct InvariantSearch {
             RulesFile.patternCovers(deny.action, allow.action)
         else { return false }
         if deny.subject == "*" { return true }
-        if deny.subject.hasPrefix("@") || allow.subject.hasPrefix("@") { return deny.subject == allow.subject }
+        if deny.subject.hasPrefix("@") || allow.subject.hasPrefix("@") {
+            return deny.subject == allow.subject
+        }
         return allow.subject != "*" && RulesFile.patternCovers(deny.subject, allow.subject)
     }
 
@@ -249,7 +256,8 @@ private struct InvariantSearch {
 
     /// `spelling` with each placeholder read as `*`.
     static func starred(_ spelling: String) -> String {
-        spelling.utf8.contains(AccessPlan.Pattern.openBrace) ? RulesFile.starringPlaceholders(spelling) : spelling
+        spelling.utf8.contains(AccessPlan.Pattern.openBrace)
+            ? RulesFile.starringPlaceholders(spelling) : spelling
     }
 
     /// Whether some text matches both spellings; cheap tests first.
@@ -269,7 +277,9 @@ private struct InvariantSearch {
     static func mayMeet(_ a: AccessPlan.Pattern, _ b: AccessPlan.Pattern) -> Bool {
         let (aFirst, bFirst) = (a.runs[0].utf8, b.runs[0].utf8)
         guard aFirst.starts(with: bFirst) || bFirst.starts(with: aFirst) else { return false }
-        let (aLast, bLast) = (a.runs[a.runs.count - 1].utf8.reversed(), b.runs[b.runs.count - 1].utf8.reversed())
+        let (aLast, bLast) = (
+            a.runs[a.runs.count - 1].utf8.reversed(), b.runs[b.runs.count - 1].utf8.reversed()
+        )
         guard aLast.starts(with: bLast) || bLast.starts(with: aLast) else { return false }
         if a.runs.count == 1 { return b.matches(a.runs[0]) }
         if b.runs.count == 1 { return a.matches(b.runs[0]) }
@@ -297,7 +307,9 @@ private struct InvariantSearch {
                 texts.insert(component.replacingOccurrences(of: "*", with: ""))
             }
         }
-        for condition in rule.conditions where !condition.value.contains("{") { texts.insert(condition.value) }
+        for condition in rule.conditions where !condition.value.contains("{") {
+            texts.insert(condition.value)
+        }
         if let fresh = PatternWitness.freshScalar(avoiding: used) {
             texts.insert(String(Character(fresh)))
             texts.insert(invariant.subject.replacingOccurrences(of: "*", with: String(Character(fresh))))
@@ -339,7 +351,8 @@ private struct InvariantSearch {
         let used = Set(field.unicodeScalars).union(invariant.action.unicodeScalars)
         if let fresh = PatternWitness.freshScalar(avoiding: used).map({ String(Character($0)) }) {
             for filled in [field, invariant.action].map({ $0.replacingOccurrences(of: "*", with: fresh) })
-            where AccessPlan.Pattern.matches(field, filled) && AccessPlan.Pattern.matches(invariant.action, filled)
+            where AccessPlan.Pattern.matches(field, filled)
+                && AccessPlan.Pattern.matches(invariant.action, filled)
                 && !found.contains(filled)
             {
                 found.append(filled)

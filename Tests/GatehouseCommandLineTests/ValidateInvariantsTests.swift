@@ -30,7 +30,8 @@ struct ValidateInvariantsTests {
         defer { folder.cleanUp() }
         let run = await Captured.run(["validate", folder.path("gatehouse.json")])
         #expect(run.status == 1)
-        #expect(run.err.contains { $0.hasSuffix("services.docs.gatekeepers[0]: " + Self.breach) }, "\(run.err)")
+        #expect(
+            run.err.contains { $0.hasSuffix("services.docs.gatekeepers[0]: " + Self.breach) }, "\(run.err)")
     }
 
     @Test func aRulesFileOnItsOwnIsCheckedAgainstTheInvariantsGiven() async throws {

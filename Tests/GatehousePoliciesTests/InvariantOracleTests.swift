@@ -78,7 +78,7 @@ struct InvariantOracleTests {
         var disagreements: [String] = []
         var breaches = 0
         var checks = 0
-        for _ in 0..<250 {
+        for _ in 0..<150 {
             let text = Self.rulesText(&random)
             let file = try RulesFile.parse(text, fileName: "random.rules")
             let line = Self.invariantText(&random)

@@ -27,7 +27,9 @@ struct InvariantReloadTests {
             let verdict = try await gate.decide(Self.publicFile)
             #expect(verdict.outcome == .failed)
             let reason = try #require(verdict.reason)
-            #expect(reason.contains("docs.rules:1: breaks the invariant guard.invariants:1 (never * read secrets/*)"))
+            #expect(
+                reason.contains(
+                    "docs.rules:1: breaks the invariant guard.invariants:1 (never * read secrets/*)"))
             #expect(reason.contains("subject \"secrets\", action \"read\", resource \"secrets/"))
             // The counterexample is a name a proxy lets reach its gates: a path.
             #expect(!reason.contains("resource \"secrets/\""))
@@ -61,7 +63,8 @@ struct InvariantReloadTests {
                 Issue.record("the breaking version decided")
                 return
             }
-            #expect(reason.contains("by the last good version; the current one is invalid: docs.rules:1: breaks"))
+            #expect(
+                reason.contains("by the last good version; the current one is invalid: docs.rules:1: breaks"))
         }
     }
 

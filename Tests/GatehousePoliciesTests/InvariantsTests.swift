@@ -62,7 +62,8 @@ struct InvariantsTests {
         let invariant = "never * * keys/* except carol"
         #expect(try Self.breach("group admins carol\nallow @admins * keys/*", invariant) == nil)
         let found = try #require(
-            try Self.breach("group admins carol\ngroup admins @ops\ngroup ops dave\nallow @admins * keys/*", invariant))
+            try Self.breach(
+                "group admins carol\ngroup admins @ops\ngroup ops dave\nallow @admins * keys/*", invariant))
         #expect(found.request?.subject == "dave")
     }
 
@@ -119,7 +120,9 @@ struct InvariantsTests {
         #expect(throws: RulesFileError.self) {
             try RulesPolicy(text: "allow * read keys/a", name: "setup", invariants: invariants)
         }
-        #expect(try RulesPolicy(text: "allow * read docs/*", name: "setup", invariants: invariants).ruleCount == 1)
+        #expect(
+            try RulesPolicy(text: "allow * read docs/*", name: "setup", invariants: invariants).ruleCount == 1
+        )
     }
 
     @Test func anInvariantsFileIsReadFromDisk() throws {

@@ -129,8 +129,8 @@ private struct InvariantSearch {
 
     /// A breach whose request `rule` (an allow) matches, if any.
     func breach(by rule: RulesFile.Rule) -> Finding {
-        guard meetingActions.contains(rule.action), mayMeetSubject(rule.subject),
-            Self.mayMeet(Self.starred(rule.resource), resource)
+        guard meetingActions.contains(rule.action), Self.mayMeet(Self.starred(rule.resource), resource),
+            mayMeetSubject(rule.subject)
         else { return .kept }
         // Denies that hold for every caller the allow holds for: if they cover what the allow
         // (its placeholders read as `*`) shares with the invariant, no caller breaks it.
@@ -250,7 +250,7 @@ private struct InvariantSearch {
 
     /// Whether some subject both `field` (a rule's subject) and the invariant name.
     private func mayMeetSubject(_ field: String) -> Bool {
-        if field == "*" || field.hasPrefix("@") { return true }
+        if field == "*" || field.hasPrefix("@") || invariant.subject == "*" { return true }
         return Self.mayMeet(field, invariant.subject)
     }
 

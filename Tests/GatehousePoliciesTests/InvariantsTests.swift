@@ -52,6 +52,11 @@ struct InvariantsTests {
         #expect(found.request?.attributes["device"] != "unmanaged")
     }
 
+    @Test func aDenyAskingTheAllowsOwnConditionKeepsTheInvariant() throws {
+        let rules = "allow * read secrets/* if tenant=acme\ndeny * read secrets/* if tenant=acme"
+        #expect(try Self.breach(rules, "never * read secrets/*") == nil)
+    }
+
     @Test func anAllowWithAConditionBreaksTheInvariantWithThoseAttributes() throws {
         let found = try #require(
             try Self.breach("allow * read secrets/* if tenant=acme", "never * read secrets/*"))

@@ -11,6 +11,9 @@ enum Validate: Subcommand {
         RequestOptions.json,
         CommandLineArguments.Option(
             name: "strict", help: "exit 1 when a rule never changes a decision (a warning otherwise)"),
+        CommandLineArguments.Option(
+            name: "invariants", valueName: "FILE",
+            help: "for a rules file: the invariants it must keep (a configuration names its own)"),
     ]
     static let positionals = ["FILE"]
     static let discussion = """
@@ -26,6 +29,11 @@ enum Validate: Subcommand {
         Then a warning for each rule whose removal changes no decision for any request, naming the
         rules that cover it: docs.rules:7: this rule never changes a decision: docs.rules:3 covers it
         (--json: "neverDecides": [{"rule": "docs.rules:7", "coveredBy": ["docs.rules:3"]}]).
+        A rules file that breaks an invariant (a service's "invariants", or --invariants FILE for a
+        rules file on its own) is invalid, with the invariant's line, a request that breaks it and
+        the rule that allows it: docs.rules:4: breaks the invariant guard.invariants:2
+        (never * read secrets/*): it allows subject "secrets", action "read", resource "secrets/x"
+        (see docs/invariants.md).
 
         Exit status: 0 valid (warnings included), 1 invalid, or a warning with --strict, 2 usage error.
         """
@@ -33,7 +41,15 @@ enum Validate: Subcommand {
     static func run(_ arguments: CommandLineArguments, _ commands: Commands) async -> ExitStatus {
         let (path, json) = (arguments.positionals[0], arguments.flag("json"))
         let strict = arguments.flag("strict")
-        if path.hasSuffix(".rules") { return rulesFile(path, json: json, strict: strict, commands) }
+        if path.hasSuffix(".rules") {
+            return rulesFile(
+                path, json: json, strict: strict, invariants: arguments.value("invariants"), commands)
+        }
+        if arguments.value("invariants") != nil {
+            return commands.usage(
+                "--invariants is for a rules file on its own; a configuration names a service's invariants "
+                    + "with \"invariants\"", json: json)
+        }
         let progress = commands.console.progress("validating \(printable(path))")
         let (names, files): ([String], [AssembledServices.CheckedRulesFile])
         do {
@@ -102,13 +118,18 @@ enum Validate: Subcommand {
         ])
     }
 
-    static func rulesFile(_ path: String, json: Bool, strict: Bool, _ commands: Commands) -> ExitStatus {
+    static func rulesFile(
+        _ path: String, json: Bool, strict: Bool, invariants invariantsPath: String? = nil,
+        _ commands: Commands
+    ) -> ExitStatus {
         let counts: (rules: Int, groups: Int, attributes: [String], neverDeciding: [RulesFile.NeverDeciding])
         let progress = commands.console.progress("validating \(printable(path))")
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         do {
             defer { progress.finish() }
-            counts = try FilePolicy(url: URL(fileURLWithPath: path)).validationReport()
+            let invariants = try invariantsPath.map { try Invariants(contentsOf: URL(fileURLWithPath: $0)) }
+            counts = try FilePolicy(url: URL(fileURLWithPath: path), invariants: invariants)
+                .validationReport()
         } catch {
             let problems = (error as? RulesFileError)?.problemDescriptions ?? [describe(error)]
             return commands.problems(problems, file: path, json: json, status: .error)

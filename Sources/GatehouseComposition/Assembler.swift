@@ -2,6 +2,7 @@ import Foundation
 import GatehouseAudit
 import GatehouseCore
 import GatehouseLoaders
+import GatehousePolicies
 
 /// Turns a configuration into ready services, each gate(s) → optional cache → loader: the cache
 /// is always behind the gate, so a revoked grant is never served from a warm cache. Nothing
@@ -168,6 +169,16 @@ public struct Assembler: Sendable {
         let path = ConfigurationPath.member("services", service.name)
         func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
         run.declaredAttributes = service.attributes
+        run.invariants = nil
+        if let path = service.invariants {
+            do {
+                run.invariants = try Invariants(
+                    contentsOf: PluginContext.resolve(path, against: run.baseDirectory))
+            } catch {
+                run.issues.add(at("invariants"), error.description)
+                return nil
+            }
+        }
         if service.gatekeepers.isEmpty && !shapeChecked {
             run.issues.add(at("gatekeepers"), "empty; " + ServiceConfiguration.noOpenDoor)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseCore
+import GatehousePolicies
 
 /// One assembly in progress: builds components, collects every issue, and records the tree of
 /// descriptions that `describe` prints. Used from one thread at a time.
@@ -17,6 +18,8 @@ final class AssemblyRun: @unchecked Sendable {
     private(set) var checks: [AssembledServices.Check] = []
     /// The attribute names the service being built declares, handed to its rules files.
     var declaredAttributes: [String]?
+    /// The invariants of the service being built, handed to its rules files.
+    var invariants: Invariants?
     private var children: [[ExplanationLine]] = []
 
     init(

@@ -159,7 +159,8 @@ enum BuiltInPlugins {
         }
         return FilePolicy(
             url: context.resolve(settings.path), requireEnd: settings.requireEnd ?? false,
-            whenInvalid: settings.whenInvalid?.value ?? .deny, attributes: context.build.declaredAttributes)
+            whenInvalid: settings.whenInvalid?.value ?? .deny, attributes: context.build.declaredAttributes,
+            invariants: context.build.invariants)
     }
 
     /// `file: rules in avatars.rules`, with what is asked of the file beyond that.

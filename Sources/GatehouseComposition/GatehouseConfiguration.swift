@@ -165,6 +165,9 @@ public struct ServiceConfiguration: Sendable, Hashable {
     public var attributes: [String]?
     /// Where the resources' own attributes come from, or `nil`; they win over the caller's.
     public var resourceAttributes: ComponentConfiguration?
+    /// The path of an invariants file, or `nil`: read once at assembly, every rules file of the
+    /// service must keep its invariants in every version (see docs/invariants.md).
+    public var invariants: String?
 
     /// Creates a service.
     package init(
@@ -174,7 +177,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
         gatekeepers: [ComponentConfiguration],
         shadow: [ComponentConfiguration] = [],
         attributes: [String]? = nil,
-        resourceAttributes: ComponentConfiguration? = nil
+        resourceAttributes: ComponentConfiguration? = nil,
+        invariants: String? = nil
     ) {
         self.name = name
         self.loader = loader
@@ -183,9 +187,12 @@ public struct ServiceConfiguration: Sendable, Hashable {
         self.shadow = shadow
         self.attributes = attributes
         self.resourceAttributes = resourceAttributes
+        self.invariants = invariants
     }
 
-    static let keys = ["loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes"]
+    static let keys = [
+        "loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes", "invariants",
+    ]
     static let noOpenDoor =
         "a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"
 
@@ -225,11 +232,19 @@ public struct ServiceConfiguration: Sendable, Hashable {
         let resourceAttributes = given("resourceAttributes").flatMap {
             ComponentConfiguration($0, path: at("resourceAttributes"), issues: issues)
         }
+        var invariants: String?
+        if let value = given("invariants") {
+            if case .string(let path) = value, !path.isEmpty {
+                invariants = path
+            } else {
+                issues.add(at("invariants"), "expected the path of an invariants file, found \(value.shown)")
+            }
+        }
         // Kept despite shape problems, so that the assembler checks its other components too.
         guard let loader else { return nil }
         self.init(
             name: name, loader: loader, cache: cache, gatekeepers: gatekeepers ?? [], shadow: shadow,
-            attributes: attributes, resourceAttributes: resourceAttributes)
+            attributes: attributes, resourceAttributes: resourceAttributes, invariants: invariants)
     }
 
     private static func components(_ value: JSONValue, path: String, issues: IssueCollector)
@@ -253,6 +268,7 @@ public struct ServiceConfiguration: Sendable, Hashable {
         if !shadow.isEmpty { object["shadow"] = .array(shadow.map(\.json)) }
         if let attributes { object["attributes"] = .array(attributes.map { .string($0) }) }
         if let resourceAttributes { object["resourceAttributes"] = resourceAttributes.json }
+        if let invariants { object["invariants"] = .string(invariants) }
         return .object(object)
     }
 }

@@ -24,6 +24,7 @@ extension FilePolicy {
         let parsed = try RulesFile.parseCounted(
             snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes,
             namingAttributes: attributes == nil)
+        _ = try checked(parsed.file)
         return (parsed.file.ruleCount, parsed.groupCount, parsed.attributes, parsed.file.neverDeciding)
     }
 

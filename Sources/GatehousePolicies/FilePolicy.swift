@@ -37,6 +37,9 @@ public struct FilePolicy: AccessPolicy {
     /// The attribute names requests carry, or `nil`. When declared, a version naming another is
     /// invalid, so a misspelt name never silently matches nothing.
     public let attributes: [String]?
+    /// The invariants every version must keep, or `nil`. A version that allows a request one of them
+    /// forbids is invalid, as a malformed one is: ``whenInvalid`` applies. See docs/invariants.md.
+    public let invariants: Invariants?
 
     let path: String
     /// Converted once: every decision stats it.
@@ -44,10 +47,11 @@ public struct FilePolicy: AccessPolicy {
     let fileName: String
     private let state: LockedState<LoadState>
 
-    /// Creates a policy that decides by the rules file at `url`, first read at the first decision.
+    /// Creates a policy that decides by the rules file at `url`, first read at the first decision;
+    /// with `invariants`, a version that breaks one is invalid.
     public init(
         url: URL, name: String = "file", maximumFileSize: Int = 64 << 20, requireEnd: Bool = false,
-        whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil
+        whenInvalid: WhenInvalid = .deny, attributes: [String]? = nil, invariants: Invariants? = nil
     ) {
         self.url = url
         self.name = name
@@ -55,6 +59,7 @@ public struct FilePolicy: AccessPolicy {
         self.requireEnd = requireEnd
         self.whenInvalid = whenInvalid
         self.attributes = attributes
+        self.invariants = invariants
         self.path = url.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? url.path
         self.fileName = url.lastPathComponent
         self.cPath = Array(path.utf8CString)
@@ -157,10 +162,19 @@ public struct FilePolicy: AccessPolicy {
             return (identity, .failure(error))
         }
         let rules = Result {
-            try RulesFile.parse(
-                snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes)
+            try checked(
+                RulesFile.parse(
+                    snapshot.bytes, fileName: fileName, requireEnd: requireEnd, attributes: attributes))
         }
         return (snapshot.identity, rules.mapError(rulesFileError))
+    }
+
+    /// `rules`, unless they break one of ``invariants``.
+    func checked(_ rules: RulesFile) throws(RulesFileError) -> RulesFile {
+        guard let invariants else { return rules }
+        let breaches = rules.breaches(of: invariants)
+        guard breaches.isEmpty else { throw rules.invariantError(breaches, invariants: invariants.name) }
+        return rules
     }
 
     /// The file's current version, read once within ``maximumFileSize``.

@@ -21,6 +21,8 @@ public struct RulesFileError: Error, Sendable, Hashable, LocalizedError, CustomS
         /// The file looks like a version still being written: it holds no line, or lacks the
         /// `end` line its policy requires.
         case incomplete
+        /// The version allows a request that an invariant forbids (see ``Invariants``).
+        case breaksInvariant
     }
 
     /// One problem of the file: where it is, its kind, and what is wrong.
@@ -121,7 +123,7 @@ extension RulesFileError.Kind {
     var isAboutContents: Bool {
         switch self {
         case .cannotRead, .notRegularFile: false
-        case .tooLarge, .changedWhileReading, .notUTF8, .malformed, .incomplete: true
+        case .tooLarge, .changedWhileReading, .notUTF8, .malformed, .incomplete, .breaksInvariant: true
         }
     }
 }

@@ -21,28 +21,42 @@ public struct RulesPolicy: AccessPolicy {
     let rules: RulesFile
 
     /// Parses `text` as rules named `name`; `attributes`, when given, are the only attribute
-    /// names a placeholder or condition may read (see ``FilePolicy/attributes``).
+    /// names a placeholder or condition may read (see ``FilePolicy/attributes``); `invariants`,
+    /// when given, are promises the rules must keep (see ``FilePolicy/invariants``).
     ///
-    /// - Throws: ``RulesFileError`` naming `name` and listing every problem by line, as for a file.
-    public init(text: String, name: String, attributes: [String]? = nil) throws(RulesFileError) {
+    /// - Throws: ``RulesFileError`` naming `name` and listing every problem by line, as for a file,
+    ///   or each broken invariant with a request that breaks it (``RulesFileError/Kind/breaksInvariant``).
+    public init(
+        text: String, name: String, attributes: [String]? = nil, invariants: Invariants? = nil
+    ) throws(RulesFileError) {
         self.name = name
+        let rules: RulesFile
         do {
-            self.rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
+            rules = try RulesFile.parse(text, fileName: name, attributes: attributes)
         } catch let error as RulesFileError {
             throw error
         } catch {
             throw RulesFileError(file: name, kind: .malformed, message: describe(error))
         }
+        if let invariants {
+            let breaches = rules.breaches(of: invariants)
+            guard breaches.isEmpty else { throw rules.invariantError(breaches, invariants: invariants.name) }
+        }
+        self.rules = rules
     }
 
     /// Parses `text` as rules named after the file and line of this call, such as `Setup.swift:12`
-    /// (a rule is `Setup.swift:12:3`); `attributes` as in ``init(text:name:attributes:)``.
+    /// (a rule is `Setup.swift:12:3`); `attributes` and `invariants` as in
+    /// ``init(text:name:attributes:invariants:)``.
     ///
     /// - Throws: ``RulesFileError`` naming the place and listing every problem by line.
     public init(
-        text: String, attributes: [String]? = nil, fileID: String = #fileID, line: Int = #line
+        text: String, attributes: [String]? = nil, invariants: Invariants? = nil, fileID: String = #fileID,
+        line: Int = #line
     ) throws(RulesFileError) {
-        try self.init(text: text, name: Self.name(fileID: fileID, line: line), attributes: attributes)
+        try self.init(
+            text: text, name: Self.name(fileID: fileID, line: line), attributes: attributes,
+            invariants: invariants)
     }
 
     static func name(fileID: String, line: Int) -> String {

@@ -23,7 +23,8 @@ struct SubcommandTests {
         let run = await Captured.run(["bogus"])
         #expect(run.status == 2)
         #expect(run.err.first?.hasPrefix("error: unknown command 'bogus'; commands are check, load") == true)
-        #expect(run.err.contains("gatehouse validate [--json] [--strict] FILE"), "\(run.err)")
+        #expect(
+            run.err.contains("gatehouse validate [--json] [--strict] [--invariants FILE] FILE"), "\(run.err)")
         #expect(!run.err.contains("Usage:"))
     }
 

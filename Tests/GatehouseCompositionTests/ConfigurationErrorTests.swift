@@ -112,7 +112,7 @@ struct ConfigurationErrorTests {
         (
             #"{ "services": { "s": { "loader": { "type": "memory", "resources": {} }, "gatekeeper": [] } } }"#,
             [
-                #"services.s.gatekeeper: unknown key (did you mean "gatekeepers"?); a service has "loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes""#,
+                #"services.s.gatekeeper: unknown key (did you mean "gatekeepers"?); a service has "loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes", "invariants""#,
                 #"services.s.gatekeepers: missing; a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"#,
             ]
         ),

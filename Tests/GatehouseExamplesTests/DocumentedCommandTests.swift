@@ -21,6 +21,8 @@ struct DocumentedCommandTests {
         "gatehouse validate Examples/demo/gatehouse.json": 0,
         "gatehouse validate Examples/demo/avatars.rules": 0,
         "gatehouse validate Examples/configurations/documents.rules": 0,
+        "gatehouse validate Examples/configurations/documents.rules --invariants Examples/configurations/documents.invariants":
+            0,
         "gatehouse test Examples/demo/gatehouse.tests.json": 0,
         "gatehouse check --config Examples/demo/gatehouse.json --subject mallory --at 2026-11-30T10:00:00Z avatars/alice.txt":
             3,

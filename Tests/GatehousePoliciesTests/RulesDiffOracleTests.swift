@@ -62,7 +62,7 @@ struct RulesDiffOracleTests {
             for index in 0..<3_000 {
                 let request = generator.request(for: index % 2 == 0 ? oldFile : newFile)
                 resources.insert(request.resource)
-                if index % 500 == 0 { callers.append(request) }
+                if index % 430 == 0 { callers.append(request) }
             }
             for caller in callers {
                 let change = diff.change(

@@ -12,7 +12,8 @@ enum Diff: Subcommand {
             name: "subject", valueName: "NAME",
             help: "only this subject (default: each subject named, none, and any other)"),
         CommandLineArguments.Option(
-            name: "action", valueName: "NAME", help: "only this action (default: each action named, and any other)"),
+            name: "action", valueName: "NAME",
+            help: "only this action (default: each action named, and any other)"),
         RequestOptions.attr,
         CommandLineArguments.Option(
             name: "at", valueName: "INSTANT",
@@ -53,7 +54,8 @@ enum Diff: Subcommand {
             return commands.problems(error.problemDescriptions, file: path, json: json, status: .usage)
         }
         let changes = diff.changes(
-            subject: arguments.value("subject"), action: arguments.value("action").map { AccessAction(rawValue: $0) },
+            subject: arguments.value("subject"),
+            action: arguments.value("action").map { AccessAction(rawValue: $0) },
             attributes: attributes)
         if json {
             commands.console.out(JSONText.object([("changes", .array(changes.map(Self.json)))]).text)
@@ -91,13 +93,15 @@ enum Diff: Subcommand {
         if let subject = change.subject { return subject }
         if change.withoutSubject { return "(no subject)" }
         return change.subjectMatches.isEmpty
-            ? "(any other subject)" : "(any other subject matching \(change.subjectMatches.joined(separator: ", ")))"
+            ? "(any other subject)"
+            : "(any other subject matching \(change.subjectMatches.joined(separator: ", ")))"
     }
 
     private static func action(_ change: RulesDiff.Change) -> String {
         if let action = change.action { return action }
         return change.actionMatches.isEmpty
-            ? "(any other action)" : "(any other action matching \(change.actionMatches.joined(separator: ", ")))"
+            ? "(any other action)"
+            : "(any other action matching \(change.actionMatches.joined(separator: ", ")))"
     }
 
     /// One change as `--json` prints it.
@@ -106,9 +110,15 @@ enum Diff: Subcommand {
         return .object([
             ("subject", change.subject.map { .string($0) } ?? .null),
             ("withoutSubject", change.withoutSubject ? .bool(true) : nil),
-            ("subjectMatches", change.subjectMatches.isEmpty ? nil : .array(change.subjectMatches.map { .string($0) })),
+            (
+                "subjectMatches",
+                change.subjectMatches.isEmpty ? nil : .array(change.subjectMatches.map { .string($0) })
+            ),
             ("action", change.action.map { .string($0) } ?? .null),
-            ("actionMatches", change.actionMatches.isEmpty ? nil : .array(change.actionMatches.map { .string($0) })),
+            (
+                "actionMatches",
+                change.actionMatches.isEmpty ? nil : .array(change.actionMatches.map { .string($0) })
+            ),
             ("gained", json(change.gained)), ("lost", json(change.lost)),
             ("before", .array(change.before.map { .string($0.description) })),
             ("after", .array(change.after.map { .string($0.description) })),
@@ -119,7 +129,8 @@ enum Diff: Subcommand {
                     ("action", .string(example.action.rawValue)), ("resource", .string(example.resource)),
                     (
                         "attributes",
-                        .object(example.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+                        .object(
+                            example.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
                     ),
                     ("before", .string(change.exampleWasAllowed ? "allow" : "deny")),
                     ("after", .string(change.exampleWasAllowed ? "deny" : "allow")),

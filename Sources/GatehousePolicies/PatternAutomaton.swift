@@ -88,7 +88,8 @@ struct PatternAutomaton {
             globs.append(Glob(pattern))
             for run in pattern.runs { scalars.formUnion(run.unicodeScalars) }
         }
-        let candidates = Array("xyzqkw0123456789".unicodeScalars) + (0xE000...0xF8FF).compactMap(Unicode.Scalar.init)
+        let candidates =
+            Array("xyzqkw0123456789".unicodeScalars) + (0xE000...0xF8FF).compactMap(Unicode.Scalar.init)
         let fresh = candidates.first { !scalars.contains($0) }!
         alphabet = scalars.sorted { $0.value < $1.value } + [fresh]
     }
@@ -154,7 +155,9 @@ struct PatternAutomaton {
             let (current, name) = queue[head]
             head += 1
             if !name.isEmpty && name != "." && name != "..",
-                !excluded.indices.contains(where: { globs[members[patterns.count + $0]].accepting[Int(current[patterns.count + $0])] })
+                !excluded.indices.contains(where: {
+                    globs[members[patterns.count + $0]].accepting[Int(current[patterns.count + $0])]
+                })
             {
                 let vector = patterns.indices.map { globs[members[$0]].accepting[Int(current[$0])] }
                 if found[vector] == nil {
@@ -189,7 +192,12 @@ struct PatternAutomaton {
         for part in parts {
             if case .complement(let excluded) = part, case .pattern(let pattern) = excluded {
                 if needed.contains(where: {
-                    if case .pattern(let wide) = $0 { RulesFile.patternCovers(pattern.description, wide.description) && !pattern.description.contains("\\") && !wide.description.contains("\\") } else { false }
+                    if case .pattern(let wide) = $0 {
+                        RulesFile.patternCovers(pattern.description, wide.description)
+                            && !pattern.description.contains("\\") && !wide.description.contains("\\")
+                    } else {
+                        false
+                    }
                 }) {
                     return .nothing
                 }

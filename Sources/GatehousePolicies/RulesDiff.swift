@@ -79,14 +79,16 @@ public struct RulesDiff: Sendable {
 
     /// How decisions change for `subject` (`nil`: no subject), `action` and the caller's
     /// `attributes`, or `nil` when no decision changes.
-    public func change(subject: String?, action: AccessAction, attributes: [String: String] = [:]) -> Change? {
+    public func change(subject: String?, action: AccessAction, attributes: [String: String] = [:]) -> Change?
+    {
         var memo: [Folding: Outcome?] = [:]
         return compare(
             Change(
                 subject: subject, withoutSubject: subject == nil, subjectMatches: [], action: action.rawValue,
                 actionMatches: [], attributes: attributes, gained: .nothing, lost: .nothing, before: [],
                 after: [],
-                example: AccessRequest(subject: subject, action: action, resource: "", attributes: attributes),
+                example: AccessRequest(
+                    subject: subject, action: action, resource: "", attributes: attributes),
                 exampleWasAllowed: false), memo: &memo)
     }
 
@@ -95,9 +97,11 @@ public struct RulesDiff: Sendable {
     public func changes(
         subject: String? = nil, action: AccessAction? = nil, attributes: [String: String] = [:]
     ) -> [Change] {
-        let subjects = subject.map { [SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)] }
+        let subjects =
+            subject.map { [SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)] }
             ?? subjectClasses(attributes: attributes)
-        let actions = action.map { [ActionClass(name: $0.rawValue, matches: [], stand: $0.rawValue)] }
+        let actions =
+            action.map { [ActionClass(name: $0.rawValue, matches: [], stand: $0.rawValue)] }
             ?? actionClasses()
         var found: [Change] = []
         var memo: [Folding: Outcome?] = [:]
@@ -126,8 +130,12 @@ public struct RulesDiff: Sendable {
             subject: template.example.subject, action: template.example.action,
             attributes: template.attributes)
         let folding = Folding(
-            old: old.regions(for: request).map { Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region) },
-            new: new.regions(for: request).map { Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region) })
+            old: old.regions(for: request).map {
+                Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region)
+            },
+            new: new.regions(for: request).map {
+                Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region)
+            })
         let outcome: Outcome?
         if let known = memo[folding] {
             outcome = known
@@ -180,7 +188,9 @@ public struct RulesDiff: Sendable {
         var lost = AccessPlan.Residual.allOf([before, .not(after)])
         // A name other than the empty one, where there is one, for the example.
         let named = AccessPlan.Residual.not(.matching(AccessPlan.Pattern(runs: [""])))
-        let gainedExample = automaton.witness(gained).map { _ in automaton.witness(.allOf([gained, named])) ?? "" }
+        let gainedExample = automaton.witness(gained).map { _ in
+            automaton.witness(.allOf([gained, named])) ?? ""
+        }
         let lostExample = automaton.witness(lost).map { _ in automaton.witness(.allOf([lost, named])) ?? "" }
         guard let resource = gainedExample ?? lostExample else { return nil }
         gained = gainedExample == nil ? .nothing : Self.simplified(gained, &automaton)
@@ -272,10 +282,18 @@ extension AccessPlan.Residual {
         let rest = path.dropFirst()
         switch self {
         case .all(var members):
-            if rest.isEmpty { members.remove(at: first) } else { members[first] = members[first].dropping(at: rest) }
+            if rest.isEmpty {
+                members.remove(at: first)
+            } else {
+                members[first] = members[first].dropping(at: rest)
+            }
             return .allOf(members)
         case .any(var members):
-            if rest.isEmpty { members.remove(at: first) } else { members[first] = members[first].dropping(at: rest) }
+            if rest.isEmpty {
+                members.remove(at: first)
+            } else {
+                members[first] = members[first].dropping(at: rest)
+            }
             return .anyOf(members)
         case .complement(let member):
             return rest.isEmpty ? self : .not(member.dropping(at: rest))
@@ -320,10 +338,13 @@ extension RulesDiff {
         }
         // A condition such as `owner={subject}` singles out the subject equal to a value.
         named.formUnion(attributes.values.filter { !$0.isEmpty })
-        var classes = named.sorted().map { SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0) }
+        var classes = named.sorted().map {
+            SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)
+        }
         classes.append(SubjectClass(name: nil, withoutSubject: true, matches: [], stand: nil))
         for atom in Self.atoms(patterns.sorted(), excluding: named, avoiding: textScalars) {
-            classes.append(SubjectClass(name: nil, withoutSubject: false, matches: atom.matches, stand: atom.stand))
+            classes.append(
+                SubjectClass(name: nil, withoutSubject: false, matches: atom.matches, stand: atom.stand))
         }
         return classes
     }
@@ -335,7 +356,11 @@ extension RulesDiff {
         var patterns: Set<String> = []
         for file in [old, new] {
             for action in file.actions where action != "*" {
-                if action.unicodeScalars.contains("*") { patterns.insert(action) } else { named.insert(action) }
+                if action.unicodeScalars.contains("*") {
+                    patterns.insert(action)
+                } else {
+                    named.insert(action)
+                }
             }
         }
         var classes = named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }

@@ -68,7 +68,9 @@ struct DiffCommandTests {
         ])
         #expect(run.status == 1)
         let text = run.out.joined()
-        #expect(text.contains(#"{"subject":null,"withoutSubject":true,"action":"read","gained":{"match":["docs/",""]}"#))
+        #expect(
+            text.contains(
+                #"{"subject":null,"withoutSubject":true,"action":"read","gained":{"match":["docs/",""]}"#))
         #expect(text.contains(#"{"subject":null,"action":"read","gained":{"match":["docs/",""]}"#), "\(text)")
     }
 

@@ -85,7 +85,8 @@ struct RulesDiffOracleTests {
                     checks += 1
                     if gained != (now && !was) || lost != (was && !now), disagreements.count < 5 {
                         disagreements.append(
-                            "seed \(seed): \(request): before \(was), after \(now), diff gained \(gained) lost \(lost)")
+                            "seed \(seed): \(request): before \(was), after \(now), diff gained \(gained) lost \(lost)"
+                        )
                     }
                 }
             }
@@ -110,8 +111,11 @@ struct RulesDiffOracleTests {
             let attributes = seed % 2 == 0 ? [:] : ["tenant": "t1", "device": "managed"]
             let changes = diff.changes(attributes: attributes)
             let subjectPatterns = Set(
-                (old.rules + new.rules).map(\.subject).filter { $0 != "*" && $0.contains("*") && !$0.hasPrefix("@") })
-            let actionPatterns = Set((old.rules + new.rules).map(\.action).filter { $0 != "*" && $0.contains("*") })
+                (old.rules + new.rules).map(\.subject).filter {
+                    $0 != "*" && $0.contains("*") && !$0.hasPrefix("@")
+                })
+            let actionPatterns = Set(
+                (old.rules + new.rules).map(\.action).filter { $0 != "*" && $0.contains("*") })
             let namedSubjects = Set(diff.subjectClasses(attributes: attributes).compactMap(\.name))
             let namedActions = Set(diff.actionClasses().compactMap(\.name))
             // A subject and an action of characters no rule holds stand for any other.

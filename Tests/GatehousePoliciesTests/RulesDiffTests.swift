@@ -10,7 +10,8 @@ import Testing
 struct RulesDiffTests {
     static func diff(_ old: String, _ new: String) throws -> RulesDiff {
         RulesDiff(
-            old: try RulesPolicy(text: old, name: "old.rules"), new: try RulesPolicy(text: new, name: "new.rules"))
+            old: try RulesPolicy(text: old, name: "old.rules"),
+            new: try RulesPolicy(text: new, name: "new.rules"))
     }
 
     @Test func aDuplicateRuleChangesNoDecision() throws {
@@ -29,12 +30,14 @@ struct RulesDiffTests {
 
     @Test func anAllowUnderAWiderDenyChangesNoDecision() throws {
         let diff = try Self.diff(
-            "allow * read docs/*\ndeny * * secret/*\n", "allow * read docs/*\ndeny * * secret/*\nallow bob read secret/x\n")
+            "allow * read docs/*\ndeny * * secret/*\n",
+            "allow * read docs/*\ndeny * * secret/*\nallow bob read secret/x\n")
         #expect(diff.changes().isEmpty)
     }
 
     @Test func aRuleThatAPlaceholderAlreadyGrantsToALiteralSubjectChangesNothingForIt() throws {
-        let diff = try Self.diff("allow * read {subject}/*\n", "allow * read {subject}/*\nallow * read secrets/*\n")
+        let diff = try Self.diff(
+            "allow * read {subject}/*\n", "allow * read {subject}/*\nallow * read secrets/*\n")
         // The subject `secrets` already reads secrets/* through its placeholder.
         #expect(diff.change(subject: "secrets", action: .read) == nil)
         let alice = try #require(diff.change(subject: "alice", action: .read))

@@ -186,12 +186,8 @@ public struct RulesDiff: Sendable {
         var automaton = PatternAutomaton([before, after])
         var gained = AccessPlan.Residual.allOf([after, .not(before)])
         var lost = AccessPlan.Residual.allOf([before, .not(after)])
-        // A name other than the empty one, where there is one, for the example.
-        let named = AccessPlan.Residual.not(.matching(AccessPlan.Pattern(runs: [""])))
-        let gainedExample = automaton.witness(gained).map { _ in
-            automaton.witness(.allOf([gained, named])) ?? ""
-        }
-        let lostExample = automaton.witness(lost).map { _ in automaton.witness(.allOf([lost, named])) ?? "" }
+        let gainedExample = automaton.witness(gained).map { Self.example(in: gained, $0, &automaton) }
+        let lostExample = automaton.witness(lost).map { Self.example(in: lost, $0, &automaton) }
         guard let resource = gainedExample ?? lostExample else { return nil }
         gained = gainedExample == nil ? .nothing : Self.simplified(gained, &automaton)
         lost = lostExample == nil ? .nothing : Self.simplified(lost, &automaton)
@@ -201,6 +197,19 @@ public struct RulesDiff: Sendable {
             before: Self.responsible(folding.old, changed, old.fileName, &automaton),
             after: Self.responsible(folding.new, changed, new.fileName, &automaton),
             resource: resource, wasAllowed: gainedExample == nil)
+    }
+
+    /// The names a path may be: not empty, no leading `/`, no empty, `.` or `..` component.
+    private static let tidyNames = AccessPlan.Residual.allOf(
+        ["", "/*", "*/", "*//*", ".", "./*", "*/.", "*/./*", "..", "../*", "*/..", "*/../*"].map {
+            .not(.matching(AccessPlan.Pattern($0)))
+        })
+
+    /// The shortest name in `residual` that a path may be, else `any` (a name in it).
+    private static func example(
+        in residual: AccessPlan.Residual, _ any: String, _ automaton: inout PatternAutomaton
+    ) -> String {
+        automaton.witness(.allOf([residual, tidyNames])) ?? any
     }
 
     private struct RegionKey: Hashable {

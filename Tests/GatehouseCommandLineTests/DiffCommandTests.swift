@@ -34,7 +34,7 @@ struct DiffCommandTests {
         #expect(
             run.out == [
                 #"bob write: gained nothing; lost "docs/secret/*"; before: old.rules:2; after: new.rules:2, new.rules:4"#,
-                "  example: bob write docs/secret/: allowed before, denied after",
+                "  example: bob write docs/secret/c: allowed before, denied after",
             ])
     }
 
@@ -50,7 +50,7 @@ struct DiffCommandTests {
             run.out == [
                 #"{"changes":[{"subject":"bob","action":"write","gained":false,"lost":{"match":["docs/secret/",""]},"#
                     + #""before":["old.rules:2"],"after":["new.rules:2","new.rules:4"],"example":{"subject":"bob","#
-                    + #""action":"write","resource":"docs/secret/","attributes":{},"before":"allow","after":"deny"}}]}"#
+                    + #""action":"write","resource":"docs/secret/c","attributes":{},"before":"allow","after":"deny"}}]}"#
             ])
         let alice = await Captured.run([
             "diff", "--json", "--subject", "alice", "--action", "write", folder.path("old.rules"),

@@ -45,7 +45,7 @@ struct RulesDiffTests {
         #expect(alice.lost == .nothing)
         #expect(alice.before.isEmpty)
         #expect(alice.after.map(\.description) == ["new.rules:2"])
-        #expect(alice.example.resource == "secrets/")
+        #expect(alice.example.resource == "secrets/c")
         #expect(!alice.exampleWasAllowed)
     }
 
@@ -62,7 +62,7 @@ struct RulesDiffTests {
         #expect(bob.lost == .matching("docs/secret/*"))
         #expect(bob.before.map(\.description) == ["old.rules:2"])
         #expect(bob.after.map(\.description) == ["new.rules:2", "new.rules:3"])
-        #expect(bob.example.resource == "docs/secret/")
+        #expect(bob.example.resource == "docs/secret/c")
         #expect(bob.exampleWasAllowed)
     }
 

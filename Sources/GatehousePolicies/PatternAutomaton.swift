@@ -208,6 +208,52 @@ struct PatternAutomaton {
         return .allOf(kept)
     }
 
+    /// `residual` as a union of conjunctions of patterns and excluded patterns, each holding some
+    /// name, without an excluded pattern that shares no name with the needed ones, a needed one
+    /// that another needed one lies inside, or a conjunction that the others hold already; `nil`
+    /// when the residual does not split into few enough conjunctions.
+    mutating func normalForm(_ residual: AccessPlan.Residual) -> AccessPlan.Residual? {
+        var kept: [AccessPlan.Residual] = []
+        for term in Self.terms(Self.inward(residual, negated: false)) {
+            let narrow = narrowed(term)
+            guard search(narrow) != nil else { continue }
+            guard case .all(let parts) = narrow else {
+                kept.append(narrow)
+                continue
+            }
+            if parts.contains(where: { if case .any = $0 { true } else { false } }) { return nil }
+            let needed = parts.compactMap { part -> AccessPlan.Pattern? in
+                if case .pattern(let pattern) = part { pattern } else { nil }
+            }
+            let plain = { (pattern: AccessPlan.Pattern) in !pattern.runs.contains { $0.contains("*") } }
+            let wider = needed.enumerated().filter { index, pattern in
+                needed.enumerated().contains { other, inner in
+                    other != index && plain(pattern) && plain(inner)
+                        && RulesFile.patternCovers(
+                            pattern.runs.joined(separator: "*"), inner.runs.joined(separator: "*"))
+                        && (pattern != inner || other < index)
+                }
+            }.map(\.element)
+            kept.append(
+                .allOf(
+                    parts.filter { part in
+                        if case .pattern(let pattern) = part { !wider.contains(pattern) } else { true }
+                    }))
+        }
+        guard kept.count <= 16 else { return .anyOf(kept) }
+        var index = 0
+        while index < kept.count {
+            var others = kept
+            others.remove(at: index)
+            if search(.allOf([kept[index], .not(.anyOf(others))])) == nil {
+                kept = others
+            } else {
+                index += 1
+            }
+        }
+        return .anyOf(kept)
+    }
+
     /// `residual` with each `not` moved onto a pattern (De Morgan).
     private static func inward(_ residual: AccessPlan.Residual, negated: Bool) -> AccessPlan.Residual {
         switch residual {

@@ -243,6 +243,9 @@ public struct RulesDiff: Sendable {
         -> AccessPlan.Residual
     {
         var current = residual
+        if let normal = automaton.normalForm(residual), normal.partCount <= current.partCount {
+            current = normal
+        }
         guard current.partCount <= simplifyingLimit else { return current }
         var dropped = true
         while dropped {

@@ -23,7 +23,8 @@ enum Diff: Subcommand {
     static let discussion = """
         For each class of request (a subject named in either version, no subject, any other
         subject; an action named in either version, any other action; the attributes given with
-        --attr, none by default), the resources the new version allows and the old one denies
+        --attr, and each attribute the rules read and --attr does not give: absent, each value a
+        condition names, and another value where a placeholder reads it), the resources the new version allows and the old one denies
         (gained) and the reverse (lost), exactly, as residuals in the plan's form; the rules of
         each version that match a changed request; and one example request:
         alice read: gained "docs/drafts/*"; lost nothing; before: none; after: new.rules:4
@@ -76,7 +77,14 @@ enum Diff: Subcommand {
         let references = { (rules: [RuleReference]) in
             rules.isEmpty ? "none" : rules.map(\.description).joined(separator: ", ")
         }
-        return "\(subject(change)) \(action(change)): gained \(change.gained); lost \(change.lost); "
+        let attributes =
+            change.attributes.isEmpty
+            ? ""
+            : " ("
+                + change.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                    separator: ", ") + ")"
+        return
+            "\(subject(change)) \(action(change))\(attributes): gained \(change.gained); lost \(change.lost); "
             + "before: \(references(change.before)); after: \(references(change.after))"
     }
 

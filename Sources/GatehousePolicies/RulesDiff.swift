@@ -92,8 +92,11 @@ public struct RulesDiff: Sendable {
                 exampleWasAllowed: false), memo: &memo)
     }
 
-    /// Every class of request whose decisions change, for the caller's `attributes`; `subject` or
-    /// `action`, when given, keeps to that one. Empty when no decision changes.
+    /// Every class of request whose decisions change; `subject` or `action`, when given, keeps to
+    /// that one. The caller's `attributes` are given; each attribute either version reads and
+    /// `attributes` does not give is tried absent, with each value a condition names, and, when a
+    /// placeholder reads it, with a value no rule names (see ``attributeClasses(given:)``). Empty
+    /// when no decision changes.
     public func changes(
         subject: String? = nil, action: AccessAction? = nil, attributes: [String: String] = [:]
     ) -> [Change] {
@@ -105,17 +108,19 @@ public struct RulesDiff: Sendable {
             ?? actionClasses()
         var found: [Change] = []
         var memo: [Folding: Outcome?] = [:]
-        for who in subjects {
-            for what in actions {
-                let template = Change(
-                    subject: who.name, withoutSubject: who.withoutSubject, subjectMatches: who.matches,
-                    action: what.name, actionMatches: what.matches, attributes: attributes,
-                    gained: .nothing, lost: .nothing, before: [], after: [],
-                    example: AccessRequest(
-                        subject: who.stand, action: AccessAction(rawValue: what.stand), resource: "",
-                        attributes: attributes),
-                    exampleWasAllowed: false)
-                if let change = compare(template, memo: &memo) { found.append(change) }
+        for values in attributeClasses(given: attributes) {
+            for who in subjects {
+                for what in actions {
+                    let template = Change(
+                        subject: who.name, withoutSubject: who.withoutSubject, subjectMatches: who.matches,
+                        action: what.name, actionMatches: what.matches, attributes: values,
+                        gained: .nothing, lost: .nothing, before: [], after: [],
+                        example: AccessRequest(
+                            subject: who.stand, action: AccessAction(rawValue: what.stand), resource: "",
+                            attributes: values),
+                        exampleWasAllowed: false)
+                    if let change = compare(template, memo: &memo) { found.append(change) }
+                }
             }
         }
         return found
@@ -359,6 +364,65 @@ extension RulesDiff {
                 SubjectClass(name: nil, withoutSubject: false, matches: atom.matches, stand: atom.stand))
         }
         return classes
+    }
+
+    /// The attribute sets the classes are computed with: `given` first, then `given` with each
+    /// attribute the versions read and `given` lacks set to each value a condition names for it
+    /// and, when a placeholder reads it, to `other` (a value no rule spells); every combination
+    /// while there are at most 64, else one attribute at a time.
+    public func attributeClasses(given: [String: String]) -> [[String: String]] {
+        var values: [String: Set<String>] = [:]
+        var text = ""
+        for file in [old, new] {
+            for conditions in file.conditions.values {
+                for condition in conditions {
+                    text += condition.value + "\n"
+                    if !condition.value.contains("{") {
+                        values[condition.key, default: []].insert(condition.value)
+                    } else {
+                        values[condition.key, default: []].formUnion([])
+                    }
+                    for name in Self.placeholderNames(condition.value) {
+                        values[name, default: []].insert("")
+                    }
+                }
+            }
+            for pattern in file.resources.patterns {
+                text += pattern + "\n"
+                for name in Self.placeholderNames(pattern) { values[name, default: []].insert("") }
+            }
+        }
+        var other = "other"
+        while text.contains(other) { other += "-1" }
+        // "" marks a name a placeholder reads: it is tried with `other` (an empty value is unusable).
+        let choices: [(name: String, values: [String])] = values.keys.sorted().compactMap { name in
+            guard name != "subject", given[name] == nil, let named = values[name] else { return nil }
+            let tried = named.filter { !$0.isEmpty }.sorted() + (named.contains("") ? [other] : [])
+            return tried.isEmpty ? nil : (name, tried)
+        }
+        let combinations = choices.reduce(1) { $0 * ($1.values.count + 1) }
+        if combinations > 64 {
+            return [given]
+                + choices.flatMap { choice in
+                    choice.values.map { value in given.merging([choice.name: value]) { $1 } }
+                }
+        }
+        var sets = [given]
+        for choice in choices {
+            sets = sets.flatMap { set in [set] + choice.values.map { set.merging([choice.name: $0]) { $1 } } }
+        }
+        return sets
+    }
+
+    /// The names of the placeholders in `text` (`{tenant}`), `subject` included.
+    private static func placeholderNames(_ text: String) -> [String] {
+        var names: [String] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return names
     }
 
     /// Each action either version names, then any other action, one class per set of action

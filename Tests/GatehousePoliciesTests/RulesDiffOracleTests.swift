@@ -124,6 +124,7 @@ struct RulesDiffOracleTests {
                     let expected = diff.change(
                         subject: subject, action: AccessAction(rawValue: action), attributes: attributes)
                     let found = changes.first { change in
+                        guard change.attributes == attributes else { return false }
                         let subjectFits: Bool
                         if let subject, namedSubjects.contains(subject) {
                             subjectFits = change.subject == subject

@@ -91,4 +91,21 @@ struct RulesDiffTests {
         #expect(change.lost == .matching("ab*"))
         #expect(change.gained == .nothing)
     }
+
+    @Test func aConditionIsTriedWithTheValuesItNamesWhenNoAttributeIsGiven() throws {
+        let diff = try Self.diff(
+            "allow * read docs/*\n", "allow * read docs/*\ndeny * read docs/* if device=unmanaged\n")
+        let changes = diff.changes(subject: "alice", action: .read)
+        #expect(changes.map(\.attributes) == [["device": "unmanaged"]])
+        #expect(diff.attributeClasses(given: [:]) == [[:], ["device": "unmanaged"]])
+    }
+
+    @Test func aPlaceholderIsTriedWithAValueNoRuleNames() throws {
+        let diff = try Self.diff("allow * read tenants/acme/*\n", "allow * read tenants/{tenant}/*\n")
+        let changes = diff.changes(subject: "alice", action: .read)
+        // Absent: acme's folder is lost; another tenant gains its own folder and loses acme's.
+        #expect(changes.map(\.attributes) == [[:], ["tenant": "other"]])
+        #expect(changes.first?.lost == .matching("tenants/acme/*"))
+        #expect(changes.last?.gained == .matching("tenants/other/*"))
+    }
 }

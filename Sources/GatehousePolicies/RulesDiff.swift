@@ -43,6 +43,42 @@ public struct RulesDiff: Sendable {
     init(old: RulesFile, new: RulesFile) {
         self.old = old
         self.new = new
+        oldIndex = RuleIndex(old)
+        newIndex = RuleIndex(new)
+    }
+
+    let oldIndex: RuleIndex
+    let newIndex: RuleIndex
+
+    /// A version's rules by subject, so that a class reads only the rules that may hold for it.
+    struct RuleIndex: Sendable {
+        var exact: [String: [RulesFile.Rule]] = [:]
+        var groups: [String: [RulesFile.Rule]] = [:]
+        /// `*` and subject patterns.
+        var wide: [RulesFile.Rule] = []
+        let file: RulesFile
+
+        init(_ file: RulesFile) {
+            self.file = file
+            for rule in file.rules {
+                if rule.subject == "*" || (rule.subject.contains("*") && !rule.subject.hasPrefix("@")) {
+                    wide.append(rule)
+                } else if rule.subject.hasPrefix("@") {
+                    groups[String(rule.subject.dropFirst()), default: []].append(rule)
+                } else {
+                    exact[rule.subject, default: []].append(rule)
+                }
+            }
+        }
+
+        /// The rules whose subject may hold `subject`, in line order.
+        func candidates(for subject: String?) -> [RulesFile.Rule] {
+            guard let subject else { return wide }
+            // Keys compare by canonical equivalence; the planner then compares bytes.
+            var found = wide + (exact[subject] ?? [])
+            for group in file.groups(of: subject) { found += groups[group] ?? [] }
+            return found.sorted { $0.line < $1.line }
+        }
     }
 
     /// How the decisions of one class of request change.
@@ -135,10 +171,10 @@ public struct RulesDiff: Sendable {
             subject: template.example.subject, action: template.example.action,
             attributes: template.attributes)
         let folding = Folding(
-            old: old.regions(for: request).map {
+            old: old.regions(for: request, among: oldIndex.candidates(for: request.subject)).map {
                 Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region)
             },
-            new: new.regions(for: request).map {
+            new: new.regions(for: request, among: newIndex.candidates(for: request.subject)).map {
                 Folded(line: $0.rule.line, allows: $0.rule.effect == .allow, region: $0.region)
             })
         let outcome: Outcome?

@@ -35,14 +35,14 @@ extension RulesFile {
 }
 
 extension RulesFile {
-    /// Each rule that holds for `request` (subject, groups, action, conditions on the caller's
-    /// attributes), in file order, with the names its resource pattern can match for it, and
+    /// Each rule (of `candidates`, all by default) that holds for `request` (subject, groups,
+    /// action, conditions on the caller's attributes), in file order, with the names its resource pattern can match for it, and
     /// whether it reads an attribute the service takes from its resources.
-    func regions(for request: AccessPlan.Request) -> [(
+    func regions(for request: AccessPlan.Request, among candidates: [Rule]? = nil) -> [(
         rule: Rule, region: AccessPlan.Pattern, readsTheResource: Bool
     )] {
         let planner = RulesPlanner(request, groups: request.subject.map(groups(of:)) ?? [])
-        return rules.compactMap { rule in
+        return (candidates ?? rules).compactMap { rule in
             guard planner.holds(subject: rule.subject),
                 AccessPlan.Pattern.matches(rule.action, request.action.rawValue),
                 let folded = planner.folded(rule)

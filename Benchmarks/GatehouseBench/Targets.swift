@@ -36,6 +36,8 @@ struct Target {
         Target("file-policy-groups-100k", "<=", 1.5, ["file-policy-100"]),
         Target("file-policy-placeholders-100k", "<=", 1.5, ["file-policy-100"]),
         Target("file-policy-reload-100k", "<=", 250, []),
+        // An exact diff against loading one version.
+        Target("diff-10k", "<=", 5, ["load-10k"]),
         // Kept.
         Target("time-window", "<=", 1.5, ["direct-memory-load"]),
         Target("cache-hit", "<=", 1.3, ["memory-load"]),
@@ -107,5 +109,5 @@ let allCaseNames: Set<String> = [
     "concurrent-1-task", "concurrent-2-tasks", "stat-syscall-2-tasks", "concurrent-4-gates-1-task",
     "concurrent-4-gates-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
-    "decision-log-100k", "list-plan-100k", "list-each-100k",
+    "decision-log-100k", "list-plan-100k", "list-each-100k", "load-10k", "diff-10k",
 ]

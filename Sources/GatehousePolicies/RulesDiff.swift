@@ -502,10 +502,10 @@ extension RulesDiff {
         -> [(matches: [String], stand: String)]
     {
         let wild = patterns.map { AccessPlan.Pattern($0) }
-        let exact = excluding.sorted().map { AccessPlan.Pattern(runs: [$0]) }
         var automaton = PatternAutomaton(
-            (wild + exact).map { AccessPlan.Residual.matching($0) }, extra: avoiding)
-        return automaton.classes(of: wild, excluding: exact).map { atom in
+            wild.map { AccessPlan.Residual.matching($0) },
+            extra: avoiding.union(excluding.flatMap(\.unicodeScalars)))
+        return automaton.classes(of: wild, excluding: excluding).map { atom in
             (patterns.indices.filter { atom.matches[$0] }.map { patterns[$0] }, atom.name)
         }
     }

@@ -28,7 +28,7 @@ struct GroupHierarchy: Sendable {
         self.holders = holders
     }
 
-    /// Every subject a group names, directly.
+    /// Every subject a group names directly (a nested group's subjects are named by it).
     var subjects: [String] { Array(kept.keys) + Array(deep.keys) }
 
     func groups(of subject: String) -> Set<String> {

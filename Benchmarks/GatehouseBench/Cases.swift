@@ -329,6 +329,38 @@ func scalingCases(_ f: Fixtures, wanted: (String) -> Bool) async throws -> [Benc
                 return sum
             })
     }
+    if wanted("load-10k") || wanted("diff-10k") {
+        // Two versions of 10,000 rules that differ in 10 lines (10 users' allows become denies).
+        let old = Rules.text(count: 10_000)
+        var lines = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for line in stride(from: 100, to: 10_000, by: 1_000) {
+            lines[line] = lines[line].replacingOccurrences(of: "allow ", with: "deny ")
+        }
+        let new = lines.joined(separator: "\n")
+        cases.append(
+            BenchCase(
+                "load-10k", "parse and index a 10,000-rule file held in memory", iterations: 20, quick: 2
+            ) {
+                n in
+                var sum = 0
+                for _ in 0..<n { sum &+= try RulesPolicy(text: old, name: "old.rules").ruleCount }
+                return sum
+            })
+        cases.append(
+            BenchCase(
+                "diff-10k", "parse two 10,000-rule versions differing in 10 lines and diff them exactly",
+                iterations: 4, quick: 1
+            ) { n in
+                var sum = 0
+                for _ in 0..<n {
+                    let diff = RulesDiff(
+                        old: try RulesPolicy(text: old, name: "old.rules"),
+                        new: try RulesPolicy(text: new, name: "new.rules"))
+                    sum &+= diff.changes().count
+                }
+                return sum
+            })
+    }
     for (label, count) in [("100", 100), ("10k", 10_000), ("100k", 100_000), ("1m", 1_000_000)]
     where wanted("scale-rules-\(label)") {
         let policy = try await Rules.policy(count: count, named: "scale-\(label)", in: f.scratch)

@@ -38,6 +38,8 @@ struct Target {
         Target("file-policy-groups-100k", "<=", 1.5, ["file-policy-100"]),
         Target("file-policy-placeholders-100k", "<=", 1.5, ["file-policy-100"]),
         Target("file-policy-reload-100k", "<=", 250, []),
+        // An exact diff against loading one version.
+        Target("diff-10k", "<=", 5, ["load-10k"]),
         // Kept.
         Target("time-window", "<=", 1.5, ["direct-memory-load"]),
         Target("cache-hit", "<=", 1.3, ["memory-load"]),
@@ -110,4 +112,5 @@ let allCaseNames: Set<String> = [
     "concurrent-4-gates-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
     "decision-log-100k", "list-plan-100k", "list-each-100k", "list-remote-batch-1k", "list-remote-each-1k",
+    "load-10k", "diff-10k",
 ]

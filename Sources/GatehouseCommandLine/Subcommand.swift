@@ -39,7 +39,7 @@ extension Commands {
     /// Every subcommand, in the order help lists them.
     static let all: [any Subcommand.Type] = [
         Check.self, Load.self, Store.self, Remove.self, List.self, Validate.self, Describe.self,
-        TestCommand.self, Plan.self, Demo.self, Help.self, Version.self,
+        TestCommand.self, Plan.self, Diff.self, Demo.self, Help.self, Version.self,
     ]
 
     /// Older names of subcommands, still accepted: `explain` is `describe`.

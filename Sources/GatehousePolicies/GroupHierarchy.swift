@@ -28,6 +28,9 @@ struct GroupHierarchy: Sendable {
         self.holders = holders
     }
 
+    /// Every subject a group names directly (a nested group's subjects are named by it).
+    var subjects: [String] { Array(kept.keys) + Array(deep.keys) }
+
     func groups(of subject: String) -> Set<String> {
         if let groups = Self.value(of: subject, in: kept) { return groups }
         guard let naming = Self.value(of: subject, in: deep) else { return [] }

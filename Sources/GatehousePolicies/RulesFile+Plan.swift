@@ -12,18 +12,13 @@ extension RulesFile {
     /// still overrides there: a name a certain deny matches is denied, a name only a rule in doubt
     /// could allow or deny is asked. The part stays exact everywhere else.
     func plan(_ request: AccessPlan.Request, gatekeeper: String) -> AccessPlan.Part {
-        let planner = RulesPlanner(request, groups: request.subject.map(groups(of:)) ?? [])
         var certain: [Effect: [AccessPlan.Residual]] = [:]
         var inDoubt: [Effect: [AccessPlan.Residual]] = [:]
-        for rule in rules {
-            guard planner.holds(subject: rule.subject),
-                AccessPlan.Pattern.matches(rule.action, request.action.rawValue),
-                let folded = planner.folded(rule)
-            else { continue }
-            if folded.readsTheResource {
-                inDoubt[rule.effect, default: []].append(.matching(folded.region))
+        for (rule, region, readsTheResource) in regions(for: request) {
+            if readsTheResource {
+                inDoubt[rule.effect, default: []].append(.matching(region))
             } else {
-                certain[rule.effect, default: []].append(.matching(folded.region))
+                certain[rule.effect, default: []].append(.matching(region))
             }
         }
         let allows = AccessPlan.Residual.anyOf(certain[.allow] ?? [])
@@ -36,6 +31,24 @@ extension RulesFile {
         let mayDeny = AccessPlan.Residual.anyOf([denies, .allOf([.anyOf(inDoubt[.deny] ?? []), ask])])
         return AccessPlan.Part(
             allowed: .allOf([mayAllow, .not(mayDeny)]), denied: .anyOf([mayDeny, .not(mayAllow)]))
+    }
+}
+
+extension RulesFile {
+    /// Each rule (of `candidates`, all by default) that holds for `request` (subject, groups,
+    /// action, conditions on the caller's attributes), in file order, with the names its resource pattern can match for it, and
+    /// whether it reads an attribute the service takes from its resources.
+    func regions(for request: AccessPlan.Request, among candidates: [Rule]? = nil) -> [(
+        rule: Rule, region: AccessPlan.Pattern, readsTheResource: Bool
+    )] {
+        let planner = RulesPlanner(request, groups: request.subject.map(groups(of:)) ?? [])
+        return (candidates ?? rules).compactMap { rule in
+            guard planner.holds(subject: rule.subject),
+                AccessPlan.Pattern.matches(rule.action, request.action.rawValue),
+                let folded = planner.folded(rule)
+            else { return nil }
+            return (rule, folded.region, folded.readsTheResource)
+        }
     }
 }
 

@@ -47,6 +47,11 @@ struct DocumentedCommandTests {
         "gatehouse check --config Examples/demo/gatehouse.json --subject carol --at 2026-11-30T10:00:00Z avatars/alice.txt":
             3,
         "gatehouse check --config Examples/configurations/documents.json --subject zoe docs/handbook.txt": 3,
+        // Changing rules safely (docs/changing-rules.md): a diff with changes, a rule that never decides.
+        "gatehouse diff Examples/changing-rules/docs.rules.old Examples/changing-rules/docs.rules": 1,
+        "gatehouse diff --json --subject bob --action write Examples/changing-rules/docs.rules.old Examples/changing-rules/docs.rules":
+            1,
+        "gatehouse validate --strict Examples/changing-rules/docs.rules": 1,
     ]
 
     /// The commands the docs show that this test does not run, and why.

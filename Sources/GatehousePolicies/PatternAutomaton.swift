@@ -1,0 +1,413 @@
+import GatehouseCore
+
+/// Decides exactly whether a residual (patterns combined with `and`, `or` and `not`) holds for
+/// some name, and finds the shortest such name: a breadth-first walk of the product of the
+/// patterns' automata.
+///
+/// The alphabet is every character (Unicode scalar) the patterns hold and one fresh character
+/// they do not: any character a pattern does not hold acts as the fresh one, so a name exists in
+/// the residual exactly when one over this alphabet does. Scalars stand for bytes without loss: a
+/// pattern's literal runs are whole UTF-8, so a byte match falls on scalar boundaries.
+struct PatternAutomaton {
+    /// One pattern as tokens: a scalar, or `nil` for `*`.
+    private struct Glob {
+        var tokens: [Unicode.Scalar?]
+        /// Each state: the token positions reached (sorted), after stars taking nothing.
+        var states: [[Int]] = []
+        var ids: [[Int]: Int32] = [:]
+        var accepting: [Bool] = []
+        /// `false` for a state no name goes on from to a match, `true` for one from which every
+        /// name does (a star with only stars after it), `nil` otherwise.
+        var settled: [Bool?] = []
+        /// `state << 21 | scalar` → next state.
+        var next: [Int: Int32] = [:]
+
+        init(_ pattern: AccessPlan.Pattern) {
+            tokens = []
+            for (index, run) in pattern.runs.enumerated() {
+                if index > 0 { tokens.append(nil) }
+                tokens += run.unicodeScalars.map { $0 }
+            }
+        }
+
+        mutating func state(_ positions: Set<Int>) -> Int32 {
+            var reached = positions
+            var work = Array(positions)
+            while let position = work.popLast() {
+                if position < tokens.count, tokens[position] == nil, reached.insert(position + 1).inserted {
+                    work.append(position + 1)
+                }
+            }
+            let key = reached.sorted()
+            if let id = ids[key] { return id }
+            let id = Int32(states.count)
+            ids[key] = id
+            states.append(key)
+            accepting.append(reached.contains(tokens.count))
+            let endless = key.contains { position in
+                position < tokens.count && tokens[position...].allSatisfy { $0 == nil }
+            }
+            settled.append(key.isEmpty ? false : endless ? true : nil)
+            return id
+        }
+
+        mutating func step(_ state: Int32, _ scalar: Unicode.Scalar) -> Int32 {
+            let key = Int(state) << 21 | Int(scalar.value)
+            if let known = next[key] { return known }
+            var reached: Set<Int> = []
+            for position in states[Int(state)] where position < tokens.count {
+                if let token = tokens[position] {
+                    if token == scalar { reached.insert(position + 1) }
+                } else {
+                    reached.insert(position)
+                }
+            }
+            let id = self.state(reached)
+            next[key] = id
+            return id
+        }
+    }
+
+    private var globs: [Glob] = []
+    /// What ``witness(_:)`` found for each residual asked.
+    private var found: [AccessPlan.Residual: String?] = [:]
+    /// What each walk found.
+    private var searched: [AccessPlan.Residual: String?] = [:]
+    private var index: [AccessPlan.Pattern: Int] = [:]
+    /// The characters the patterns hold, then the fresh one.
+    let alphabet: [Unicode.Scalar]
+
+    /// An automaton for names over `residuals`' patterns and `extra` characters; the fresh
+    /// character is the first of `x`, `y`, `z`, digits or private-use ones that none holds.
+    init(_ residuals: [AccessPlan.Residual], extra: Set<Unicode.Scalar> = []) {
+        var patterns: [AccessPlan.Pattern] = []
+        for residual in residuals { Self.collect(residual, into: &patterns) }
+        var scalars = extra
+        for pattern in patterns where index[pattern] == nil {
+            index[pattern] = globs.count
+            globs.append(Glob(pattern))
+            for run in pattern.runs { scalars.formUnion(run.unicodeScalars) }
+        }
+        let candidates =
+            Array("xyzqkw0123456789".unicodeScalars) + (0xE000...0xF8FF).compactMap(Unicode.Scalar.init)
+        let fresh = candidates.first { !scalars.contains($0) }!
+        alphabet = scalars.sorted { $0.value < $1.value } + [fresh]
+    }
+
+    private static func collect(_ residual: AccessPlan.Residual, into patterns: inout [AccessPlan.Pattern]) {
+        switch residual {
+        case .everything, .nothing, .unplanned: break
+        case .pattern(let pattern): patterns.append(pattern)
+        case .all(let members), .any(let members): for member in members { collect(member, into: &patterns) }
+        case .complement(let member): collect(member, into: &patterns)
+        }
+    }
+
+    /// The shortest name (fewest characters, then the earliest characters) in `residual`, or `nil`
+    /// when it holds for no name. A part that must check each name counts as not holding. A
+    /// pattern not given at the start must hold only characters of ``alphabet``.
+    ///
+    /// The residual is first written as a union of conjunctions (negations pushed inward, unions
+    /// distributed while they stay few), and each conjunction is walked on its own: a walk stops
+    /// where a pattern it needs can no longer match, or one it excludes matches every longer name.
+    mutating func witness(_ residual: AccessPlan.Residual) -> String? {
+        if let known = found[residual] { return known }
+        var best: String?
+        for term in Self.terms(Self.inward(residual, negated: false)) {
+            guard let found = search(narrowed(term)) else { continue }
+            if let known = best, known.unicodeScalars.count <= found.unicodeScalars.count { continue }
+            best = found
+        }
+        found[residual] = .some(best)
+        return best
+    }
+
+    /// For each set of `patterns` that some name matches exactly, with none of `excluded`, the
+    /// shortest such name: never empty, `.` or `..`, never holding `/` or a control character.
+    /// Past `limit` states the walk stops, and sets only longer names reach are not found.
+    mutating func classes(
+        of patterns: [AccessPlan.Pattern], excluding excluded: [AccessPlan.Pattern], limit: Int = 50_000
+    ) -> [(matches: [Bool], name: String)] {
+        let all = patterns + excluded
+        var scalars: Set<Unicode.Scalar> = [alphabet.last!]
+        for pattern in all {
+            if index[pattern] == nil {
+                index[pattern] = globs.count
+                globs.append(Glob(pattern))
+            }
+            for run in pattern.runs { scalars.formUnion(run.unicodeScalars) }
+        }
+        // The fresh character first: a stand-in that no rule spells, where one fits.
+        let fresh = alphabet.last!
+        let letters =
+            [fresh]
+            + scalars.filter { $0 != "/" && $0 != fresh && !ResourceIdentity.isControl($0) }.sorted {
+                $0.value < $1.value
+            }
+        let members = all.map { index[$0]! }
+        let start = members.map { globs[$0].state([0]) }
+        var seen: Set<[Int32]> = [start]
+        var queue: [([Int32], String)] = [(start, "")]
+        var head = 0
+        var found: [[Bool]: String] = [:]
+        var order: [[Bool]] = []
+        while head < queue.count && queue.count < limit {
+            let (current, name) = queue[head]
+            head += 1
+            if !name.isEmpty && name != "." && name != "..",
+                !excluded.indices.contains(where: {
+                    globs[members[patterns.count + $0]].accepting[Int(current[patterns.count + $0])]
+                })
+            {
+                let vector = patterns.indices.map { globs[members[$0]].accepting[Int(current[$0])] }
+                if found[vector] == nil {
+                    found[vector] = name
+                    order.append(vector)
+                }
+            }
+            for scalar in letters {
+                var following = current
+                for position in members.indices {
+                    following[position] = globs[members[position]].step(current[position], scalar)
+                }
+                if seen.insert(following).inserted {
+                    var longer = name
+                    longer.unicodeScalars.append(scalar)
+                    queue.append((following, longer))
+                }
+            }
+        }
+        return order.map { ($0, found[$0]!) }
+    }
+
+    /// A conjunction without the patterns it excludes that share no name with the patterns it
+    /// needs (they exclude nothing), or ``AccessPlan/Residual/nothing`` when one excluded pattern
+    /// holds every name a needed one does.
+    private mutating func narrowed(_ term: AccessPlan.Residual) -> AccessPlan.Residual {
+        guard case .all(let parts) = term else { return term }
+        let needed = parts.filter { if case .pattern = $0 { true } else { false } }
+        guard !needed.isEmpty else { return term }
+        let need = AccessPlan.Residual.allOf(needed)
+        var kept: [AccessPlan.Residual] = []
+        for part in parts {
+            if case .complement(let excluded) = part, case .pattern(let pattern) = excluded {
+                if needed.contains(where: {
+                    if case .pattern(let wide) = $0 {
+                        RulesFile.patternCovers(pattern.description, wide.description)
+                            && !pattern.description.contains("\\") && !wide.description.contains("\\")
+                    } else {
+                        false
+                    }
+                }) {
+                    return .nothing
+                }
+                if search(.allOf([need, excluded])) == nil { continue }
+            }
+            kept.append(part)
+        }
+        return .allOf(kept)
+    }
+
+    /// `residual` as a union of conjunctions of patterns and excluded patterns, each holding some
+    /// name, without an excluded pattern that shares no name with the needed ones, a needed one
+    /// that another needed one lies inside, or a conjunction that the others hold already; `nil`
+    /// when the residual does not split into few enough conjunctions.
+    mutating func normalForm(_ residual: AccessPlan.Residual) -> AccessPlan.Residual? {
+        var kept: [AccessPlan.Residual] = []
+        for term in Self.terms(Self.inward(residual, negated: false)) {
+            let narrow = narrowed(term)
+            guard search(narrow) != nil else { continue }
+            guard case .all(let parts) = narrow else {
+                kept.append(narrow)
+                continue
+            }
+            if parts.contains(where: { if case .any = $0 { true } else { false } }) { return nil }
+            let needed = parts.compactMap { part -> AccessPlan.Pattern? in
+                if case .pattern(let pattern) = part { pattern } else { nil }
+            }
+            let plain = { (pattern: AccessPlan.Pattern) in !pattern.runs.contains { $0.contains("*") } }
+            let wider = needed.enumerated().filter { index, pattern in
+                needed.enumerated().contains { other, inner in
+                    other != index && plain(pattern) && plain(inner)
+                        && RulesFile.patternCovers(
+                            pattern.runs.joined(separator: "*"), inner.runs.joined(separator: "*"))
+                        && (pattern != inner || other < index)
+                }
+            }.map(\.element)
+            kept.append(
+                .allOf(
+                    parts.filter { part in
+                        if case .pattern(let pattern) = part { !wider.contains(pattern) } else { true }
+                    }))
+        }
+        guard kept.count <= 16 else { return .anyOf(kept) }
+        var index = 0
+        while index < kept.count {
+            var others = kept
+            others.remove(at: index)
+            if search(.allOf([kept[index], .not(.anyOf(others))])) == nil {
+                kept = others
+            } else {
+                index += 1
+            }
+        }
+        return .anyOf(kept)
+    }
+
+    /// `residual` with each `not` moved onto a pattern (De Morgan).
+    private static func inward(_ residual: AccessPlan.Residual, negated: Bool) -> AccessPlan.Residual {
+        switch residual {
+        case .everything, .nothing, .unplanned: return negated ? .not(residual) : residual
+        case .pattern: return negated ? .not(residual) : residual
+        case .all(let members):
+            let inner = members.map { inward($0, negated: negated) }
+            return negated ? .anyOf(inner) : .allOf(inner)
+        case .any(let members):
+            let inner = members.map { inward($0, negated: negated) }
+            return negated ? .allOf(inner) : .anyOf(inner)
+        case .complement(let member): return inward(member, negated: !negated)
+        }
+    }
+
+    /// The most conjunctions a residual is split into; past it, the rest is walked whole.
+    private static let termLimit = 4096
+
+    /// `residual` (negations inward) as a union of parts, each with no union left in it where
+    /// the count allows.
+    private static func terms(_ residual: AccessPlan.Residual) -> [AccessPlan.Residual] {
+        switch residual {
+        case .nothing: return []
+        case .any(let members): return members.flatMap(terms)
+        case .all(let members):
+            var result: [[AccessPlan.Residual]] = [[]]
+            for member in members {
+                let options = terms(member)
+                if options.isEmpty { return [] }
+                if result.count * options.count > termLimit {
+                    result = result.map { $0 + [.anyOf(options)] }
+                } else {
+                    result = result.flatMap { prefix in options.map { prefix + [$0] } }
+                }
+            }
+            return result.map(AccessPlan.Residual.allOf)
+        default: return [residual]
+        }
+    }
+
+    /// The shortest name in `residual`, by a breadth-first walk of its patterns' automata.
+    private mutating func search(_ residual: AccessPlan.Residual) -> String? {
+        if let known = searched[residual] { return known }
+        let result = walk(residual)
+        searched[residual] = .some(result)
+        return result
+    }
+
+    private mutating func walk(_ residual: AccessPlan.Residual) -> String? {
+        switch residual {
+        case .everything: return ""
+        case .nothing: return nil
+        default: break
+        }
+        var used: [AccessPlan.Pattern] = []
+        Self.collect(residual, into: &used)
+        var scalars: Set<Unicode.Scalar> = [alphabet.last!]
+        for pattern in used {
+            if index[pattern] == nil {
+                // A pattern made of the alphabet's characters keeps the walk exact.
+                index[pattern] = globs.count
+                globs.append(Glob(pattern))
+            }
+            for run in pattern.runs { scalars.formUnion(run.unicodeScalars) }
+        }
+        let letters = scalars.sorted { $0.value < $1.value }
+        let members = Array(Set(used.compactMap { index[$0] })).sorted()
+        var slot: [AccessPlan.Pattern: Int] = [:]
+        for pattern in used { slot[pattern] = members.firstIndex(of: index[pattern]!) }
+        var start: [Int32] = []
+        for member in members { start.append(globs[member].state([0])) }
+        var seen: Set<[Int32]> = [start]
+        var states = [start]
+        var parent: [(Int, Unicode.Scalar)] = [(-1, " ")]
+        var head = 0
+        while head < states.count {
+            let current = states[head]
+            if holds(residual, current, members, slot) {
+                var symbols: [Unicode.Scalar] = []
+                var at = head
+                while parent[at].0 >= 0 {
+                    symbols.append(parent[at].1)
+                    at = parent[at].0
+                }
+                var name = ""
+                name.unicodeScalars.append(contentsOf: symbols.reversed())
+                return name
+            }
+            head += 1
+            // No longer name can be in it.
+            if settled(residual, current, members, slot) == false { continue }
+            for scalar in letters {
+                var following = current
+                for (position, member) in members.enumerated() {
+                    following[position] = globs[member].step(current[position], scalar)
+                }
+                if seen.insert(following).inserted {
+                    states.append(following)
+                    parent.append((head - 1, scalar))
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Whether `residual` holds at the joint state `state` (each member pattern's state).
+    private func holds(
+        _ residual: AccessPlan.Residual, _ state: [Int32], _ members: [Int], _ slot: [AccessPlan.Pattern: Int]
+    ) -> Bool {
+        switch residual {
+        case .everything: return true
+        case .nothing, .unplanned: return false
+        case .pattern(let pattern):
+            let position = slot[pattern]!
+            return globs[members[position]].accepting[Int(state[position])]
+        case .all(let parts): return parts.allSatisfy { holds($0, state, members, slot) }
+        case .any(let parts): return parts.contains { holds($0, state, members, slot) }
+        case .complement(let member): return !holds(member, state, members, slot)
+        }
+    }
+
+    /// Whether `residual` holds for every name that goes on from `state` (`true`), for none
+    /// (`false`), or is not settled yet (`nil`): a pattern that can no longer match, or that
+    /// matches whatever follows, settles.
+    private func settled(
+        _ residual: AccessPlan.Residual, _ state: [Int32], _ members: [Int], _ slot: [AccessPlan.Pattern: Int]
+    ) -> Bool? {
+        switch residual {
+        case .everything: return true
+        case .nothing, .unplanned: return false
+        case .pattern(let pattern):
+            let position = slot[pattern]!
+            return globs[members[position]].settled[Int(state[position])]
+        case .all(let parts):
+            var result: Bool? = true
+            for part in parts {
+                switch settled(part, state, members, slot) {
+                case false: return false
+                case nil: result = nil
+                default: break
+                }
+            }
+            return result
+        case .any(let parts):
+            var result: Bool? = false
+            for part in parts {
+                switch settled(part, state, members, slot) {
+                case true: return true
+                case nil: result = nil
+                default: break
+                }
+            }
+            return result
+        case .complement(let member): return settled(member, state, members, slot).map { !$0 }
+        }
+    }
+}

@@ -107,6 +107,13 @@ enum Plan: RequestCommand {
                 )
                 return .error
             }
+            guard plan.attributeNames.isEmpty else {
+                let names = plan.attributeNames.map { "'\(printable($0))'" }.joined(separator: ", ")
+                console.err(
+                    "error: no exact SQL: the plan reads the resources' attribute \(names), which has no column, so each name must be asked"
+                )
+                return .error
+            }
             // The real values: the caller asked for a query to run (docs/cli.md).
             let dialect = request.arguments.value("dialect").flatMap(SQLDialect.init(rawValue:)) ?? .sqlite
             console.out(plan.sql(column: request.arguments.value("column") ?? "resource", dialect: dialect))

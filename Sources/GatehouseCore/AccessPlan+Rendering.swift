@@ -35,7 +35,7 @@ extension AccessPlan {
     private static func sql(_ residual: Residual, column: String, dialect: SQLDialect) -> String {
         switch residual {
         case .everything: return "(1 = 1)"
-        case .nothing, .unplanned: return "(1 = 0)"
+        case .nothing, .unplanned, .attribute: return "(1 = 0)"
         // No row the expression can select holds NUL (SQLDialect.exactRows).
         case .pattern(let pattern) where pattern.runs.contains(where: { $0.utf8.contains(0) }):
             return "(1 = 0)"
@@ -104,7 +104,7 @@ extension AccessPlan {
     /// The prefixes every name in `residual` starts with, or `nil` when it bounds none.
     private static func prefixes(_ residual: Residual) -> [String]? {
         switch residual {
-        case .everything, .complement, .unplanned: return nil
+        case .everything, .complement, .unplanned, .attribute: return nil
         case .nothing: return []
         case .pattern(let pattern): return [pattern.runs[0]]
         case .any(let members):
@@ -137,11 +137,16 @@ extension AccessPlan: Encodable {
 
 extension AccessPlan.Residual: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case match, allOf, anyOf, not, checkEach
+        case match, allOf, anyOf, not, checkEach, attribute
+    }
+
+    private enum AttributeKeys: String, CodingKey {
+        case name, equals
     }
 
     /// `true` (everything), `false` (nothing), `{"match": ["docs/", ""]}` (the pattern's runs),
-    /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}` or `{"checkEach": "gatekeeper"}`.
+    /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}`, `{"checkEach": "gatekeeper"}` or
+    /// `{"attribute": {"name": "owner", "equals": "alice"}}`.
     public func encode(to encoder: any Encoder) throws {
         if self == .everything || self == .nothing {
             var container = encoder.singleValueContainer()
@@ -155,6 +160,10 @@ extension AccessPlan.Residual: Encodable {
         case .any(let members): try container.encode(members, forKey: .anyOf)
         case .complement(let member): try container.encode(member, forKey: .not)
         case .unplanned(let gatekeeper): try container.encode(gatekeeper, forKey: .checkEach)
+        case .attribute(let key, let value):
+            var predicate = container.nestedContainer(keyedBy: AttributeKeys.self, forKey: .attribute)
+            try predicate.encode(key, forKey: .name)
+            try predicate.encode(value, forKey: .equals)
         }
     }
 }

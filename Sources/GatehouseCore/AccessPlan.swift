@@ -256,13 +256,15 @@ extension AccessPlan {
             }
         }
 
-        /// The largest (`unplanned` true) or smallest set the gate may allow.
-        func bound(unplanned: Bool) -> Residual {
+        /// The largest (`unplanned` true) or smallest set the gate may allow, over names alone:
+        /// each attribute predicate but those on `keeping` taken as a part to check each name.
+        func bound(unplanned: Bool, keeping: Set<String> = []) -> Residual {
             switch self {
             case .everything, .nothing, .pattern: self
-            case .all(let members): .allOf(members.map { $0.bound(unplanned: unplanned) })
-            case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned) })
-            case .complement(let member): .not(member.bound(unplanned: !unplanned))
+            case .all(let members): .allOf(members.map { $0.bound(unplanned: unplanned, keeping: keeping) })
+            case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned, keeping: keeping) })
+            case .complement(let member): .not(member.bound(unplanned: !unplanned, keeping: keeping))
+            case .attribute(let key, _) where keeping.contains(key): self
             case .unplanned, .attribute: unplanned ? .everything : .nothing
             }
         }

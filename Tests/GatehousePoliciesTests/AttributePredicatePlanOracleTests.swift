@@ -90,14 +90,14 @@ struct AttributePredicatePlanOracleTests {
         }
     }
 
-    // 12 universes × 20 callers × about 275 names: 66,120 pairs each, 48,181 of them under a plan
+    // 10 universes × 20 callers × about 275 names: over 50,000 pairs each, most of them under a plan
     // with no part left to check each name (the rest read `{owner}` in a placeholder).
     @Test func aPlanWithOwnerPredicatesAgreesWithEveryDecisionOfItsRules() async throws {
         var tally = Tally()
-        for seed in UInt64(300)..<312 {
+        for seed in UInt64(300)..<310 {
             try await Self.check(seed, inverted: false, into: &tally)
         }
-        #expect(tally.pairs >= 60_000 && tally.exactPairs >= 45_000, "\(tally.exactPairs) of \(tally.pairs)")
+        #expect(tally.pairs >= 50_000 && tally.exactPairs >= 35_000, "\(tally.exactPairs) of \(tally.pairs)")
         #expect(tally.plansWithPredicates >= 20, "\(tally.plansWithPredicates)")
         #expect(tally.allowedByPredicate >= 100, "\(tally.allowedByPredicate)")
         #expect(tally.disagreements.isEmpty, "\(tally.disagreements)")
@@ -105,10 +105,10 @@ struct AttributePredicatePlanOracleTests {
 
     @Test func theNotOfAPlanWithOwnerPredicatesAgreesWithEveryDecision() async throws {
         var tally = Tally()
-        for seed in UInt64(300)..<312 {
+        for seed in UInt64(300)..<310 {
             try await Self.check(seed, inverted: true, into: &tally)
         }
-        #expect(tally.pairs >= 60_000 && tally.exactPairs >= 45_000, "\(tally.exactPairs) of \(tally.pairs)")
+        #expect(tally.pairs >= 50_000 && tally.exactPairs >= 35_000, "\(tally.exactPairs) of \(tally.pairs)")
         #expect(tally.plansWithPredicates >= 20, "\(tally.plansWithPredicates)")
         #expect(tally.allowedByPredicate >= 100, "\(tally.allowedByPredicate)")
         #expect(tally.disagreements.isEmpty, "\(tally.disagreements)")

@@ -126,9 +126,9 @@ struct PatternAutomaton {
     /// shortest such name: never empty, `.` or `..`, never holding `/` or a control character.
     /// Past `limit` states the walk stops, and sets only longer names reach are not found.
     mutating func classes(
-        of patterns: [AccessPlan.Pattern], excluding excluded: [AccessPlan.Pattern], limit: Int = 50_000
+        of patterns: [AccessPlan.Pattern], excluding excluded: Set<String>, limit: Int = 50_000
     ) -> [(matches: [Bool], name: String)] {
-        let all = patterns + excluded
+        let all = patterns
         var scalars: Set<Unicode.Scalar> = [alphabet.last!]
         for pattern in all {
             if index[pattern] == nil {
@@ -146,7 +146,9 @@ struct PatternAutomaton {
             }
         let members = all.map { index[$0]! }
         let start = members.map { globs[$0].state([0]) }
-        var seen: Set<[Int32]> = [start]
+        // A state with the name's length up to 3: the empty name, `.` and `..` are not stand-ins,
+        // so a longer name must go on from the same patterns' states.
+        var seen: Set<[Int32]> = [start + [0]]
         var queue: [([Int32], String)] = [(start, "")]
         var head = 0
         var found: [[Bool]: String] = [:]
@@ -154,11 +156,7 @@ struct PatternAutomaton {
         while head < queue.count && queue.count < limit {
             let (current, name) = queue[head]
             head += 1
-            if !name.isEmpty && name != "." && name != "..",
-                !excluded.indices.contains(where: {
-                    globs[members[patterns.count + $0]].accepting[Int(current[patterns.count + $0])]
-                })
-            {
+            if !name.isEmpty && name != "." && name != "..", !excluded.contains(name) {
                 let vector = patterns.indices.map { globs[members[$0]].accepting[Int(current[$0])] }
                 if found[vector] == nil {
                     found[vector] = name
@@ -170,9 +168,9 @@ struct PatternAutomaton {
                 for position in members.indices {
                     following[position] = globs[members[position]].step(current[position], scalar)
                 }
-                if seen.insert(following).inserted {
-                    var longer = name
-                    longer.unicodeScalars.append(scalar)
+                var longer = name
+                longer.unicodeScalars.append(scalar)
+                if seen.insert(following + [Int32(min(longer.unicodeScalars.count, 3))]).inserted {
                     queue.append((following, longer))
                 }
             }

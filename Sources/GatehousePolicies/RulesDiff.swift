@@ -71,6 +71,15 @@ public struct RulesDiff: Sendable {
             }
         }
 
+        /// What decides for `subject`: the rules that may hold for it as written (lines aside,
+        /// sorted) and its groups. Two versions with the same for a subject decide alike for it.
+        func signature(for subject: String) -> [String] {
+            candidates(for: subject).map { rule in
+                "\(rule.effect == .allow ? "allow" : "deny") \(rule.subject) \(rule.action) \(rule.resource) "
+                    + rule.conditions.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+            }.sorted() + ["groups:"] + file.groups(of: subject).sorted()
+        }
+
         /// The rules whose subject may hold `subject`, in line order.
         func candidates(for subject: String?) -> [RulesFile.Rule] {
             guard let subject else { return wide }
@@ -146,6 +155,11 @@ public struct RulesDiff: Sendable {
         var memo: [Folding: Outcome?] = [:]
         for values in attributeClasses(given: attributes) {
             for who in subjects {
+                // A named subject whose rules and groups are the same in both versions: nothing
+                // changes for it, whatever the action and attributes.
+                if let name = who.name, oldIndex.signature(for: name) == newIndex.signature(for: name) {
+                    continue
+                }
                 for what in actions {
                     let template = Change(
                         subject: who.name, withoutSubject: who.withoutSubject, subjectMatches: who.matches,
@@ -502,10 +516,10 @@ extension RulesDiff {
         -> [(matches: [String], stand: String)]
     {
         let wild = patterns.map { AccessPlan.Pattern($0) }
-        let exact = excluding.sorted().map { AccessPlan.Pattern(runs: [$0]) }
         var automaton = PatternAutomaton(
-            (wild + exact).map { AccessPlan.Residual.matching($0) }, extra: avoiding)
-        return automaton.classes(of: wild, excluding: exact).map { atom in
+            wild.map { AccessPlan.Residual.matching($0) },
+            extra: avoiding.union(excluding.flatMap(\.unicodeScalars)))
+        return automaton.classes(of: wild, excluding: excluding).map { atom in
             (patterns.indices.filter { atom.matches[$0] }.map { patterns[$0] }, atom.name)
         }
     }

@@ -158,6 +158,8 @@ enum Diff: Subcommand {
         case .any(let members): .object([("anyOf", .array(members.map(json)))])
         case .complement(let member): .object([("not", json(member))])
         case .unplanned(let gatekeeper): .object([("checkEach", .string(gatekeeper))])
+        case .attribute(let key, let value):
+            .object([("attribute", .object([("name", .string(key)), ("equals", .string(value))]))])
         }
     }
 }

@@ -23,6 +23,10 @@ enum Plan: RequestCommand {
             name: "column", valueName: "NAME",
             help: "the column of resource names for --sql (default: resource)"),
         CommandLineArguments.Option(
+            name: "attribute-column", valueName: "ATTR=COLUMN",
+            help: "the column --sql reads the resources' attribute ATTR from; repeat for more",
+            repeatable: true),
+        CommandLineArguments.Option(
             name: "dialect", valueName: "sqlite|postgresql",
             help: "the database --sql writes for, exact on its default settings (default: sqlite)"),
     ]
@@ -56,6 +60,19 @@ enum Plan: RequestCommand {
                 throw .init(
                     message: "--dialect \"\(printable(dialect))\" is not a dialect\(close); give "
                         + names.joined(separator: " or "))
+            }
+        }
+        for pair in arguments.all("attribute-column") {
+            guard arguments.flag("sql") else {
+                throw .init(message: "--attribute-column names a column of --sql; add --sql")
+            }
+            guard let (name, column) = CommandLineArguments.splitAtEquals(pair), !name.isEmpty,
+                isPlainColumn(column)
+            else {
+                throw .init(
+                    message:
+                        "--attribute-column \"\(printable(pair))\" is not ATTR=COLUMN with a plain column "
+                        + "name (NAME or TABLE.NAME: letters, digits and _, not starting with a digit)")
             }
         }
         if let column = arguments.value("column") {
@@ -107,9 +124,24 @@ enum Plan: RequestCommand {
                 )
                 return .error
             }
+            var columns: [String: String] = [:]
+            for pair in request.arguments.all("attribute-column") {
+                if let (name, column) = CommandLineArguments.splitAtEquals(pair) { columns[name] = column }
+            }
+            let lacking = plan.attributesWithoutColumn(columns)
+            guard lacking.isEmpty else {
+                let names = lacking.map { "'\(printable($0))'" }.joined(separator: ", ")
+                console.err(
+                    "error: no exact SQL: the plan reads the resources' attribute \(names), which has no column "
+                        + "(give --attribute-column ATTR=COLUMN), so each name must be asked")
+                return .error
+            }
             // The real values: the caller asked for a query to run (docs/cli.md).
             let dialect = request.arguments.value("dialect").flatMap(SQLDialect.init(rawValue:)) ?? .sqlite
-            console.out(plan.sql(column: request.arguments.value("column") ?? "resource", dialect: dialect))
+            console.out(
+                plan.sql(
+                    column: request.arguments.value("column") ?? "resource", attributeColumns: columns,
+                    dialect: dialect))
             return .ok
         }
         // Masked values read `(masked)` inside the substituted patterns, as in every record.

@@ -17,9 +17,22 @@ extension AccessPlan {
     /// database accepts: exact names as `IN` lists, the rest as balanced `OR`/`AND` trees. See
     /// docs/plans.md.
     public func sql(column: String, dialect: SQLDialect) -> String {
+        sql(column: column, attributeColumns: [:], dialect: dialect)
+    }
+
+    /// ``sql(column:dialect:)`` with each resource attribute of `attributeColumns` read from its
+    /// column (`name` or `table.name`, quoted as `column` is): an attribute predicate
+    /// (``Residual/attribute(_:equals:)``) renders as `(c IS NOT NULL AND c = 'value')`, so that a
+    /// row whose column is `NULL` is a resource without the attribute, as in
+    /// ``permits(_:attributes:)``. A predicate on an attribute with no column renders as a part
+    /// that must check each name (false where it would allow: fail closed);
+    /// ``attributesWithoutColumn(_:)`` names them. Exact where the columns hold text in NFC (a
+    /// decision compares the resource's value in NFC). See docs/plans.md.
+    public func sql(column: String, attributeColumns: [String: String], dialect: SQLDialect) -> String {
         let quoted = dialect.identifier(column)
-        let residual = residual.bound(unplanned: false)
-        let expression = Self.sql(residual, column: quoted, dialect: dialect)
+        let residual = residual.bound(unplanned: false, keeping: Set(attributeColumns.keys))
+        let columns = attributeColumns.mapValues(dialect.identifier)
+        let expression = Self.sql(residual, column: quoted, attributes: columns, dialect: dialect)
         // Names alone (`=`, `IN`) or nothing select no row holding NUL; anything else may.
         func isNames(_ residual: Residual) -> Bool {
             switch residual {
@@ -32,9 +45,25 @@ extension AccessPlan {
         return isNames(residual) ? expression : dialect.exactRows(expression, column: quoted)
     }
 
-    private static func sql(_ residual: Residual, column: String, dialect: SQLDialect) -> String {
+    /// The attributes the predicates read that `attributeColumns` has no column for, each once,
+    /// in order: where ``sql(column:attributeColumns:dialect:)`` must check each name.
+    public func attributesWithoutColumn(_ attributeColumns: [String: String]) -> [String] {
+        attributeNames.filter { attributeColumns[$0] == nil }
+    }
+
+    private static func sql(
+        _ residual: Residual, column: String, attributes: [String: String], dialect: SQLDialect
+    ) -> String {
+        func sql(_ residual: Residual, column: String, dialect: SQLDialect) -> String {
+            Self.sql(residual, column: column, attributes: attributes, dialect: dialect)
+        }
         switch residual {
         case .everything: return "(1 = 1)"
+        case .attribute(let key, let value):
+            // The value is folded from a rules file and the caller: never NUL (a placeholder's
+            // value holds no control character); one that did would match nothing.
+            guard let quoted = attributes[key], !value.utf8.contains(0) else { return "(1 = 0)" }
+            return "(\(quoted) IS NOT NULL AND \(quoted) = \(dialect.literal(value)))"
         case .nothing, .unplanned: return "(1 = 0)"
         // No row the expression can select holds NUL (SQLDialect.exactRows).
         case .pattern(let pattern) where pattern.runs.contains(where: { $0.utf8.contains(0) }):
@@ -104,7 +133,7 @@ extension AccessPlan {
     /// The prefixes every name in `residual` starts with, or `nil` when it bounds none.
     private static func prefixes(_ residual: Residual) -> [String]? {
         switch residual {
-        case .everything, .complement, .unplanned: return nil
+        case .everything, .complement, .unplanned, .attribute: return nil
         case .nothing: return []
         case .pattern(let pattern): return [pattern.runs[0]]
         case .any(let members):
@@ -137,11 +166,16 @@ extension AccessPlan: Encodable {
 
 extension AccessPlan.Residual: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case match, allOf, anyOf, not, checkEach
+        case match, allOf, anyOf, not, checkEach, attribute
+    }
+
+    private enum AttributeKeys: String, CodingKey {
+        case name, equals
     }
 
     /// `true` (everything), `false` (nothing), `{"match": ["docs/", ""]}` (the pattern's runs),
-    /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}` or `{"checkEach": "gatekeeper"}`.
+    /// `{"allOf": […]}`, `{"anyOf": […]}`, `{"not": …}`, `{"checkEach": "gatekeeper"}` or
+    /// `{"attribute": {"name": "owner", "equals": "alice"}}`.
     public func encode(to encoder: any Encoder) throws {
         if self == .everything || self == .nothing {
             var container = encoder.singleValueContainer()
@@ -155,6 +189,10 @@ extension AccessPlan.Residual: Encodable {
         case .any(let members): try container.encode(members, forKey: .anyOf)
         case .complement(let member): try container.encode(member, forKey: .not)
         case .unplanned(let gatekeeper): try container.encode(gatekeeper, forKey: .checkEach)
+        case .attribute(let key, let value):
+            var predicate = container.nestedContainer(keyedBy: AttributeKeys.self, forKey: .attribute)
+            try predicate.encode(key, forKey: .name)
+            try predicate.encode(value, forKey: .equals)
         }
     }
 }

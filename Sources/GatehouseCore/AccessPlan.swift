@@ -25,14 +25,35 @@ public struct AccessPlan: Sendable, Hashable {
     /// Whether no part must check each name.
     package var isExact: Bool { unplanned.isEmpty }
 
-    /// Whether `resource` keeps ``identity`` and the residual holds; a part that must check each
-    /// name counts as not permitting (fail closed).
+    /// Whether `resource` keeps ``identity`` and the residual holds for a resource with no
+    /// attributes of its own: ``permits(_:attributes:)`` with none, so an attribute predicate
+    /// (``Residual/attribute(_:equals:)``) is false there, as a condition on a missing attribute is
+    /// in a decision. A part that must check each name counts as not permitting (fail closed).
     public func permits(_ resource: String) -> Bool {
-        identity.violation(in: resource) == nil && residual.holds(for: resource, unplanned: false)
+        permits(resource, attributes: [:])
     }
 
-    /// The plan with every part that must check each name taken as allowing: a superset, for a
-    /// listing that still asks the gate about each name.
+    /// Whether `resource`, whose own attributes (those the service takes from its resources, such
+    /// as `owner`) are `attributes`, keeps ``identity`` and the residual holds: an attribute
+    /// predicate holds where `attributes` has the name and its value, in NFC, is the predicate's.
+    /// A name `attributes` lacks counts as missing, never as the caller's value. A part that must
+    /// check each name counts as not permitting (fail closed). Agrees with the gate's decision on
+    /// the request with those resource attributes, wherever the plan has no such part.
+    public func permits(_ resource: String, attributes: [String: String]) -> Bool {
+        identity.violation(in: resource) == nil
+            && residual.holds(for: resource, attributes: attributes, unplanned: false)
+    }
+
+    /// The names of the resource attributes the residual's predicates read, each once, in order:
+    /// a rendering that has no column for one of them must check each name there.
+    public var attributeNames: [String] {
+        var seen: Set<String> = []
+        return residual.attributesRead.filter { seen.insert($0).inserted }
+    }
+
+    /// The plan with every part that must check each name, and every attribute predicate, taken
+    /// as allowing: a superset over names alone, for a listing that still asks the gate about each
+    /// name.
     public var candidates: AccessPlan {
         AccessPlan(residual.bound(unplanned: true), identity: identity)
     }
@@ -153,6 +174,10 @@ extension AccessPlan {
         case complement(Residual)
         /// The names a gatekeeper that cannot plan decides, one by one.
         case unplanned(String)
+        /// The resources whose own attribute `name` (one the service takes from its resources,
+        /// such as `owner`) is, in NFC, exactly `value`; none where the resource lacks it. A rule's
+        /// condition on such an attribute becomes one, its placeholders folded from the caller.
+        case attribute(String, equals: String)
 
         /// The names a pattern matches; see ``Pattern``.
         public static func matching(_ spelling: String) -> Residual {
@@ -202,34 +227,52 @@ extension AccessPlan {
             }
         }
 
-        /// Whether `name` is in the set, a part that must check each name counting as `unplanned`.
-        func holds(for name: String, unplanned: Bool) -> Bool {
+        /// Whether `name`, a resource with the attributes `attributes`, is in the set, a part that
+        /// must check each name counting as `unplanned`.
+        func holds(for name: String, attributes: [String: String] = [:], unplanned: Bool) -> Bool {
             switch self {
             case .everything: true
             case .nothing: false
             case .pattern(let pattern): pattern.matches(name)
-            case .all(let members): members.allSatisfy { $0.holds(for: name, unplanned: unplanned) }
-            case .any(let members): members.contains { $0.holds(for: name, unplanned: unplanned) }
-            case .complement(let member): !member.holds(for: name, unplanned: !unplanned)
+            case .all(let members):
+                members.allSatisfy { $0.holds(for: name, attributes: attributes, unplanned: unplanned) }
+            case .any(let members):
+                members.contains { $0.holds(for: name, attributes: attributes, unplanned: unplanned) }
+            case .complement(let member):
+                !member.holds(for: name, attributes: attributes, unplanned: !unplanned)
             case .unplanned: unplanned
+            case .attribute(let key, let value):
+                attributes[key].map { ResourceIdentity.normalized($0) == value } ?? false
             }
         }
 
-        /// The largest (`unplanned` true) or smallest set the gate may allow.
-        func bound(unplanned: Bool) -> Residual {
+        /// The attribute names the predicates read, in order (repeats included).
+        var attributesRead: [String] {
+            switch self {
+            case .everything, .nothing, .pattern, .unplanned: []
+            case .all(let members), .any(let members): members.flatMap(\.attributesRead)
+            case .complement(let member): member.attributesRead
+            case .attribute(let key, _): [key]
+            }
+        }
+
+        /// The largest (`unplanned` true) or smallest set the gate may allow, over names alone:
+        /// each attribute predicate but those on `keeping` taken as a part to check each name.
+        func bound(unplanned: Bool, keeping: Set<String> = []) -> Residual {
             switch self {
             case .everything, .nothing, .pattern: self
-            case .all(let members): .allOf(members.map { $0.bound(unplanned: unplanned) })
-            case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned) })
-            case .complement(let member): .not(member.bound(unplanned: !unplanned))
-            case .unplanned: unplanned ? .everything : .nothing
+            case .all(let members): .allOf(members.map { $0.bound(unplanned: unplanned, keeping: keeping) })
+            case .any(let members): .anyOf(members.map { $0.bound(unplanned: unplanned, keeping: keeping) })
+            case .complement(let member): .not(member.bound(unplanned: !unplanned, keeping: keeping))
+            case .attribute(let key, _) where keeping.contains(key): self
+            case .unplanned, .attribute: unplanned ? .everything : .nothing
             }
         }
 
         /// The set with each part that `gatekeeper` must check said to be `shown`'s.
         func renamingUnplanned(_ gatekeeper: String, to shown: String) -> Residual {
             switch self {
-            case .everything, .nothing, .pattern: self
+            case .everything, .nothing, .pattern, .attribute: self
             case .all(let members): .all(members.map { $0.renamingUnplanned(gatekeeper, to: shown) })
             case .any(let members): .any(members.map { $0.renamingUnplanned(gatekeeper, to: shown) })
             case .complement(let member): .complement(member.renamingUnplanned(gatekeeper, to: shown))
@@ -240,7 +283,7 @@ extension AccessPlan {
         /// The gatekeepers that must check each name, in order (repeats included).
         var gatekeepersToAsk: [String] {
             switch self {
-            case .everything, .nothing, .pattern: []
+            case .everything, .nothing, .pattern, .attribute: []
             case .all(let members), .any(let members): members.flatMap(\.gatekeepersToAsk)
             case .complement(let member): member.gatekeepersToAsk
             case .unplanned(let gatekeeper): [gatekeeper]
@@ -257,6 +300,7 @@ extension AccessPlan {
             case .any(let members): "any(\(members.map(\.description).joined(separator: ", ")))"
             case .complement(let member): "not(\(member))"
             case .unplanned(let gatekeeper): "check each name with \"\(gatekeeper)\""
+            case .attribute(let key, let value): "\(key) = \"\(value)\""
             }
         }
     }

@@ -65,6 +65,7 @@ package struct Redaction: Sendable {
         case .all(let members): .all(members.map(self.residual))
         case .any(let members): .any(members.map(self.residual))
         case .complement(let member): .complement(self.residual(member))
+        case .attribute(let key, let value): .attribute(key, equals: erased(value))
         }
     }
 

@@ -96,7 +96,7 @@ struct PatternAutomaton {
 
     private static func collect(_ residual: AccessPlan.Residual, into patterns: inout [AccessPlan.Pattern]) {
         switch residual {
-        case .everything, .nothing, .unplanned: break
+        case .everything, .nothing, .unplanned, .attribute: break
         case .pattern(let pattern): patterns.append(pattern)
         case .all(let members), .any(let members): for member in members { collect(member, into: &patterns) }
         case .complement(let member): collect(member, into: &patterns)
@@ -255,7 +255,7 @@ struct PatternAutomaton {
     /// `residual` with each `not` moved onto a pattern (De Morgan).
     private static func inward(_ residual: AccessPlan.Residual, negated: Bool) -> AccessPlan.Residual {
         switch residual {
-        case .everything, .nothing, .unplanned: return negated ? .not(residual) : residual
+        case .everything, .nothing, .unplanned, .attribute: return negated ? .not(residual) : residual
         case .pattern: return negated ? .not(residual) : residual
         case .all(let members):
             let inner = members.map { inward($0, negated: negated) }
@@ -363,7 +363,7 @@ struct PatternAutomaton {
     ) -> Bool {
         switch residual {
         case .everything: return true
-        case .nothing, .unplanned: return false
+        case .nothing, .unplanned, .attribute: return false
         case .pattern(let pattern):
             let position = slot[pattern]!
             return globs[members[position]].accepting[Int(state[position])]
@@ -381,7 +381,7 @@ struct PatternAutomaton {
     ) -> Bool? {
         switch residual {
         case .everything: return true
-        case .nothing, .unplanned: return false
+        case .nothing, .unplanned, .attribute: return false
         case .pattern(let pattern):
             let position = slot[pattern]!
             return globs[members[position]].settled[Int(state[position])]

@@ -4,21 +4,26 @@ extension RulesFile {
     /// The part of these rules for `request`: where a rule that holds for the caller allows and
     /// none denies, as a decision does.
     ///
-    /// A rule that reads an attribute the service takes from its resources (a condition on it, or
-    /// a placeholder naming it; see `AccessPlan/Request/resourceAttributeNames`) is never folded,
-    /// neither from a value of the caller nor as missing: each resource has its own value. Its
-    /// region, the names its resource pattern can match with such placeholders read as `*`, is left
-    /// to `gatekeeper` to decide name by name, as `AccessPlan/Residual/unplanned(_:)`. A deny
+    /// A rule that reads an attribute the service takes from its resources (see
+    /// `AccessPlan/Request/resourceAttributeNames`) is never folded, neither from a value of the
+    /// caller nor as missing: each resource has its own value. A condition on such an attribute
+    /// whose value reads only the caller (`owner=alice`, `owner={subject}`) becomes an attribute
+    /// predicate, `AccessPlan/Residual/attribute(_:equals:)`, its placeholders folded from the
+    /// caller: the part stays exact. A rule that reads such an attribute in a placeholder (in its
+    /// resource, `docs/{owner}/*`, or in a condition's value, `tenant={owner}`) has its region,
+    /// the names its resource pattern can match with such placeholders read as `*`, left to
+    /// `gatekeeper` to decide name by name, as `AccessPlan/Residual/unplanned(_:)`. A deny
     /// still overrides there: a name a certain deny matches is denied, a name only a rule in doubt
-    /// could allow or deny is asked. The part stays exact everywhere else.
+    /// could allow or deny is asked.
     func plan(_ request: AccessPlan.Request, gatekeeper: String) -> AccessPlan.Part {
         var certain: [Effect: [AccessPlan.Residual]] = [:]
         var inDoubt: [Effect: [AccessPlan.Residual]] = [:]
-        for (rule, region, readsTheResource) in regions(for: request) {
+        for (rule, region, readsTheResource, condition) in regions(for: request) {
+            let names = AccessPlan.Residual.allOf([.matching(region), condition])
             if readsTheResource {
-                inDoubt[rule.effect, default: []].append(.matching(region))
+                inDoubt[rule.effect, default: []].append(names)
             } else {
-                certain[rule.effect, default: []].append(.matching(region))
+                certain[rule.effect, default: []].append(names)
             }
         }
         let allows = AccessPlan.Residual.anyOf(certain[.allow] ?? [])
@@ -36,10 +41,12 @@ extension RulesFile {
 
 extension RulesFile {
     /// Each rule (of `candidates`, all by default) that holds for `request` (subject, groups,
-    /// action, conditions on the caller's attributes), in file order, with the names its resource pattern can match for it, and
-    /// whether it reads an attribute the service takes from its resources.
+    /// action, conditions on the caller's attributes), in file order, with the names its resource
+    /// pattern can match for it, whether it reads an attribute the service takes from its
+    /// resources in a placeholder, and the attribute predicates its conditions on those attributes
+    /// make (`everything` for none).
     func regions(for request: AccessPlan.Request, among candidates: [Rule]? = nil) -> [(
-        rule: Rule, region: AccessPlan.Pattern, readsTheResource: Bool
+        rule: Rule, region: AccessPlan.Pattern, readsTheResource: Bool, condition: AccessPlan.Residual
     )] {
         let planner = RulesPlanner(request, groups: request.subject.map(groups(of:)) ?? [])
         return (candidates ?? rules).compactMap { rule in
@@ -47,7 +54,7 @@ extension RulesFile {
                 AccessPlan.Pattern.matches(rule.action, request.action.rawValue),
                 let folded = planner.folded(rule)
             else { return nil }
-            return (rule, folded.region, folded.readsTheResource)
+            return (rule, folded.region, folded.readsTheResource, .allOf(folded.predicates))
         }
     }
 }
@@ -66,6 +73,8 @@ private struct RulesPlanner {
     struct Folded {
         var region: AccessPlan.Pattern
         var readsTheResource: Bool
+        /// The attribute predicates of its conditions on the resources' attributes.
+        var predicates: [AccessPlan.Residual]
     }
 
     init(_ plan: AccessPlan.Request, groups: Set<String>) {
@@ -90,16 +99,49 @@ private struct RulesPlanner {
     /// caller's has no usable value.
     func folded(_ rule: RulesFile.Rule) -> Folded? {
         var readsTheResource = false
+        var predicates: [AccessPlan.Residual] = []
         for condition in rule.conditions {
-            let names = [condition.name[...]] + Self.placeholders(in: condition.value)
-            if names.contains(where: isResourceAttribute) {
+            let placeholders = Self.placeholders(in: condition.value)
+            if placeholders.contains(where: isResourceAttribute) {
                 readsTheResource = true
+            } else if isResourceAttribute(condition.name[...]) {
+                // The value reads only the caller: fold it, and leave the resource's own value
+                // to the predicate. A placeholder with no usable value never matches.
+                guard let value = folded(condition.value) else { return nil }
+                predicates.append(.attribute(condition.name, equals: value))
             } else if !RuleCondition.holds(condition.name, condition.value, in: request) {
                 return nil
             }
         }
         guard let region = substituted(rule.resource) else { return nil }
-        return Folded(region: region.pattern, readsTheResource: readsTheResource || region.widened)
+        return Folded(
+            region: region.pattern, readsTheResource: readsTheResource || region.widened,
+            predicates: predicates)
+    }
+
+    /// A condition's `value` with each placeholder replaced by the caller's value, as
+    /// `RuleCondition` compares it (`*` is text), or `nil` when one has no usable value.
+    private func folded(_ value: String) -> String? {
+        var result = ""
+        var name: String?
+        for scalar in value.unicodeScalars {
+            if var open = name {
+                if scalar == "}" {
+                    guard let substituted = AccessPlan.Pattern.placeholderValue(Substring(open), in: request)
+                    else { return nil }
+                    result += substituted
+                    name = nil
+                } else {
+                    open.unicodeScalars.append(scalar)
+                    name = open
+                }
+            } else if scalar == "{" {
+                name = ""
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Whether `name` (a condition's key or a placeholder's name) is one the service takes from

@@ -38,4 +38,36 @@ struct PlanColumnTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.first?.contains("`docs`.`name` GLOB 'avatars/alice*'") == true, "\(run.out)")
     }
+
+    @Test(arguments: [
+        "owner", "owner=", "=owner_id", "owner=owner id", "owner=\"x\"", "owner=1x", "owner=a.b.c",
+    ])
+    func anAttributeColumnThatIsNotAttrEqualsAPlainNameIsAUsageError(_ pair: String) async {
+        let run = await Captured.run([
+            "plan", "--config", Self.packageRoot.appendingPathComponent(Self.config).path, "--subject",
+            "alice", "--sql", "--attribute-column", pair,
+        ])
+        #expect(run.status == 2)
+        #expect(run.err.first?.contains("is not ATTR=COLUMN") == true, "\(run.err)")
+    }
+
+    @Test func anAttributeColumnWithoutSQLIsAUsageError() async {
+        let run = await Captured.run([
+            "plan", "--config", Self.packageRoot.appendingPathComponent(Self.config).path, "--subject",
+            "alice", "--attribute-column", "owner=owner_id",
+        ])
+        #expect(run.status == 2)
+        #expect(run.err.first?.contains("add --sql") == true, "\(run.err)")
+    }
+
+    @Test func anAttributeColumnTheSQLDoesNotNeedChangesNothing() async {
+        let base = [
+            "plan", "--config", Self.packageRoot.appendingPathComponent(Self.config).path, "--subject",
+            "alice", "--at", "2026-11-30T10:00:00Z", "--sql",
+        ]
+        let plain = await Captured.run(base)
+        let mapped = await Captured.run(base + ["--attribute-column", "owner=t.owner_id"])
+        #expect(plain.status == 0 && mapped.status == 0, "\(mapped.err)")
+        #expect(plain.out == mapped.out)
+    }
 }

@@ -79,7 +79,9 @@ struct GatehouseRemoteCommandTests {
     }
 
     @Test func aQueryInTheURLIsNeverPrinted() async throws {
-        let port = try refusingPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let folder = try Self.configuration(
             remote: #""url": "http://127.0.0.1:\#(port)/v1/data/x?token=T0pS3cr3t", "timeout": "2s""#)
         for arguments in [

@@ -53,7 +53,9 @@ struct RemotePolicyFaultTests {
     }
 
     @Test func aRefusedConnectionFails() async throws {
-        let port = try refusingPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let url = URL(string: "http://127.0.0.1:\(port)/v1/data/gatehouse")!
         let policy = try RemotePolicy(url: url, protocol: .opa, timeout: .seconds(5))
         let outcome = await timed { try await policy.evaluate(aliceReads) }

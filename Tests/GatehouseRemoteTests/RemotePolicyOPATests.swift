@@ -77,7 +77,9 @@ struct RemotePolicyOPATests {
     }
 
     @Test func aFailingServiceDeniesThroughTheProxyAsAGateFailureEvenUnderNot() async throws {
-        let port = try refusingPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let url = URL(string: "http://127.0.0.1:\(port)/v1/data/gatehouse")!
         let remote = try RemotePolicy(name: "opa", url: url, protocol: .opa, timeout: .seconds(2))
         let loader = CountingLoader()

@@ -67,7 +67,9 @@ struct RemoteURLSecretTests {
     }
 
     @Test func theGateFailureRecordAndItsReasonCarryNoQuery() async throws {
-        let port = try refusingPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let url = URL(string: "http://127.0.0.1:\(port)/v1/data/gatehouse?token=T0pS3cr3t")!
         let remote = try RemotePolicy(name: "opa", url: url, protocol: .opa, timeout: .seconds(2))
         let observer = RecordsKept()

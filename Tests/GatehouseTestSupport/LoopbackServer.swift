@@ -314,12 +314,42 @@ public final class LoopbackServer: Sendable {
     }
 }
 
-/// A port on 127.0.0.1 with nothing listening: bound, then closed, so the next connect is refused.
-public func refusingPort() throws -> UInt16 {
-    let server = try LoopbackServer(accepting: false) { _, _ in [] }
-    let port = server.port
-    server.stop()
-    return port
+/// A loopback port that refuses every connection for as long as this value lives: a socket bound
+/// to it that never listens. It is held, not closed and handed out, so that no other server in
+/// the process can be given the same port meanwhile (without `SO_REUSEADDR` here, no other socket
+/// can bind it).
+public final class RefusingPort: Sendable {
+    /// The port; a connection to 127.0.0.1 on it is refused.
+    public let port: UInt16
+    private let descriptor: Int32
+
+    /// Binds a fresh port on 127.0.0.1 without listening.
+    public init() throws {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXFailure("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw POSIXFailure("bind")
+        }
+        self.descriptor = descriptor
+        self.port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
 }
 
 struct POSIXFailure: Error, CustomStringConvertible {

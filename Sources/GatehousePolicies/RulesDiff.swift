@@ -45,7 +45,10 @@ public struct RulesDiff: Sendable {
         self.new = new
         oldIndex = RuleIndex(old)
         newIndex = RuleIndex(new)
+        reach = Reach(old: old, new: new)
     }
+
+    let reach: Reach
 
     let oldIndex: RuleIndex
     let newIndex: RuleIndex
@@ -69,15 +72,6 @@ public struct RulesDiff: Sendable {
                     exact[rule.subject, default: []].append(rule)
                 }
             }
-        }
-
-        /// What decides for `subject`: the rules that may hold for it as written (lines aside,
-        /// sorted) and its groups. Two versions with the same for a subject decide alike for it.
-        func signature(for subject: String) -> [String] {
-            candidates(for: subject).map { rule in
-                "\(rule.effect == .allow ? "allow" : "deny") \(rule.subject) \(rule.action) \(rule.resource) "
-                    + rule.conditions.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-            }.sorted() + ["groups:"] + file.groups(of: subject).sorted()
         }
 
         /// The rules whose subject may hold `subject`, in line order.
@@ -145,21 +139,43 @@ public struct RulesDiff: Sendable {
     public func changes(
         subject: String? = nil, action: AccessAction? = nil, attributes: [String: String] = [:]
     ) -> [Change] {
-        let subjects =
-            subject.map { [SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)] }
-            ?? subjectClasses(attributes: attributes)
-        let actions =
-            action.map { [ActionClass(name: $0.rawValue, matches: [], stand: $0.rawValue)] }
-            ?? actionClasses()
+        guard !reach.rules.isEmpty || !reach.regrouped.isEmpty else { return [] }
+        let subjects: [SubjectClass]
+        if let subject {
+            subjects = [SubjectClass(name: subject, withoutSubject: false, matches: [], stand: subject)]
+        } else if reach.wide {
+            subjects = subjectClasses(attributes: attributes)
+        } else {
+            // No differing rule is wide: only named subjects can see a difference.
+            subjects = reach.namedSubjects(old: old, new: new).sorted().map {
+                SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)
+            }
+        }
+        var allActions: [ActionClass]?
+        var reached: [(who: SubjectClass, actions: [ActionClass])] = []
+        for who in subjects {
+            // The action fields of the differing rules that may hold for this subject; none: no
+            // decision changes for it, whatever the action and attributes.
+            let fields = reach.actions(for: who.stand, old: old, new: new)
+            if let fields, fields.isEmpty { continue }
+            let actions: [ActionClass]
+            if let action {
+                actions = [ActionClass(name: action.rawValue, matches: [], stand: action.rawValue)]
+            } else if let known = allActions {
+                actions = known
+            } else {
+                actions = actionClasses()
+                allActions = actions
+            }
+            let kept = actions.filter { what in
+                fields.map { $0.contains { AccessPlan.Pattern.matches($0, what.stand) } } ?? true
+            }
+            if !kept.isEmpty { reached.append((who, kept)) }
+        }
         var found: [Change] = []
         var memo: [Folding: Outcome?] = [:]
         for values in attributeClasses(given: attributes) {
-            for who in subjects {
-                // A named subject whose rules and groups are the same in both versions: nothing
-                // changes for it, whatever the action and attributes.
-                if let name = who.name, oldIndex.signature(for: name) == newIndex.signature(for: name) {
-                    continue
-                }
+            for (who, actions) in reached {
                 for what in actions {
                     let template = Change(
                         subject: who.name, withoutSubject: who.withoutSubject, subjectMatches: who.matches,

@@ -161,6 +161,9 @@ public struct RulesDiff: Sendable {
             let actions: [ActionClass]
             if let action {
                 actions = [ActionClass(name: action.rawValue, matches: [], stand: action.rawValue)]
+            } else if fields?.allSatisfy({ !$0.contains("*") }) == true {
+                // Exact action fields reach named actions only.
+                actions = namedActionClasses()
             } else if let known = allActions {
                 actions = known
             } else {
@@ -453,13 +456,18 @@ extension RulesDiff {
                     }
                 }
             }
-            for pattern in file.resources.patterns {
-                text += pattern + "\n"
+            for pattern in file.resources.patterns where pattern.utf8.contains(UInt8(ascii: "{")) {
                 for name in Self.placeholderNames(pattern) { values[name, default: []].insert("") }
             }
         }
         var other = "other"
-        while text.contains(other) { other += "-1" }
+        if values.values.contains(where: { $0.contains("") }) {
+            // Only then is `other` tried: it must be text no pattern or condition holds.
+            for file in [old, new] {
+                for pattern in file.resources.patterns { text += pattern + "\n" }
+            }
+            while text.contains(other) { other += "-1" }
+        }
         // "" marks a name a placeholder reads: it is tried with `other` (an empty value is unusable).
         let choices: [(name: String, values: [String])] = values.keys.sorted().compactMap { name in
             guard name != "subject", given[name] == nil, let named = values[name] else { return nil }
@@ -494,6 +502,21 @@ extension RulesDiff {
     /// Each action either version names, then any other action, one class per set of action
     /// patterns it may match.
     func actionClasses() -> [ActionClass] {
+        let (named, patterns) = actionNames()
+        var classes = named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
+        for atom in Self.atoms(patterns.sorted(), excluding: named, avoiding: textScalars) {
+            classes.append(ActionClass(name: nil, matches: atom.matches, stand: atom.stand))
+        }
+        return classes
+    }
+
+    /// Each action either version names, without the classes of any other action.
+    func namedActionClasses() -> [ActionClass] {
+        actionNames().named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
+    }
+
+    /// The actions the versions name, and their action patterns other than `*`.
+    private func actionNames() -> (named: Set<String>, patterns: Set<String>) {
         var named: Set<String> = []
         var patterns: Set<String> = []
         for file in [old, new] {
@@ -505,11 +528,7 @@ extension RulesDiff {
                 }
             }
         }
-        var classes = named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
-        for atom in Self.atoms(patterns.sorted(), excluding: named, avoiding: textScalars) {
-            classes.append(ActionClass(name: nil, matches: atom.matches, stand: atom.stand))
-        }
-        return classes
+        return (named, patterns)
     }
 
     /// Every character the versions' resource patterns and conditions hold: a stand-in made of

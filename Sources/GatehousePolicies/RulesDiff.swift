@@ -283,7 +283,17 @@ public struct RulesDiff: Sendable {
     private static func example(
         in residual: AccessPlan.Residual, _ any: String, _ automaton: inout PatternAutomaton
     ) -> String {
-        automaton.witness(.allOf([residual, tidyNames])) ?? any
+        // A shortest name that is already tidy is a shortest tidy one: no walk of tidyNames.
+        if isTidy(any) { return any }
+        return automaton.witness(.allOf([residual, tidyNames])) ?? any
+    }
+
+    /// Whether `name` is one ``tidyNames`` holds: its components, split at `/`, are none empty,
+    /// `.` or `..`.
+    static func isTidy(_ name: String) -> Bool {
+        name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != "." && $0 != ".."
+        }
     }
 
     private struct RegionKey: Hashable {

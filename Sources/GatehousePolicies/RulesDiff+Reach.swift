@@ -15,9 +15,7 @@ extension RulesDiff {
         /// The subjects whose groups differ between the versions.
         var regrouped: Set<String> = []
 
-        init(old: RulesFile, new: RulesFile) {
-            let oldRules = old.rules
-            let newRules = new.rules
+        init(old: RulesFile, oldRules: [RulesFile.Rule], new: RulesFile, newRules: [RulesFile.Rule]) {
             let oldContents = Set(oldRules.map(Content.init))
             let newContents = Set(newRules.map(Content.init))
             rules =

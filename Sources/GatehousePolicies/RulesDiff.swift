@@ -43,9 +43,12 @@ public struct RulesDiff: Sendable {
     init(old: RulesFile, new: RulesFile) {
         self.old = old
         self.new = new
-        oldIndex = RuleIndex(old)
-        newIndex = RuleIndex(new)
-        reach = Reach(old: old, new: new)
+        let (oldRules, newRules) = (old.rules, new.rules)
+        reach = Reach(old: old, oldRules: oldRules, new: new, newRules: newRules)
+        // Only a subject a differing rule or a change of groups reaches is ever folded.
+        let reached = reach.wide ? nil : reach.namedSubjects(old: old, new: new)
+        oldIndex = RuleIndex(old, rules: oldRules, keeping: reached)
+        newIndex = RuleIndex(new, rules: newRules, keeping: reached)
     }
 
     let reach: Reach
@@ -61,14 +64,16 @@ public struct RulesDiff: Sendable {
         var wide: [RulesFile.Rule] = []
         let file: RulesFile
 
-        init(_ file: RulesFile) {
+        /// The index of `rules` (`file`'s); with `keeping`, of the rules naming other exact subjects
+        /// only those naming one of `keeping`.
+        init(_ file: RulesFile, rules: [RulesFile.Rule], keeping: Set<String>?) {
             self.file = file
-            for rule in file.rules {
+            for rule in rules {
                 if rule.subject == "*" || (rule.subject.contains("*") && !rule.subject.hasPrefix("@")) {
                     wide.append(rule)
                 } else if rule.subject.hasPrefix("@") {
                     groups[String(rule.subject.dropFirst()), default: []].append(rule)
-                } else {
+                } else if keeping?.contains(rule.subject) ?? true {
                     exact[rule.subject, default: []].append(rule)
                 }
             }
@@ -120,6 +125,8 @@ public struct RulesDiff: Sendable {
     /// `attributes`, or `nil` when no decision changes.
     public func change(subject: String?, action: AccessAction, attributes: [String: String] = [:]) -> Change?
     {
+        // No differing rule holds for the subject and its groups are the same: nothing changes.
+        if reach.actions(for: subject, old: old, new: new)?.isEmpty == true { return nil }
         var memo: [Folding: Outcome?] = [:]
         return compare(
             Change(

@@ -16,11 +16,11 @@ extension RulesDiff {
         var regrouped: Set<String> = []
 
         init(old: RulesFile, oldRules: [RulesFile.Rule], new: RulesFile, newRules: [RulesFile.Rule]) {
-            let oldContents = Set(oldRules.map(Content.init))
-            let newContents = Set(newRules.map(Content.init))
+            let (oldList, newList) = (oldRules.map(Content.init), newRules.map(Content.init))
+            let (oldContents, newContents) = (Set(oldList), Set(newList))
             rules =
-                oldRules.filter { !newContents.contains(Content($0)) }
-                + newRules.filter { !oldContents.contains(Content($0)) }
+                oldRules.indices.filter { !newContents.contains(oldList[$0]) }.map { oldRules[$0] }
+                + newRules.indices.filter { !oldContents.contains(newList[$0]) }.map { newRules[$0] }
             wide = rules.contains {
                 $0.subject == "*" || !$0.subject.hasPrefix("@") && $0.subject.contains("*")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseComposition
 import GatehouseCore
 import GatehousePolicies
 
@@ -8,6 +9,9 @@ enum Diff: Subcommand {
     static let abstract = "print every decision that changes between two versions of a rules file"
     static let positionals = ["OLD", "NEW"]
     static let options = [
+        CommandLineArguments.Option(
+            name: "service", valueName: "NAME",
+            help: "OLD and NEW are configurations: compare this service's rules files, in order"),
         CommandLineArguments.Option(
             name: "subject", valueName: "NAME",
             help: "only this subject (default: each subject named, none, and any other)"),
@@ -33,6 +37,11 @@ enum Diff: Subcommand {
         [...], "after": [...], "example": {...}}]}; "subject": null is any other subject (or, with
         "withoutSubject": true, requests without one), "action": null any other action.
 
+        With --service, OLD and NEW are two configurations (gatehouse.json): the service's rules
+        files (each "file" gatekeeper, in order) are compared pairwise. The service must have the
+        same gatekeepers, by name, and the same number of rules files in both; otherwise the
+        command says so and exits 2.
+
         Exit status: 0 no decision changes, 1 some do, 2 usage error or an invalid rules file.
         """
 
@@ -45,19 +54,35 @@ enum Diff: Subcommand {
             return commands.usage(error.message, usage: "Usage: " + synopsis, json: json)
         }
         let (oldPath, newPath) = (arguments.positionals[0], arguments.positionals[1])
-        let diff: RulesDiff
-        do {
-            diff = try RulesDiff(
-                old: FilePolicy(url: URL(fileURLWithPath: oldPath)),
-                new: FilePolicy(url: URL(fileURLWithPath: newPath)))
-        } catch {
-            let path = error.file == URL(fileURLWithPath: oldPath).lastPathComponent ? oldPath : newPath
-            return commands.problems(error.problemDescriptions, file: path, json: json, status: .usage)
+        let pairs: [(old: FilePolicy, new: FilePolicy, oldPath: String, newPath: String)]
+        if let service = arguments.value("service") {
+            switch Self.rulesFiles(of: service, old: oldPath, new: newPath, commands, json: json) {
+            case .success(let found): pairs = found
+            case .failure(let status): return status.status
+            }
+        } else {
+            pairs = [
+                (
+                    FilePolicy(url: URL(fileURLWithPath: oldPath)),
+                    FilePolicy(url: URL(fileURLWithPath: newPath)),
+                    oldPath, newPath
+                )
+            ]
         }
-        let changes = diff.changes(
-            subject: arguments.value("subject"),
-            action: arguments.value("action").map { AccessAction(rawValue: $0) },
-            attributes: attributes)
+        var changes: [RulesDiff.Change] = []
+        for pair in pairs {
+            let diff: RulesDiff
+            do {
+                diff = try RulesDiff(old: pair.old, new: pair.new)
+            } catch {
+                let path = error.file == pair.old.url.lastPathComponent ? pair.oldPath : pair.newPath
+                return commands.problems(error.problemDescriptions, file: path, json: json, status: .usage)
+            }
+            changes += diff.changes(
+                subject: arguments.value("subject"),
+                action: arguments.value("action").map { AccessAction(rawValue: $0) },
+                attributes: attributes)
+        }
         if json {
             commands.console.out(JSONText.object([("changes", .array(changes.map(Self.json)))]).text)
         } else if changes.isEmpty {
@@ -70,6 +95,48 @@ enum Diff: Subcommand {
             }
         }
         return changes.isEmpty ? .ok : .error
+    }
+
+    /// A status to exit with, as an error.
+    struct Stop: Error {
+        var status: ExitStatus
+    }
+
+    /// The rules files of `service` in the configurations `old` and `new`, paired in order; a
+    /// usage error (said) when either cannot be assembled, lacks the service, or its gatekeepers
+    /// differ in more than their rules files' contents.
+    static func rulesFiles(
+        of service: String, old: String, new: String, _ commands: Commands, json: Bool
+    ) -> Result<[(old: FilePolicy, new: FilePolicy, oldPath: String, newPath: String)], Stop> {
+        var found: [(names: [String], files: [AssembledServices.ChainedRulesFile])] = []
+        for path in [old, new] {
+            guard let assembled = commands.assemble(path, json: json) else {
+                return .failure(Stop(status: .usage))
+            }
+            guard let configured = assembled.services.first(where: { $0.name == service }) else {
+                return .failure(
+                    Stop(
+                        status: commands.usage(
+                            "\(printable(path)) has no service \(printable(service))",
+                            usage: "Usage: " + synopsis,
+                            json: json)))
+            }
+            found.append((configured.gate.gatekeepers.map(\.name), assembled.rulesFiles(of: configured)))
+        }
+        let (before, after) = (found[0], found[1])
+        guard before.names == after.names, before.files.map(\.place) == after.files.map(\.place) else {
+            return .failure(
+                Stop(
+                    status: commands.usage(
+                        "service \(printable(service)): the gatekeepers differ (\(before.names.joined(separator: ", ")) "
+                            + "-> \(after.names.joined(separator: ", "))); diff compares the rules files of a "
+                            + "service whose gatekeepers are otherwise the same: compare its rules files one by one",
+                        usage: "Usage: " + synopsis, json: json)))
+        }
+        return .success(
+            zip(before.files, after.files).map {
+                ($0.policy, $1.policy, $0.policy.url.path, $1.policy.url.path)
+            })
     }
 
     /// `alice read: gained "docs/*"; lost nothing; before: old.rules:3; after: new.rules:3`.

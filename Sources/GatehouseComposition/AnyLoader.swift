@@ -6,7 +6,7 @@ import GatehouseCore
 /// `Gate` is the wrapped loader's own (`AccessGate` for a proxy or a configured service), so
 /// erasing a gate keeps the compile-time guard: `CachingLoader(AnyLoader(proxy))` does not
 /// compile, as `CachingLoader(proxy)` does not. A listing filtered by a plan reaches the wrapped
-/// loader's own filter when it has one (``FilteredListing``), so a configured service pushes its
+/// loader's own filter when it has one (`FilteredListing`), so a configured service pushes its
 /// plan down as the loader it wraps would.
 public struct AnyLoader<Gate>: ResourceStoring, FilteredListing {
     /// The wrapped loader.

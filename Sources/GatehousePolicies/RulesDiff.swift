@@ -14,7 +14,7 @@ import GatehouseCore
 /// ``Change/gained``, the reverse ``Change/lost``. Whether either holds for any name is decided
 /// exactly, by walking the product of the patterns' automata, which also gives the example.
 ///
-/// The classes of ``changes(attributes:)`` are: each subject named in either version (in a rule
+/// The classes of ``changes(subject:action:attributes:)`` are: each subject named in either version (in a rule
 /// or a group), requests without a subject, and any other subject (one for each set of subject
 /// patterns such as `a*` it may match); each action named, and any other action (likewise). The
 /// caller's attributes are those given. Rules files decide without a clock, so the instant never
@@ -43,9 +43,15 @@ public struct RulesDiff: Sendable {
     init(old: RulesFile, new: RulesFile) {
         self.old = old
         self.new = new
-        oldIndex = RuleIndex(old)
-        newIndex = RuleIndex(new)
+        let (oldRules, newRules) = (old.rules, new.rules)
+        reach = Reach(old: old, oldRules: oldRules, new: new, newRules: newRules)
+        // Only a subject a differing rule or a change of groups reaches is ever folded.
+        let reached = reach.wide ? nil : reach.namedSubjects(old: old, new: new)
+        oldIndex = RuleIndex(old, rules: oldRules, keeping: reached)
+        newIndex = RuleIndex(new, rules: newRules, keeping: reached)
     }
+
+    let reach: Reach
 
     let oldIndex: RuleIndex
     let newIndex: RuleIndex
@@ -58,26 +64,19 @@ public struct RulesDiff: Sendable {
         var wide: [RulesFile.Rule] = []
         let file: RulesFile
 
-        init(_ file: RulesFile) {
+        /// The index of `rules` (`file`'s); with `keeping`, of the rules naming other exact subjects
+        /// only those naming one of `keeping`.
+        init(_ file: RulesFile, rules: [RulesFile.Rule], keeping: Set<String>?) {
             self.file = file
-            for rule in file.rules {
+            for rule in rules {
                 if rule.subject == "*" || (rule.subject.contains("*") && !rule.subject.hasPrefix("@")) {
                     wide.append(rule)
                 } else if rule.subject.hasPrefix("@") {
                     groups[String(rule.subject.dropFirst()), default: []].append(rule)
-                } else {
+                } else if keeping?.contains(rule.subject) ?? true {
                     exact[rule.subject, default: []].append(rule)
                 }
             }
-        }
-
-        /// What decides for `subject`: the rules that may hold for it as written (lines aside,
-        /// sorted) and its groups. Two versions with the same for a subject decide alike for it.
-        func signature(for subject: String) -> [String] {
-            candidates(for: subject).map { rule in
-                "\(rule.effect == .allow ? "allow" : "deny") \(rule.subject) \(rule.action) \(rule.resource) "
-                    + rule.conditions.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
-            }.sorted() + ["groups:"] + file.groups(of: subject).sorted()
         }
 
         /// The rules whose subject may hold `subject`, in line order.
@@ -107,7 +106,7 @@ public struct RulesDiff: Sendable {
         public var actionMatches: [String]
         /// The caller's attributes the class was computed with.
         public var attributes: [String: String]
-        /// The resources the new version allows and the old one denies; ``AccessPlan/Residual/nothing``
+        /// The resources the new version allows and the old one denies; `AccessPlan.Residual.nothing`
         /// when none.
         public var gained: AccessPlan.Residual
         /// The resources the old version allows and the new one denies.
@@ -126,6 +125,8 @@ public struct RulesDiff: Sendable {
     /// `attributes`, or `nil` when no decision changes.
     public func change(subject: String?, action: AccessAction, attributes: [String: String] = [:]) -> Change?
     {
+        // No differing rule holds for the subject and its groups are the same: nothing changes.
+        if reach.actions(for: subject, old: old, new: new)?.isEmpty == true { return nil }
         var memo: [Folding: Outcome?] = [:]
         return compare(
             Change(
@@ -145,21 +146,46 @@ public struct RulesDiff: Sendable {
     public func changes(
         subject: String? = nil, action: AccessAction? = nil, attributes: [String: String] = [:]
     ) -> [Change] {
-        let subjects =
-            subject.map { [SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)] }
-            ?? subjectClasses(attributes: attributes)
-        let actions =
-            action.map { [ActionClass(name: $0.rawValue, matches: [], stand: $0.rawValue)] }
-            ?? actionClasses()
+        guard !reach.rules.isEmpty || !reach.regrouped.isEmpty else { return [] }
+        let subjects: [SubjectClass]
+        if let subject {
+            subjects = [SubjectClass(name: subject, withoutSubject: false, matches: [], stand: subject)]
+        } else if reach.wide {
+            subjects = subjectClasses(attributes: attributes)
+        } else {
+            // No differing rule is wide: only named subjects can see a difference.
+            subjects = reach.namedSubjects(old: old, new: new).sorted().map {
+                SubjectClass(name: $0, withoutSubject: false, matches: [], stand: $0)
+            }
+        }
+        var allActions: [ActionClass]?
+        var reached: [(who: SubjectClass, actions: [ActionClass])] = []
+        for who in subjects {
+            // The action fields of the differing rules that may hold for this subject; none: no
+            // decision changes for it, whatever the action and attributes.
+            let fields = reach.actions(for: who.stand, old: old, new: new)
+            if let fields, fields.isEmpty { continue }
+            let actions: [ActionClass]
+            if let action {
+                actions = [ActionClass(name: action.rawValue, matches: [], stand: action.rawValue)]
+            } else if fields?.allSatisfy({ !$0.contains("*") }) == true {
+                // Exact action fields reach named actions only.
+                actions = namedActionClasses()
+            } else if let known = allActions {
+                actions = known
+            } else {
+                actions = actionClasses()
+                allActions = actions
+            }
+            let kept = actions.filter { what in
+                fields.map { $0.contains { AccessPlan.Pattern.matches($0, what.stand) } } ?? true
+            }
+            if !kept.isEmpty { reached.append((who, kept)) }
+        }
         var found: [Change] = []
         var memo: [Folding: Outcome?] = [:]
         for values in attributeClasses(given: attributes) {
-            for who in subjects {
-                // A named subject whose rules and groups are the same in both versions: nothing
-                // changes for it, whatever the action and attributes.
-                if let name = who.name, oldIndex.signature(for: name) == newIndex.signature(for: name) {
-                    continue
-                }
+            for (who, actions) in reached {
                 for what in actions {
                     let template = Change(
                         subject: who.name, withoutSubject: who.withoutSubject, subjectMatches: who.matches,
@@ -264,7 +290,17 @@ public struct RulesDiff: Sendable {
     private static func example(
         in residual: AccessPlan.Residual, _ any: String, _ automaton: inout PatternAutomaton
     ) -> String {
-        automaton.witness(.allOf([residual, tidyNames])) ?? any
+        // A shortest name that is already tidy is a shortest tidy one: no walk of tidyNames.
+        if isTidy(any) { return any }
+        return automaton.witness(.allOf([residual, tidyNames])) ?? any
+    }
+
+    /// Whether `name` is one ``tidyNames`` holds: its components, split at `/`, are none empty,
+    /// `.` or `..`.
+    static func isTidy(_ name: String) -> Bool {
+        name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
+            !$0.isEmpty && $0 != "." && $0 != ".."
+        }
     }
 
     private struct RegionKey: Hashable {
@@ -437,13 +473,18 @@ extension RulesDiff {
                     }
                 }
             }
-            for pattern in file.resources.patterns {
-                text += pattern + "\n"
+            for pattern in file.resources.patterns where pattern.utf8.contains(UInt8(ascii: "{")) {
                 for name in Self.placeholderNames(pattern) { values[name, default: []].insert("") }
             }
         }
         var other = "other"
-        while text.contains(other) { other += "-1" }
+        if values.values.contains(where: { $0.contains("") }) {
+            // Only then is `other` tried: it must be text no pattern or condition holds.
+            for file in [old, new] {
+                for pattern in file.resources.patterns { text += pattern + "\n" }
+            }
+            while text.contains(other) { other += "-1" }
+        }
         // "" marks a name a placeholder reads: it is tried with `other` (an empty value is unusable).
         let choices: [(name: String, values: [String])] = values.keys.sorted().compactMap { name in
             guard name != "subject", given[name] == nil, let named = values[name] else { return nil }
@@ -478,6 +519,21 @@ extension RulesDiff {
     /// Each action either version names, then any other action, one class per set of action
     /// patterns it may match.
     func actionClasses() -> [ActionClass] {
+        let (named, patterns) = actionNames()
+        var classes = named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
+        for atom in Self.atoms(patterns.sorted(), excluding: named, avoiding: textScalars) {
+            classes.append(ActionClass(name: nil, matches: atom.matches, stand: atom.stand))
+        }
+        return classes
+    }
+
+    /// Each action either version names, without the classes of any other action.
+    func namedActionClasses() -> [ActionClass] {
+        actionNames().named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
+    }
+
+    /// The actions the versions name, and their action patterns other than `*`.
+    private func actionNames() -> (named: Set<String>, patterns: Set<String>) {
         var named: Set<String> = []
         var patterns: Set<String> = []
         for file in [old, new] {
@@ -489,11 +545,7 @@ extension RulesDiff {
                 }
             }
         }
-        var classes = named.sorted().map { ActionClass(name: $0, matches: [], stand: $0) }
-        for atom in Self.atoms(patterns.sorted(), excluding: named, avoiding: textScalars) {
-            classes.append(ActionClass(name: nil, matches: atom.matches, stand: atom.stand))
-        }
-        return classes
+        return (named, patterns)
     }
 
     /// Every character the versions' resource patterns and conditions hold: a stand-in made of

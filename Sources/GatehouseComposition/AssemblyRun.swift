@@ -109,25 +109,21 @@ final class AssemblyRun: @unchecked Sendable {
         let context = PluginContext(
             baseDirectory: baseDirectory, clock: clock, observer: observer, path: path, build: self,
             depth: depth)
-        var unknown: [SettingsDecoder.UnknownKey] = []
-        let outcome = Result { try plugin.build(.object(component.settings), context, &unknown) }
+        let (unknown, outcome) = plugin.build(.object(component.settings), context)
         // Unknown keys first, found even when the settings could not be decoded: a typo in a
         // required key is reported as the typo, then as the missing key.
         for key in unknown {
-            issues.add(
-                ConfigurationPath.appending(path, key.path),
-                key.suggestion.map { "unknown key (did you mean \"\($0)\"?)" }
-                    ?? "unknown key; check its spelling against the documentation of this type")
+            issues.add(ConfigurationPath.appending(path, key.path), key.message)
         }
         switch outcome {
         case .success(let made):
             return unknown.isEmpty ? (made.built, made.text ?? Self.generic(component)) : nil
         case .failure(is NestedComponentFailed):
             break
-        case .failure(let error as DecodingError):
-            report(error, at: path)
-        case .failure(let problems as SettingsDecoder.Issues):
-            for error in problems.errors { report(error, at: path) }
+        case .failure(let problems as ConfigurationDecoder.Problems):
+            for problem in problems.issues {
+                issues.add(ConfigurationPath.appending(path, problem.path), problem.message)
+            }
         case .failure(let error as ConfigurationError):
             for issue in error.issues { report(issue, at: path) }
         case .failure(let error):
@@ -141,17 +137,6 @@ final class AssemblyRun: @unchecked Sendable {
         let place =
             issue.path.isEmpty || issue.path.hasPrefix("[") ? path + issue.path : "\(path).\(issue.path)"
         issues.add(place, issue.message)
-    }
-
-    private func report(_ error: DecodingError, at path: String) {
-        switch error {
-        case .keyNotFound(let key, let context):
-            issues.add(ConfigurationPath.appending(path, context.codingPath + [key]), "missing")
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            issues.add(ConfigurationPath.appending(path, context.codingPath), context.debugDescription)
-        @unknown default:
-            issues.add(path, String(describing: error))
-        }
     }
 
     /// `type key=value ...` from the settings as written.

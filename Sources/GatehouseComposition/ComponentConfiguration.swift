@@ -22,37 +22,33 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
 
     /// Decodes `{"type": "...", ...settings}`.
     public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(JSONValue.self)
-        let issues = IssueCollector()
-        guard let component = Self(value, path: "", issues: issues) else {
-            let issue = issues.issues[0]
-            let key = issue.path.isEmpty ? [] : [AnyCodingKey(stringValue: issue.path)]
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath + key, debugDescription: issue.message))
-        }
-        self = component
-        self.relativePath = decoder.codingPath.map {
-            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey(stringValue: $0.stringValue)
-        }
-    }
-
-    /// Reads a component at `path`; `nil` when it cannot (the issue reported).
-    init?(_ value: JSONValue, path: String, issues: IssueCollector) {
+        let value = try decoder.json()
         guard case .object(var object) = value else {
-            issues.add(path, "expected an object with a \"type\", found \(value.kindDescription)")
-            return nil
+            throw DecodingError.typeMismatch(
+                JSONObject.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected an object with a \"type\", found \(value.kindDescription)"))
         }
-        let typePath = ConfigurationPath.member(path, "type")
+        let typeKey = AnyCodingKey(stringValue: "type")
         switch object["type"] {
         case .string(let type)?:
             object["type"] = nil
             self.init(type: type, settings: object)
         case nil:
-            issues.add(typePath, "missing; every component names its type")
-            return nil
+            throw DecodingError.keyNotFound(
+                typeKey,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "missing; every component names its type"))
         case let other?:
-            issues.add(typePath, "expected a type name (a string), found \(other.kindDescription)")
-            return nil
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [typeKey],
+                    debugDescription: "expected a type name (a string), found \(other.kindDescription)"))
+        }
+        relativePath = decoder.codingPath.map {
+            $0.intValue.map(AnyCodingKey.init(intValue:)) ?? AnyCodingKey(stringValue: $0.stringValue)
         }
     }
 

@@ -82,44 +82,6 @@ final class IssueCollector: @unchecked Sendable {
         lock.withLock { stored.append(.init(path: path, message: message)) }
     }
 
-    /// Adds `unknown key (did you mean "…"?); <explanation>` for each key of `object` not in `known`.
-    func addUnknownKeys(of object: JSONObject, at path: String, known: [String], _ explanation: String) {
-        for key in object.keys where !known.contains(key) {
-            let hint = ConfigurationPath.didYouMean(key, among: known)
-            add(ConfigurationPath.member(path, key), "unknown key\(hint); \(explanation)")
-        }
-    }
-
-    /// The non-empty strings of the array `value` (`noun`s); every other element is reported,
-    /// shown by `found`.
-    func strings(_ value: JSONValue, at path: String, of noun: String, found: KeyPath<JSONValue, String>)
-        -> [String]
-    {
-        guard case .array(let values) = value else {
-            add(path, "expected an array of \(noun)s, found \(value.kindDescription)")
-            return []
-        }
-        return values.enumerated().compactMap { index, element in
-            if case .string(let text) = element, !text.isEmpty { return text }
-            add(
-                ConfigurationPath.element(path, index),
-                "expected an \(noun) (a non-empty string), found \(element[keyPath: found])")
-            return nil
-        }
-    }
-
-    /// `object[key]` when it is a positive whole number; `nil` when absent or not one (reported).
-    func positiveInteger(
-        _ key: String, in object: JSONObject, at path: String, expected: String = "a positive whole number"
-    ) -> Int? {
-        guard let value = object[key] else { return nil }
-        guard case .number(let text) = value, let number = Int(text), number > 0 else {
-            add(ConfigurationPath.member(path, key), "expected \(expected), found \(value.shown)")
-            return nil
-        }
-        return number
-    }
-
     var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
 }
 

@@ -23,51 +23,6 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
         self.overflow = overflow
     }
 
-    static let keys = ["path", "mask", "capacity", "overflow"]
-
-    /// Reads the JSON object, reporting every problem at its place.
-    init?(value: JSONValue, path: String, issues: IssueCollector) {
-        guard case .object(let object) = value else {
-            issues.add(path, "expected an object with \"path\", found \(value.kindDescription)")
-            return nil
-        }
-        let before = issues.issues.count
-        issues.addUnknownKeys(
-            of: object, at: path, known: Self.keys,
-            "a decision log has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
-        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
-        var file = ""
-        switch object["path"] {
-        case .string(let text)? where !text.isEmpty:
-            file = text
-        case nil:
-            issues.add(at("path"), "missing; name the file to write decisions to")
-        case let other?:
-            issues.add(at("path"), "expected a non-empty string, found \(other.shown)")
-        }
-        let mask = object["mask"].map {
-            issues.strings($0, at: at("mask"), of: "attribute key", found: \.shown)
-        }
-        let capacity = issues.positiveInteger(
-            "capacity", in: object, at: path, expected: "a positive whole number of records")
-        var overflow = DecisionLog.Overflow.drop
-        if let overflowValue = object["overflow"] {
-            let text: String? = if case .string(let text) = overflowValue { text } else { nil }
-            if let chosen = text.flatMap(DecisionLog.Overflow.init(rawValue:)) {
-                overflow = chosen
-            } else {
-                let names = DecisionLog.Overflow.allCases.map(\.rawValue)
-                let hint = text.map { ConfigurationPath.didYouMean($0, among: names) } ?? ""
-                issues.add(
-                    at("overflow"), "expected \"drop\" or \"wait\", found \(overflowValue.shown)\(hint)")
-            }
-        }
-        guard issues.issues.count == before else { return nil }
-        self.init(
-            path: file, mask: mask ?? [], capacity: capacity ?? DecisionLog.defaultCapacity,
-            overflow: overflow)
-    }
-
     /// The configuration as JSON, every key written.
     var json: JSONValue {
         .object(
@@ -77,5 +32,51 @@ public struct DecisionLogConfiguration: Sendable, Hashable {
                 ("capacity", .number(String(capacity))),
                 ("overflow", .string(overflow.rawValue)),
             ]))
+    }
+}
+
+extension DecisionLogConfiguration: ConfigurationReadable {
+    /// A decision log's keys.
+    enum Key: String, ConfigurationKeys {
+        case path, mask, capacity, overflow
+        static let shape = #"an object with "path""#
+        static var holds: String { "a decision log has \(quotedNames)" }
+    }
+
+    /// Reads the JSON object, reporting every problem at its place; throws
+    /// ``ConfigurationDecoder/Recorded`` when any of it is wrong.
+    init(reading decoder: any Decoder) throws {
+        let before = ConfigurationDecoder.problemCount(of: decoder)
+        let container = try decoder.container(keyedBy: Key.self)
+        var file = ""
+        switch try container.json(.path) {
+        case .string(let text)? where !text.isEmpty:
+            file = text
+        case nil:
+            try decoder.report("missing; name the file to write decisions to", at: Key.path)
+        case let other?:
+            try decoder.report("expected a non-empty string, found \(other.shown)", at: Key.path)
+        }
+        let mask = try container.strings(.mask, of: "attribute key", found: \.shown, in: decoder)
+        let capacity = try container.positiveInteger(
+            .capacity, expected: "a positive whole number of records", in: decoder)
+        var overflow = DecisionLog.Overflow.drop
+        if let value = try container.json(.overflow) {
+            let text: String? = if case .string(let text) = value { text } else { nil }
+            if let chosen = text.flatMap(DecisionLog.Overflow.init(rawValue:)) {
+                overflow = chosen
+            } else {
+                let names = DecisionLog.Overflow.allCases.map(\.rawValue)
+                let hint = text.map { ConfigurationPath.didYouMean($0, among: names) } ?? ""
+                try decoder.report(
+                    "expected \"drop\" or \"wait\", found \(value.shown)\(hint)", at: Key.overflow)
+            }
+        }
+        guard ConfigurationDecoder.problemCount(of: decoder) == before else {
+            throw ConfigurationDecoder.Recorded()
+        }
+        self.init(
+            path: file, mask: mask ?? [], capacity: capacity ?? DecisionLog.defaultCapacity,
+            overflow: overflow)
     }
 }

@@ -85,22 +85,71 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
             throw ConfigurationError(
                 file: file, message: "invalid JSON: \(error.message)", line: error.line, column: error.column)
         }
+        let read = read(value)
+        return (read.configuration, read.issues, value)
+    }
+
+    /// As much of a configuration as its shape allows, and every problem of its shape.
+    private static func read(_ value: JSONValue) -> (configuration: Self, issues: [ConfigurationError.Issue])
+    {
+        guard case .object = value else {
+            return (
+                Self(services: []),
+                [.init(path: "", message: "the configuration is \(value.kindDescription); \(expected)")]
+            )
+        }
         let issues = IssueCollector()
-        return (Self(value, issues: issues), issues.issues, value)
+        ConfigurationCharacters.check(value, at: "", issues: issues)
+        let outcome = ConfigurationDecoder.decode(Self.self, from: value)
+        for issue in outcome.unknownKeys + outcome.problems {
+            issues.add(ConfigurationPath.appending("", issue.path), issue.message)
+        }
+        return (outcome.value ?? Self(services: []), issues.issues)
     }
 
     /// What a configuration must be, for messages about one that is not.
     static let expected = #"expected a JSON object such as {"services": {...}}"#
 
-    /// Decodes `{"services": {...}, "decisionLog": {...}}`.
+    /// The top level's keys.
+    enum Key: String, ConfigurationKeys {
+        case services, decisionLog
+        case schema = "$schema"
+        static let shape = "an object"
+        static let holds = #"the top level has "services", "decisionLog" (and "$schema")"#
+    }
+
+    /// Decodes `{"services": {...}, "decisionLog": {...}}`; from a decoder of its own, throws the
+    /// first problem the configuration's reader finds.
     public init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer().decode(JSONValue.self)
-        let issues = IssueCollector()
-        self.init(value, issues: issues)
-        if let first = issues.issues.first {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: first.description))
+        guard ConfigurationDecoder.isReading(decoder) else {
+            let read = Self.read(try decoder.json())
+            if let first = read.issues.first {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: first.description))
+            }
+            self = read.configuration
+            return
         }
+        let container = try decoder.container(keyedBy: Key.self)
+        let decisionLog = try container.read(DecisionLogConfiguration.self, ifGiven: .decisionLog)
+        var services: [ServiceConfiguration] = []
+        switch try container.json(.services) {
+        case .object(let named)?:
+            if named.members.isEmpty {
+                try decoder.report("empty; name at least one service", at: Key.services)
+            }
+            let entries = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: .services)
+            services = try named.keys.compactMap {
+                try entries.read(Reading<ServiceConfiguration>.self, forKey: AnyCodingKey(stringValue: $0))?
+                    .value
+            }
+        case nil:
+            try decoder.report("missing; name at least one service", at: Key.services)
+        case let other?:
+            try decoder.report(
+                "expected an object of named services, found \(other.kindDescription)", at: Key.services)
+        }
+        self.init(services: services, decisionLog: decisionLog)
     }
 
     /// Encodes `{"services": {...}}` in service order, then the decision log if any.
@@ -113,37 +162,6 @@ public struct GatehouseConfiguration: Sendable, Hashable, Codable {
         var object = JSONObject([("services", .object(JSONObject(services.map { ($0.name, $0.json) })))])
         if let decisionLog { object["decisionLog"] = decisionLog.json }
         return .object(object)
-    }
-
-    /// As much of a configuration as its shape allows, every shape problem in `issues`.
-    private init(_ value: JSONValue, issues: IssueCollector) {
-        guard case .object(let root) = value else {
-            issues.add("", "the configuration is \(value.kindDescription); \(Self.expected)")
-            self.init(services: [])
-            return
-        }
-        ConfigurationCharacters.check(value, at: "", issues: issues)
-        issues.addUnknownKeys(
-            of: root, at: "", known: ["services", "decisionLog", "$schema"],
-            #"the top level has "services", "decisionLog" (and "$schema")"#)
-        let decisionLog = root["decisionLog"].flatMap {
-            $0 == .null ? nil : DecisionLogConfiguration(value: $0, path: "decisionLog", issues: issues)
-        }
-        var services: [ServiceConfiguration] = []
-        switch root["services"] {
-        case .object(let named)?:
-            if named.members.isEmpty { issues.add("services", "empty; name at least one service") }
-            services = named.members.compactMap {
-                ServiceConfiguration(
-                    name: $0.key, value: $0.value, path: ConfigurationPath.member("services", $0.key),
-                    issues: issues)
-            }
-        case nil:
-            issues.add("services", "missing; name at least one service")
-        case let other?:
-            issues.add("services", "expected an object of named services, found \(other.kindDescription)")
-        }
-        self.init(services: services, decisionLog: decisionLog)
     }
 }
 
@@ -190,76 +208,8 @@ public struct ServiceConfiguration: Sendable, Hashable {
         self.invariants = invariants
     }
 
-    static let keys = [
-        "loader", "cache", "gatekeepers", "shadow", "attributes", "resourceAttributes", "invariants",
-    ]
     static let noOpenDoor =
         "a service without gatekeepers is not an open door (use alwaysAllow if you mean it)"
-
-    init?(name: String, value: JSONValue, path: String, issues: IssueCollector) {
-        guard case .object(let object) = value else {
-            issues.add(
-                path, "expected an object with \"loader\" and \"gatekeepers\", found \(value.kindDescription)"
-            )
-            return nil
-        }
-        issues.addUnknownKeys(
-            of: object, at: path, known: Self.keys,
-            "a service has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
-        func at(_ key: String) -> String { ConfigurationPath.member(path, key) }
-        func given(_ key: String) -> JSONValue? { object[key] == .null ? nil : object[key] }
-        let loader = object["loader"].flatMap {
-            ComponentConfiguration($0, path: at("loader"), issues: issues)
-        }
-        if object["loader"] == nil {
-            issues.add(at("loader"), "missing; say which loader serves this service")
-        }
-        let cache = given("cache").flatMap {
-            CacheConfiguration(value: $0, path: at("cache"), issues: issues)
-        }
-        let gatekeepers = object["gatekeepers"].map {
-            Self.components($0, path: at("gatekeepers"), issues: issues)
-        }
-        if gatekeepers == nil {
-            issues.add(at("gatekeepers"), "missing; " + Self.noOpenDoor)
-        } else if object["gatekeepers"] == .array([]) {
-            issues.add(at("gatekeepers"), "empty; " + Self.noOpenDoor)
-        }
-        let shadow = object["shadow"].map { Self.components($0, path: at("shadow"), issues: issues) } ?? []
-        let attributes = object["attributes"].map {
-            issues.strings($0, at: at("attributes"), of: "attribute name", found: \.kindDescription)
-        }
-        let resourceAttributes = given("resourceAttributes").flatMap {
-            ComponentConfiguration($0, path: at("resourceAttributes"), issues: issues)
-        }
-        var invariants: String?
-        if let value = given("invariants") {
-            if case .string(let path) = value, !path.isEmpty {
-                invariants = path
-            } else {
-                issues.add(at("invariants"), "expected the path of an invariants file, found \(value.shown)")
-            }
-        }
-        // Kept despite shape problems, so that the assembler checks its other components too.
-        guard let loader else { return nil }
-        self.init(
-            name: name, loader: loader, cache: cache, gatekeepers: gatekeepers ?? [], shadow: shadow,
-            attributes: attributes, resourceAttributes: resourceAttributes, invariants: invariants)
-    }
-
-    private static func components(_ value: JSONValue, path: String, issues: IssueCollector)
-        -> [ComponentConfiguration]
-    {
-        guard case .array(let values) = value else {
-            issues.add(path, "expected an array of components, found \(value.kindDescription)")
-            return []
-        }
-        let components = values.enumerated().compactMap {
-            ComponentConfiguration($1, path: ConfigurationPath.element(path, $0), issues: issues)
-        }
-        // Only a whole list keeps each component at its place (`gatekeepers[2]`).
-        return components.count == values.count ? components : []
-    }
 
     var json: JSONValue {
         var object = JSONObject([("loader", loader.json)])
@@ -287,29 +237,79 @@ public struct CacheConfiguration: Sendable, Hashable, Codable {
         self.byteLimit = byteLimit
     }
 
-    init?(value: JSONValue, path: String, issues: IssueCollector) {
-        guard case .object(let object) = value else {
-            issues.add(
-                path,
-                "expected an object with \"countLimit\" and/or \"byteLimit\", found \(value.kindDescription)")
-            return nil
-        }
-        let before = issues.issues.count
-        issues.addUnknownKeys(
-            of: object, at: path, known: ["countLimit", "byteLimit"],
-            #"a cache has "countLimit" and "byteLimit""#)
-        countLimit = issues.positiveInteger("countLimit", in: object, at: path)
-        byteLimit = issues.positiveInteger("byteLimit", in: object, at: path)
-        if object["countLimit"] == nil && object["byteLimit"] == nil {
-            issues.add(path, "give \"countLimit\", \"byteLimit\" or both")
-        }
-        guard issues.issues.count == before else { return nil }
-    }
-
     var json: JSONValue {
         var object = JSONObject()
         if let countLimit { object["countLimit"] = .number(String(countLimit)) }
         if let byteLimit { object["byteLimit"] = .number(String(byteLimit)) }
         return .object(object)
+    }
+}
+
+extension ServiceConfiguration: ConfigurationReadable {
+    /// A service's keys.
+    enum Key: String, ConfigurationKeys {
+        case loader, cache, gatekeepers, shadow, attributes, resourceAttributes, invariants
+        static let shape = #"an object with "loader" and "gatekeepers""#
+        static var holds: String { "a service has \(quotedNames)" }
+    }
+
+    /// Reads a service named by its key; kept despite problems in its other parts, so that the
+    /// assembler checks its components too, but not without a loader.
+    init(reading decoder: any Decoder) throws {
+        let name = decoder.codingPath.last?.stringValue ?? ""
+        let container = try decoder.container(keyedBy: Key.self)
+        let loader = try container.read(ComponentConfiguration.self, forKey: .loader)
+        if !container.contains(.loader) {
+            try decoder.report("missing; say which loader serves this service", at: Key.loader)
+        }
+        let cache = try container.read(CacheConfiguration.self, ifGiven: .cache)
+        let gatekeepers = try container.components(.gatekeepers, in: decoder)
+        switch try container.json(.gatekeepers) {
+        case nil: try decoder.report("missing; " + Self.noOpenDoor, at: Key.gatekeepers)
+        case .array([])?: try decoder.report("empty; " + Self.noOpenDoor, at: Key.gatekeepers)
+        default: break
+        }
+        let shadow = try container.components(.shadow, in: decoder)
+        let attributes = try container.strings(
+            .attributes, of: "attribute name", found: \.kindDescription, in: decoder)
+        let resourceAttributes =
+            try container.decodeNil(forKey: .resourceAttributes)
+            ? nil : try container.read(ComponentConfiguration.self, forKey: .resourceAttributes)
+        var invariants: String?
+        if let value = try container.json(.invariants), value != .null {
+            if case .string(let path) = value, !path.isEmpty {
+                invariants = path
+            } else {
+                try decoder.report(
+                    "expected the path of an invariants file, found \(value.shown)", at: Key.invariants)
+            }
+        }
+        guard let loader else { throw ConfigurationDecoder.Recorded() }
+        self.init(
+            name: name, loader: loader, cache: cache, gatekeepers: gatekeepers, shadow: shadow,
+            attributes: attributes, resourceAttributes: resourceAttributes, invariants: invariants)
+    }
+}
+
+extension CacheConfiguration: ConfigurationReadable {
+    /// A cache's keys.
+    enum Key: String, ConfigurationKeys {
+        case countLimit, byteLimit
+        static let shape = #"an object with "countLimit" and/or "byteLimit""#
+        static let holds = #"a cache has "countLimit" and "byteLimit""#
+    }
+
+    /// Reads a cache; throws ``ConfigurationDecoder/Recorded`` when any of it is wrong.
+    init(reading decoder: any Decoder) throws {
+        let before = ConfigurationDecoder.problemCount(of: decoder)
+        let container = try decoder.container(keyedBy: Key.self)
+        countLimit = try container.positiveInteger(.countLimit, in: decoder)
+        byteLimit = try container.positiveInteger(.byteLimit, in: decoder)
+        if !container.contains(.countLimit) && !container.contains(.byteLimit) {
+            try decoder.report("give \"countLimit\", \"byteLimit\" or both")
+        }
+        guard ConfigurationDecoder.problemCount(of: decoder) == before else {
+            throw ConfigurationDecoder.Recorded()
+        }
     }
 }

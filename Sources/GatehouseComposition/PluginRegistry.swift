@@ -4,12 +4,16 @@ import GatehouseCore
 /// The component types a configuration may name, each with its `Decodable` settings type and a
 /// factory; the built-ins are registered from the start (docs/configuration.md, "Your own types").
 public struct PluginRegistry: Sendable {
-    /// Builds a component from its settings, with its line of `describe` when the type gives one.
+    /// Reads a component's settings and builds it, with its line of `describe` when the type
+    /// gives one.
     struct Plugin<Component>: Sendable {
-        let build:
-            @Sendable (JSONValue, PluginContext, inout [SettingsDecoder.UnknownKey]) throws -> (
-                built: Component, text: String?
-            )
+        /// What building found: the settings' unknown keys, and the component or why not.
+        typealias Outcome = (
+            unknownKeys: [ConfigurationDecoder.Issue],
+            built: Result<(built: Component, text: String?), any Error>
+        )
+
+        let build: @Sendable (JSONValue, PluginContext) -> Outcome
 
         /// `ignoring`: keys of the component's own that the settings type does not read.
         init<Settings: Decodable & Sendable>(
@@ -17,11 +21,12 @@ public struct PluginRegistry: Sendable {
             describe: (@Sendable (Settings) -> String)?,
             factory: @escaping @Sendable (Settings, PluginContext) throws -> Component
         ) {
-            build = { value, context, unread in
-                let decoder = SettingsDecoder()
-                defer { unread = decoder.unknownKeys }
-                let settings = try decoder.decode(Settings.self, from: value, ignoring: ignoring)
-                return (try factory(settings, context), describe?(settings))
+            build = { value, context in
+                let read = ConfigurationDecoder.decode(Settings.self, from: value, ignoring: ignoring)
+                guard read.problems.isEmpty, let settings = read.value else {
+                    return (read.unknownKeys, .failure(ConfigurationDecoder.Problems(issues: read.problems)))
+                }
+                return (read.unknownKeys, Result { (try factory(settings, context), describe?(settings)) })
             }
         }
     }

@@ -1,49 +1,96 @@
 import GatehouseCore
 
-/// Decodes a plugin's settings, noting every key the type read so that the others are reported
-/// as unknown (a typo such as `"subjcts"` must never pass silently). A bad value is noted and a
-/// stand-in decoded in its place, so that every problem is reported at once.
-final class SettingsDecoder {
-    /// A key that the settings type does not have, relative to the settings, and its likely meaning.
-    struct UnknownKey {
+/// The one reader of configuration: decodes a `Decodable` (a whole configuration, or a plugin's
+/// settings) from the JSON as read. It notes every key a type reads, so that the others are
+/// reported as unknown (a typo such as `"subjcts"` must never pass silently), and notes a bad
+/// value and stands a value in for it, so that every problem is reported at once, at its path.
+final class ConfigurationDecoder {
+    /// One problem, its path relative to the value decoded.
+    struct Issue {
         var path: [any CodingKey]
-        var suggestion: String?
+        var message: String
     }
 
-    /// Every value that could not be decoded, in the order decoding met them.
-    struct Issues: Error {
-        var errors: [DecodingError]
+    /// What one decoding found: the value (`nil` when a problem left nothing to stand in for it),
+    /// the unknown keys in file order, and every other problem in the order decoding met it.
+    struct Outcome<Value> {
+        var value: Value?
+        var unknownKeys: [Issue]
+        var problems: [Issue]
     }
 
-    /// The unknown keys of the last decoding, in file order.
-    private(set) var unknownKeys: [UnknownKey] = []
+    /// Thrown in place of a value that was bad and has no stand-in; its problem is noted already.
+    struct Recorded: Error {}
+
+    /// A plugin's settings that could not be read: every problem, in the order met.
+    struct Problems: Error {
+        var issues: [Issue]
+    }
+
     private var readKeys: [String: Set<String>] = [:]
     private var objects: [(path: [any CodingKey], object: JSONObject, unrepresentable: Set<String>)] = []
-    private var problems: [DecodingError] = []
-    /// Whether a bad value is stood in for (not while looking for a stand-in).
+    private var problems: [Issue] = []
+    /// Whether a bad value is noted and stood in for (not while looking for a stand-in).
     private var recovers = true
 
-    /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read. Throws
-    /// ``Issues``, or the `DecodingError` of settings that are not even an object.
-    func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, ignoring: Set<String>) throws -> T {
-        readKeys = ["": ignoring]
-        objects = []
-        problems = []
-        let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: self)) }
+    private init() {}
+
+    /// Decodes `type` from `value`; keys in `ignoring` (at the top level) count as read.
+    static func decode<T: Decodable>(
+        _ type: T.Type, from value: JSONValue, ignoring: Set<String> = []
+    ) -> Outcome<T> {
+        let decoder = ConfigurationDecoder()
+        decoder.readKeys = ["": ignoring]
+        let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: decoder)) }
+        if case .failure(let error) = decoded, !(error is Recorded) {
+            decoder.note(error)
+        }
         let failed = if case .failure = decoded { true } else { false }
-        unknownKeys = collectUnknownKeys(failed: failed)
-        guard problems.isEmpty else { throw Issues(errors: problems) }
-        return try decoded.get()
+        return Outcome(
+            value: try? decoded.get(), unknownKeys: decoder.unknownKeys(failed: failed),
+            problems: decoder.problems)
     }
 
-    /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws.
+    /// Whether `decoder` is this reader's, which notes problems rather than throwing them.
+    static func isReading(_ decoder: any Decoder) -> Bool {
+        decoder is ValueDecoder
+    }
+
+    /// Notes a problem at `path` and goes on; a decoder other than this reader's throws it.
+    static func report(_ message: String, at path: [any CodingKey], in decoder: any Decoder) throws {
+        guard let decoder = decoder as? ValueDecoder else {
+            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: message))
+        }
+        guard decoder.owner.recovers else { throw Recorded() }
+        decoder.owner.problems.append(Issue(path: path, message: message))
+    }
+
+    /// How many problems `decoder`'s reader has noted so far (none for another decoder).
+    static func problemCount(of decoder: any Decoder) -> Int {
+        (decoder as? ValueDecoder)?.owner.problems.count ?? 0
+    }
+
+    fileprivate func note(_ error: any Error) {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            problems.append(Issue(path: context.codingPath + [key], message: context.debugDescription))
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            problems.append(Issue(path: context.codingPath, message: context.debugDescription))
+        default:
+            problems.append(Issue(path: [], message: String(describing: error)))
+        }
+    }
+
+    /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws
+    /// ``Recorded``.
     fileprivate func recover<T: Decodable>(from error: any Error, as type: T.Type) throws -> T {
-        guard recovers, let error = error as? DecodingError else { throw error }
-        problems.append(error)
+        guard recovers, error is DecodingError else { throw error }
+        note(error)
         if let placeholder = (T.self as? any SettingPlaceholder.Type)?.placeholder as? T {
             return placeholder
         }
-        let trial = SettingsDecoder()
+        let trial = ConfigurationDecoder()
         trial.recovers = false
         let candidates: [JSONValue] = [
             .null, .object(JSONObject()), .array([]), .string(""), .bool(false), .number("0"),
@@ -53,30 +100,43 @@ final class SettingsDecoder {
                 return value
             }
         }
-        throw Unrecoverable()
+        throw Recorded()
     }
 
-    private struct Unrecoverable: Error {}
-
     /// After a failed decoding, only keys the `CodingKey` type cannot represent are surely unknown.
-    private func collectUnknownKeys(failed: Bool) -> [UnknownKey] {
-        var unknown: [UnknownKey] = []
+    private func unknownKeys(failed: Bool) -> [Issue] {
+        var unknown: [Issue] = []
         for (path, object, unrepresentable) in objects {
             let read = readKeys[Self.pathText(path)] ?? []
             for key in object.keys where !read.contains(key) && (!failed || unrepresentable.contains(key)) {
                 let candidates = read.filter { object[$0] == nil }.sorted()
                 unknown.append(
-                    UnknownKey(
+                    Issue(
                         path: path + [AnyCodingKey(stringValue: key)],
-                        suggestion: closestName(to: key, among: candidates)))
+                        message: closestName(to: key, among: candidates).map {
+                            "unknown key (did you mean \"\($0)\"?)"
+                        } ?? "unknown key; check its spelling against the documentation of this type"))
             }
         }
         return unknown
     }
 
+    /// Notes an object being read: a type that says what it holds (``ConfigurationKeys``) has its
+    /// unknown keys reported at once, the others once decoding is over.
     fileprivate func noteObject<Key: CodingKey>(
         _ object: JSONObject, at path: [any CodingKey], keyedBy: Key.Type
     ) {
+        if let keys = Key.self as? any ConfigurationKeys.Type {
+            guard recovers else { return }
+            for key in object.keys where Key(stringValue: key) == nil {
+                let hint = ConfigurationPath.didYouMean(key, among: keys.names)
+                problems.append(
+                    Issue(
+                        path: path + [AnyCodingKey(stringValue: key)],
+                        message: "unknown key\(hint); \(keys.holds)"))
+            }
+            return
+        }
         let text = Self.pathText(path)
         if !objects.contains(where: { Self.pathText($0.path) == text }) {
             objects.append((path, object, Set(object.keys.filter { Key(stringValue: $0) == nil })))
@@ -96,16 +156,17 @@ final class SettingsDecoder {
 private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
-    let owner: SettingsDecoder
+    let owner: ConfigurationDecoder
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else {
+            let shape = (Key.self as? any ConfigurationKeys.Type)?.shape ?? "an object"
             throw DecodingError.typeMismatch(
                 [String: Any].self,
                 .init(
                     codingPath: codingPath,
-                    debugDescription: "expected an object, found \(value.kindDescription)"))
+                    debugDescription: "expected \(shape), found \(value.kindDescription)"))
         }
         owner.noteObject(object, at: codingPath, keyedBy: Key.self)
         return KeyedDecodingContainer(
@@ -125,11 +186,10 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 }
-
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: JSONObject
     let codingPath: [any CodingKey]
-    let owner: SettingsDecoder
+    let owner: ConfigurationDecoder
 
     var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
 
@@ -182,7 +242,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
     let values: [JSONValue]
     let codingPath: [any CodingKey]
-    let owner: SettingsDecoder
+    let owner: ConfigurationDecoder
     var currentIndex = 0
 
     var count: Int? { values.count }

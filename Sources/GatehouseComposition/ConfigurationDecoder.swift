@@ -12,11 +12,13 @@ final class ConfigurationDecoder {
     }
 
     /// What one decoding found: the value (`nil` when a problem left nothing to stand in for it),
-    /// the unknown keys in file order, and every other problem in the order decoding met it.
+    /// the unknown keys in file order, every other problem in the order decoding met it, and an
+    /// error of another kind that a type threw (a plugin's own `ConfigurationError`).
     struct Outcome<Value> {
         var value: Value?
         var unknownKeys: [Issue]
         var problems: [Issue]
+        var error: (any Error)?
     }
 
     /// Thrown in place of a value that was bad and has no stand-in; its problem is noted already.
@@ -41,14 +43,19 @@ final class ConfigurationDecoder {
     ) -> Outcome<T> {
         let decoder = ConfigurationDecoder()
         decoder.readKeys = ["": ignoring]
-        let decoded = Result { try T(from: ValueDecoder(value: value, codingPath: [], owner: decoder)) }
-        if case .failure(let error) = decoded, !(error is Recorded) {
-            decoder.note(error)
+        var error: (any Error)?
+        do {
+            let value = try T(from: ValueDecoder(value: value, codingPath: [], owner: decoder))
+            return Outcome(
+                value: value, unknownKeys: decoder.unknownKeys(failed: false), problems: decoder.problems)
+        } catch let decoding as DecodingError {
+            decoder.note(decoding)
+        } catch is Recorded {
+        } catch let other {
+            error = other
         }
-        let failed = if case .failure = decoded { true } else { false }
         return Outcome(
-            value: try? decoded.get(), unknownKeys: decoder.unknownKeys(failed: failed),
-            problems: decoder.problems)
+            unknownKeys: decoder.unknownKeys(failed: true), problems: decoder.problems, error: error)
     }
 
     /// Whether `decoder` is this reader's, which notes problems rather than throwing them.
@@ -70,14 +77,13 @@ final class ConfigurationDecoder {
         (decoder as? ValueDecoder)?.owner.problems.count ?? 0
     }
 
-    fileprivate func note(_ error: any Error) {
+    private func note(_ error: DecodingError) {
         switch error {
-        case DecodingError.keyNotFound(let key, let context):
+        case .keyNotFound(let key, let context):
             problems.append(Issue(path: context.codingPath + [key], message: context.debugDescription))
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-            DecodingError.dataCorrupted(let context):
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             problems.append(Issue(path: context.codingPath, message: context.debugDescription))
-        default:
+        @unknown default:
             problems.append(Issue(path: [], message: String(describing: error)))
         }
     }
@@ -85,7 +91,7 @@ final class ConfigurationDecoder {
     /// Notes `error` and returns a stand-in for the `T` that could not be decoded, or throws
     /// ``Recorded``.
     fileprivate func recover<T: Decodable>(from error: any Error, as type: T.Type) throws -> T {
-        guard recovers, error is DecodingError else { throw error }
+        guard recovers, let error = error as? DecodingError else { throw error }
         note(error)
         if let placeholder = (T.self as? any SettingPlaceholder.Type)?.placeholder as? T {
             return placeholder

@@ -24,7 +24,11 @@ public struct PluginRegistry: Sendable {
             build = { value, context in
                 let read = ConfigurationDecoder.decode(Settings.self, from: value, ignoring: ignoring)
                 guard read.problems.isEmpty, let settings = read.value else {
-                    return (read.unknownKeys, .failure(ConfigurationDecoder.Problems(issues: read.problems)))
+                    let error = read.problems.isEmpty ? read.error : nil
+                    return (
+                        read.unknownKeys,
+                        .failure(error ?? ConfigurationDecoder.Problems(issues: read.problems))
+                    )
                 }
                 return (read.unknownKeys, Result { (try factory(settings, context), describe?(settings)) })
             }

@@ -101,6 +101,22 @@ struct OneReaderTests {
             ])
     }
 
+    /// A settings type that checks itself as it is decoded throws `ConfigurationError`, which
+    /// is reported below the component as a factory's is.
+    @Test func aSettingsTypesOwnConfigurationErrorIsReportedAtItsPlace() throws {
+        struct CheckedSettings: Decodable, Sendable {
+            init(from decoder: any Decoder) throws {
+                throw ConfigurationError(path: "tenant", message: "expected a tenant such as \"acme\"")
+            }
+        }
+        var registry = PluginRegistry()
+        try registry.registerGatekeeper("checked", settings: CheckedSettings.self) { _, _ in AlwaysAllow() }
+        #expect(
+            issues(service(gatekeepers: #"[{ "type": "checked", "tenant": "" }]"#), registry: registry) == [
+                #"services.s.gatekeepers[0].tenant: expected a tenant such as "acme""#
+            ])
+    }
+
     /// A plugin's settings that read well build the plugin with what was written.
     @Test func aPluginsSettingsReachItsFactory() async throws {
         struct TenantSettings: Decodable, Sendable {

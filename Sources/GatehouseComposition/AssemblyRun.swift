@@ -124,6 +124,9 @@ final class AssemblyRun: @unchecked Sendable {
             for problem in problems.issues {
                 issues.add(ConfigurationPath.appending(path, problem.path), problem.message)
             }
+        case .failure(let error as DecodingError):
+            let problem = ConfigurationDecoder.issue(error)
+            issues.add(ConfigurationPath.appending(path, problem.path), problem.message)
         case .failure(let error as ConfigurationError):
             for issue in error.issues { report(issue, at: path) }
         case .failure(let error):

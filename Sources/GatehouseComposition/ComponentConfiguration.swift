@@ -36,10 +36,9 @@ public struct ComponentConfiguration: Sendable, Hashable, Codable {
             object["type"] = nil
             self.init(type: type, settings: object)
         case nil:
-            throw DecodingError.keyNotFound(
-                typeKey,
+            throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: decoder.codingPath,
+                    codingPath: decoder.codingPath + [typeKey],
                     debugDescription: "missing; every component names its type"))
         case let other?:
             throw DecodingError.dataCorrupted(

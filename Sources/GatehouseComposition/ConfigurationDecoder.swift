@@ -78,13 +78,19 @@ final class ConfigurationDecoder {
     }
 
     private func note(_ error: DecodingError) {
+        problems.append(Self.issue(error))
+    }
+
+    /// `error` as a problem at its coding path: a key not found is `missing`, any other error
+    /// says what its description says.
+    static func issue(_ error: DecodingError) -> Issue {
         switch error {
         case .keyNotFound(let key, let context):
-            problems.append(Issue(path: context.codingPath + [key], message: context.debugDescription))
+            Issue(path: context.codingPath + [key], message: "missing")
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            problems.append(Issue(path: context.codingPath, message: context.debugDescription))
+            Issue(path: context.codingPath, message: context.debugDescription)
         @unknown default:
-            problems.append(Issue(path: [], message: String(describing: error)))
+            Issue(path: [], message: String(describing: error))
         }
     }
 

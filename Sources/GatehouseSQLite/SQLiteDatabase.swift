@@ -13,6 +13,7 @@ final class SQLiteDatabase: Sendable {
     enum Value {
         case text(String)
         case blob(Data)
+        case null
     }
 
     /// The connection's handle. A C pointer is not `Sendable`, so neither is a lock holding it
@@ -72,6 +73,8 @@ final class SQLiteDatabase: Sendable {
                         sqlite3_bind_blob(
                             statement, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
                     }
+                case .null:
+                    sqlite3_bind_null(statement, position)
                 }
             }
             var rows: [[Data]] = []

@@ -207,8 +207,18 @@ public struct Assembler: Sendable {
                     + "its gate and keep serving a resource after access to it is revoked; remove the cache, "
                     + "or put it behind that gate, inside the loader")
         }
+        // A loader that holds its resources' attributes (a table with an owner column) is their
+        // one source: a second one could disagree with the rows its listing selects.
+        let loaderSource = loader?.built as? any AttributeSource
+        if loaderSource != nil, service.resourceAttributes != nil {
+            run.issues.add(
+                at("resourceAttributes"),
+                "the loader \"\(service.loader.type)\" holds its resources' attributes itself, so they "
+                    + "have one source; remove \"resourceAttributes\"")
+        }
         guard let loader, !cacheInFrontOfAGate, !gates.isEmpty, gates.allSatisfy({ $0 != nil }),
-            shadow.allSatisfy({ $0 != nil }), source.map({ $0 != nil }) ?? true
+            shadow.allSatisfy({ $0 != nil }), source.map({ $0 != nil }) ?? true,
+            loaderSource == nil || service.resourceAttributes == nil
         else {
             return nil
         }
@@ -233,9 +243,13 @@ public struct Assembler: Sendable {
             )
         }
         lines.append("  loader: \(loader.text)")
-        let attributes = source.flatMap { $0 }.map { attributeSource in
+        var attributes = source.flatMap { $0 }.map { attributeSource in
             lines.append("  resource attributes: \(attributeSource.text)")
             return attributeSource.built.resourceAttributes
+        }
+        if let loaderSource {
+            lines.append("  resource attributes: the loader's own")
+            attributes = loaderSource.resourceAttributes
         }
 
         let gate = AccessGate(

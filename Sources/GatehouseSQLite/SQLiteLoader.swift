@@ -58,12 +58,7 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
         self.path = path
         self.table = table
         self.attributeColumns = attributeColumns
-        for (name, column) in attributeColumns.sorted(by: { $0.key < $1.key })
-        where name.isEmpty || column.contains(".") || !SQLDialect.isPlainColumn(column) {
-            throw SQLiteLoaderError.database(
-                message: "the column \(column.debugDescription) of the attribute \(name.debugDescription) "
-                    + "is not a plain column name (ASCII letters, digits and _, not starting with a digit)")
-        }
+        try Self.check(path: path, attributeColumns: attributeColumns)
         database = try SQLiteDatabase(path: path)
         quotedTable = Self.quoted(table)
         attributeNames = attributeColumns.keys.sorted()
@@ -80,11 +75,25 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
             } catch {
                 throw SQLiteLoaderError.database(
                     message: "the table \(table.debugDescription) has no column "
-                        + "\(attributeColumns[name]!.debugDescription) for the attribute \(name.debugDescription)")
+                        + "\(attributeColumns[name]!.debugDescription) for the attribute \(name.debugDescription)"
+                )
             }
             try database.execute(
                 "CREATE INDEX IF NOT EXISTS \(Self.quoted(table + "_" + attributeColumns[name]!)) "
                     + "ON \(quotedTable) (\(column))")
+        }
+    }
+
+    /// Refuses, without opening anything, a `path` that is not a plain file path (or `:memory:`)
+    /// and a column of `attributeColumns` that is not a plain name: what ``init(path:table:attributeColumns:)``
+    /// refuses before it opens the file.
+    package static func check(path: String, attributeColumns: [String: String]) throws(SQLiteLoaderError) {
+        try SQLiteDatabase.checkPlain(path)
+        for (name, column) in attributeColumns.sorted(by: { $0.key < $1.key })
+        where name.isEmpty || column.contains(".") || !SQLDialect.isPlainColumn(column) {
+            throw .database(
+                message: "the column \(column.debugDescription) of the attribute \(name.debugDescription) "
+                    + "is not a plain column name (ASCII letters, digits and _, not starting with a digit)")
         }
     }
 
@@ -154,10 +163,14 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
         ResourceAttributes(Set(attributeNames)) { [self] key in try attributes(of: key) }
     }
 
-    /// The attributes the row of `key` holds.
-    private func attributes(of key: String) throws -> [String: String] {
-        guard !attributeNames.isEmpty else { return [:] }
-        try Self.check(key)
+    /// The attributes the row of `key` holds, as ``resourceAttributes`` reads them: empty when no
+    /// row holds it (a folder, the root `""`, or a key that breaks the identity rule, which no row
+    /// can hold).
+    ///
+    /// - Throws: ``SQLiteLoaderError/database(message:)`` when SQLite fails, or a value cannot be
+    ///   read as the plan's SQL would compare it.
+    public func attributes(of key: String) throws -> [String: String] {
+        guard !attributeNames.isEmpty, ResourceIdentity.path.violation(in: key) == nil else { return [:] }
         let columns = quotedColumns.map { "typeof(\($0)), \($0)" }.joined(separator: ", ")
         let rows = try database.execute("SELECT \(columns) FROM \(quotedTable) WHERE name = ?", [.text(key)])
         guard let row = rows.first else { return [:] }
@@ -207,7 +220,8 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
     /// bytes.
     public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {
         try select(
-            under: prefix, where: plan.sql(column: "name", attributeColumns: attributeColumns, dialect: .sqlite))
+            under: prefix,
+            where: plan.sql(column: "name", attributeColumns: attributeColumns, dialect: .sqlite))
     }
 
     /// The attributes of ``attributeColumns``: a listing's plan keeps its predicates on them.

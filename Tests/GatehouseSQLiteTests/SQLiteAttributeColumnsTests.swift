@@ -72,7 +72,9 @@ struct SQLiteAttributeColumnsTests {
         await #expect(throws: AccessDenied.self) {
             try await AccessContext.$current.withValue(mallory) { try await proxy.load("docs/orphan") }
         }
-        let listed = try await AccessContext.$current.withValue(mallory) { try await proxy.keys(under: "docs") }
+        let listed = try await AccessContext.$current.withValue(mallory) {
+            try await proxy.keys(under: "docs")
+        }
         #expect(listed.isEmpty)
         let owner = AccessContext(subject: "u1")
         #expect(
@@ -81,7 +83,8 @@ struct SQLiteAttributeColumnsTests {
     }
 
     @Test func storingAValueKeepsTheRowsAttributesAndStoringAttributesReplacesThem() async throws {
-        let table = try SQLiteLoader(path: ":memory:", attributeColumns: ["owner": "owner_id", "tenant": "tenant"])
+        let table = try SQLiteLoader(
+            path: ":memory:", attributeColumns: ["owner": "owner_id", "tenant": "tenant"])
         try await table.store(Data("1".utf8), for: "a", attributes: ["owner": "alice", "tenant": "t1"])
         try await table.store(Data("2".utf8), for: "a")
         #expect(try await table.resourceAttributes.read("a").values == ["owner": "alice", "tenant": "t1"])
@@ -124,7 +127,9 @@ struct SQLiteAttributeColumnsTests {
             await #expect(throws: AccessDenied.self) {
                 try await AccessContext.$current.withValue(context) { try await proxy.load(key) }
             }
-            let listed = try await AccessContext.$current.withValue(context) { try await proxy.keys(under: "docs") }
+            let listed = try await AccessContext.$current.withValue(context) {
+                try await proxy.keys(under: "docs")
+            }
             #expect(listed.isEmpty)
         }
     }

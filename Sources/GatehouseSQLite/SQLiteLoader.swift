@@ -125,7 +125,7 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
 
     /// Stores `resource` for `key` with the resource's `attributes` (an owner): each attribute of
     /// ``attributeColumns`` takes its value from `attributes`, and one `attributes` lacks has
-    /// none (`NULL`). This is the app's own write, not a caller's: through ``AccessProxy`` a
+    /// none (`NULL`). This is the app's own write, not a caller's: through `AccessProxy` a
     /// caller stores only the value.
     ///
     /// - Throws: ``SQLiteLoaderError/database(message:)`` when `attributes` names an attribute

@@ -72,7 +72,13 @@ struct PatternAutomaton {
     /// What ``witness(_:)`` found for each residual asked.
     private var found: [AccessPlan.Residual: String?] = [:]
     /// What each walk found.
-    private var searched: [AccessPlan.Residual: String?] = [:]
+    private var searched: [Searched: String?] = [:]
+
+    /// A walk: its residual, and whether it looks for a path only.
+    private struct Searched: Hashable {
+        var residual: AccessPlan.Residual
+        var paths: Bool
+    }
     private var index: [AccessPlan.Pattern: Int] = [:]
     /// The characters the patterns hold, then the fresh one.
     let alphabet: [Unicode.Scalar]
@@ -119,6 +125,19 @@ struct PatternAutomaton {
             best = found
         }
         found[residual] = .some(best)
+        return best
+    }
+
+    /// The shortest name in `residual` that a path may be (not empty, no empty, `.` or `..`
+    /// component, so no leading, trailing or doubled `/`), as ``witness(_:)`` finds names, or `nil`
+    /// when there is none. The path's shape is one more small automaton in the same walk.
+    mutating func pathWitness(_ residual: AccessPlan.Residual) -> String? {
+        var best: String?
+        for term in Self.terms(Self.inward(residual, negated: false)) {
+            guard let found = search(narrowed(term), paths: true) else { continue }
+            if let known = best, known.unicodeScalars.count <= found.unicodeScalars.count { continue }
+            best = found
+        }
         return best
     }
 
@@ -292,23 +311,25 @@ struct PatternAutomaton {
         }
     }
 
-    /// The shortest name in `residual`, by a breadth-first walk of its patterns' automata.
-    private mutating func search(_ residual: AccessPlan.Residual) -> String? {
-        if let known = searched[residual] { return known }
-        let result = walk(residual)
-        searched[residual] = .some(result)
+    /// The shortest name in `residual` (with `paths`, that a path may be), by a breadth-first walk
+    /// of its patterns' automata.
+    private mutating func search(_ residual: AccessPlan.Residual, paths: Bool = false) -> String? {
+        if let known = searched[Searched(residual: residual, paths: paths)] { return known }
+        let result = walk(residual, paths: paths)
+        searched[Searched(residual: residual, paths: paths)] = .some(result)
         return result
     }
 
-    private mutating func walk(_ residual: AccessPlan.Residual) -> String? {
+    private mutating func walk(_ residual: AccessPlan.Residual, paths: Bool) -> String? {
         switch residual {
-        case .everything: return ""
+        case .everything where !paths: return ""
         case .nothing: return nil
         default: break
         }
         var used: [AccessPlan.Pattern] = []
         Self.collect(residual, into: &used)
-        var scalars: Set<Unicode.Scalar> = [alphabet.last!]
+        // A path's shape reads `/` and `.`: they are letters of its walk.
+        var scalars: Set<Unicode.Scalar> = paths ? [alphabet.last!, "/", "."] : [alphabet.last!]
         for pattern in used {
             if index[pattern] == nil {
                 // A pattern made of the alphabet's characters keeps the walk exact.
@@ -323,13 +344,15 @@ struct PatternAutomaton {
         for pattern in used { slot[pattern] = members.firstIndex(of: index[pattern]!) }
         var start: [Int32] = []
         for member in members { start.append(globs[member].state([0])) }
+        // With `paths`, the last entry of a joint state is the path's shape.
+        if paths { start.append(PathShape.start) }
         var seen: Set<[Int32]> = [start]
         var states = [start]
         var parent: [(Int, Unicode.Scalar)] = [(-1, " ")]
         var head = 0
         while head < states.count {
             let current = states[head]
-            if holds(residual, current, members, slot) {
+            if holds(residual, current, members, slot) && (!paths || current.last == PathShape.component) {
                 var symbols: [Unicode.Scalar] = []
                 var at = head
                 while parent[at].0 >= 0 {
@@ -348,6 +371,11 @@ struct PatternAutomaton {
                 for (position, member) in members.enumerated() {
                     following[position] = globs[member].step(current[position], scalar)
                 }
+                if paths {
+                    let shape = PathShape.step(current[members.count], scalar)
+                    if shape == PathShape.never { continue }
+                    following[members.count] = shape
+                }
                 if seen.insert(following).inserted {
                     states.append(following)
                     parent.append((head - 1, scalar))
@@ -355,6 +383,32 @@ struct PatternAutomaton {
             }
         }
         return nil
+    }
+
+    /// The shape of a name read so far, as a path: the states of a small automaton that accepts
+    /// exactly the names a path may be.
+    private enum PathShape {
+        /// At the start of a component: the name is empty or ends with `/`.
+        static let start: Int32 = 0
+        /// The component read so far is `.`.
+        static let dot: Int32 = 1
+        /// The component read so far is `..`.
+        static let dots: Int32 = 2
+        /// The component read so far is a proper one (the accepting state).
+        static let component: Int32 = 3
+        /// An empty, `.` or `..` component has ended: no longer name is a path.
+        static let never: Int32 = 4
+
+        static func step(_ shape: Int32, _ scalar: Unicode.Scalar) -> Int32 {
+            switch (shape, scalar) {
+            case (never, _): never
+            case (component, "/"): start
+            case (_, "/"): never
+            case (start, "."): dot
+            case (dot, "."): dots
+            default: component
+            }
+        }
     }
 
     /// Whether `residual` holds at the joint state `state` (each member pattern's state).

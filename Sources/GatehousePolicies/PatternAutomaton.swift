@@ -204,7 +204,7 @@ struct PatternAutomaton {
         guard case .all(let parts) = term else { return term }
         let needed = parts.filter { if case .pattern = $0 { true } else { false } }
         guard !needed.isEmpty else { return term }
-        let need = AccessPlan.Residual.allOf(needed)
+        let patterns = needed.compactMap { if case .pattern(let wide) = $0 { wide } else { nil } }
         var kept: [AccessPlan.Residual] = []
         for part in parts {
             if case .complement(let excluded) = part, case .pattern(let pattern) = excluded {
@@ -218,11 +218,28 @@ struct PatternAutomaton {
                 }) {
                     return .nothing
                 }
-                if search(.allOf([need, excluded])) == nil { continue }
+                // It shares no name with the needed ones: it excludes nothing.
+                if !Self.meet(patterns + [pattern]) { continue }
             }
             kept.append(part)
         }
         return .allOf(kept)
+    }
+
+    /// Whether some name matches every one of `patterns`, decided without a walk. A pattern
+    /// without `*` is one name, which the others must match. Patterns with a `*` each share a name
+    /// exactly when their first runs agree (each begins the longest) and their last runs agree
+    /// (each ends the longest): that longest first run, then every middle run of each pattern, then
+    /// the longest last run, is such a name.
+    static func meet(_ patterns: [AccessPlan.Pattern]) -> Bool {
+        if let exact = patterns.first(where: { $0.runs.count == 1 }) {
+            return patterns.allSatisfy { $0.matches(exact.runs[0]) }
+        }
+        let firsts = patterns.map { Array($0.runs[0].utf8) }
+        let lasts = patterns.map { Array($0.runs[$0.runs.count - 1].utf8.reversed()) }
+        let first = firsts.max { $0.count < $1.count } ?? []
+        let last = lasts.max { $0.count < $1.count } ?? []
+        return firsts.allSatisfy { first.starts(with: $0) } && lasts.allSatisfy { last.starts(with: $0) }
     }
 
     /// `residual` as a union of conjunctions of patterns and excluded patterns, each holding some

@@ -59,8 +59,8 @@ extension RulesDiff {
                 subjectKind = rule.subjectKind
                 action = file.actions[Int(rule.action)]
                 resource = file.resources.patterns[Int(rule.resource)]
-                conditions =
-                    rule.hasConditions ? (file.conditions[rule.line] ?? []).map { "\($0.key)=\($0.value)" }.sorted() : []
+                let written = rule.hasConditions ? file.conditions[rule.line] ?? [] : []
+                conditions = written.map { "\($0.key)=\($0.value)" }.sorted()
             }
         }
 

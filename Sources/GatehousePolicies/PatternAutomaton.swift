@@ -363,6 +363,18 @@ struct PatternAutomaton {
         for member in members { start.append(globs[member].state([0])) }
         // With `paths`, the last entry of a joint state is the path's shape.
         if paths { start.append(PathShape.start) }
+        // Every name of a conjunction begins with the longest first run of the patterns it needs
+        // (the others begin it, or no name is in it): the walk starts after that run.
+        let prefix = Self.neededPrefix(residual)
+        for scalar in prefix.unicodeScalars {
+            for (position, member) in members.enumerated() {
+                start[position] = globs[member].step(start[position], scalar)
+            }
+            if paths {
+                start[members.count] = PathShape.step(start[members.count], scalar)
+                if start[members.count] == PathShape.never { return nil }
+            }
+        }
         var seen: Set<[Int32]> = [start]
         var states = [start]
         var parent: [(Int, Unicode.Scalar)] = [(-1, " ")]
@@ -376,7 +388,7 @@ struct PatternAutomaton {
                     symbols.append(parent[at].1)
                     at = parent[at].0
                 }
-                var name = ""
+                var name = prefix
                 name.unicodeScalars.append(contentsOf: symbols.reversed())
                 return name
             }
@@ -400,6 +412,22 @@ struct PatternAutomaton {
             }
         }
         return nil
+    }
+
+    /// The longest first run of the patterns `residual` needs, when it is one or a conjunction
+    /// holding them: every name in it begins with that run.
+    private static func neededPrefix(_ residual: AccessPlan.Residual) -> String {
+        let parts: [AccessPlan.Residual]
+        switch residual {
+        case .pattern: parts = [residual]
+        case .all(let members): parts = members
+        default: return ""
+        }
+        var longest = ""
+        for case .pattern(let pattern) in parts where pattern.runs[0].utf8.count > longest.utf8.count {
+            longest = pattern.runs[0]
+        }
+        return longest
     }
 
     /// The shape of a name read so far, as a path: the states of a small automaton that accepts

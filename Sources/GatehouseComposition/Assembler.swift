@@ -158,6 +158,23 @@ public struct Assembler: Sendable {
         }
     }
 
+    /// Whether a gatekeeper of type `type` is a rules file, or holds one, whose denial denies the
+    /// chain it stands in on its own: a `file`, or an `allOf` holding such a gatekeeper.
+    private static func deniesAlone(type: String, settings: JSONObject) -> Bool {
+        switch type {
+        case "file": return true
+        case "allOf":
+            guard case .array(let members)? = settings["gatekeepers"] else { return false }
+            return members.contains { member in
+                guard case .object(let object) = member, case .string(let type)? = object["type"] else {
+                    return false
+                }
+                return deniesAlone(type: type, settings: object)
+            }
+        default: return false
+        }
+    }
+
     /// The service assembled, or `nil` with its problems in `run`; `shapeChecked` when reading
     /// the JSON already reported missing gatekeepers. `mask` (the decision log's) is the gate's,
     /// so a masked value appears in no record, verdict or denial.
@@ -177,6 +194,16 @@ public struct Assembler: Sendable {
             } catch {
                 run.issues.add(at("invariants"), error.description)
                 return nil
+            }
+            // Each rules file keeps the promises on its own; the chain keeps them only when one
+            // such file can deny it alone.
+            let kept = service.gatekeepers.contains { Self.deniesAlone(type: $0.type, settings: $0.settings) }
+            if !kept {
+                run.issues.add(
+                    at("invariants"),
+                    "no rules file of the service can deny a request on its own (a \"file\" gatekeeper in "
+                        + "\"gatekeepers\", directly or inside \"allOf\"), so nothing would keep these "
+                        + "promises; each rules file keeps them by itself (see docs/invariants.md)")
             }
         }
         if service.gatekeepers.isEmpty && !shapeChecked {

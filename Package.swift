@@ -67,7 +67,7 @@ let package = Package(
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
         .target(
             name: "GatehouseCommandLine",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition"]
+            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition", "GatehouseSQLite"]
         ),
 
         // Test doubles for an app's own test target (and this package's): a recording observer,
@@ -114,7 +114,7 @@ let package = Package(
             name: "gatehouse-bench",
             dependencies: [
                 "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseAudit", "GatehouseRemote",
-                "GatehouseComposition",
+                "GatehouseComposition", "GatehouseSQLite",
                 // The loopback AuthZEN service of list-remote-*.
                 "GatehouseTestSupport",
             ],
@@ -170,7 +170,8 @@ let package = Package(
         .testTarget(
             name: "GatehouseCommandLineTests",
             dependencies: [
-                "GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseTestSupport",
+                "GatehouseCore", "GatehouseComposition", "GatehouseCommandLine", "GatehouseSQLite",
+                "GatehouseTestSupport",
             ]
         ),
         .testTarget(

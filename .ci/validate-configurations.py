@@ -29,6 +29,8 @@ must_fail = {
     "remote: no url": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "remote", "protocol": "opa"}]}}},
     "json attribute source: typo in a key": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "resourceAttributes": {"type": "json", "pth": "owners.json"}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
     "unknown whenInvalid": {"services": {"s": {"loader": {"type": "memory", "resources": {}}, "gatekeepers": [{"type": "file", "path": "a.rules", "whenInvalid": "keepLastValid"}]}}},
+    "sqlite: typo in a key": {"services": {"s": {"loader": {"type": "sqlite", "path": "d.sqlite", "attributeColumn": {"owner": "owner_id"}}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
+    "sqlite: a column that is not a plain name": {"services": {"s": {"loader": {"type": "sqlite", "path": "d.sqlite", "attributeColumns": {"owner": "owner id"}}, "gatekeepers": [{"type": "alwaysAllow"}]}}},
 }
 for name, document in must_fail.items():
     if validator.is_valid(document):

@@ -29,6 +29,7 @@ struct Target {
         Target("proxy-4-gates-disk-32k", "<=", 2, ["disk-load-32k"]),
         // A listing by the plan against one that decides every name.
         Target("list-each-100k", ">=", 20, ["list-plan-100k"]),
+        Target("list-owner-each-100k", ">=", 20, ["list-owner-plan-100k"]),
         // A remote listing in Access Evaluations pages against one request per name.
         Target("list-remote-each-1k", ">=", 10, ["list-remote-batch-1k"]),
         Target("disk-load-32k", "<=", 1.6, ["raw-read-32k"]),
@@ -113,6 +114,7 @@ let allCaseNames: Set<String> = [
     "concurrent-1-task", "concurrent-2-tasks", "stat-syscall-2-tasks", "concurrent-4-gates-1-task",
     "concurrent-4-gates-2-tasks", "remote-opa-loopback", "scale-gates-1", "scale-gates-2", "scale-gates-4",
     "scale-gates-8", "scale-rules-100", "scale-rules-10k", "scale-rules-100k", "scale-rules-1m",
-    "decision-log-100k", "list-plan-100k", "list-each-100k", "list-remote-batch-1k", "list-remote-each-1k",
+    "decision-log-100k", "list-plan-100k", "list-each-100k", "list-owner-plan-100k", "list-owner-each-100k",
+    "list-remote-batch-1k", "list-remote-each-1k",
     "load-100k", "load-invariants-100k", "load-10k", "diff-10k",
 ]

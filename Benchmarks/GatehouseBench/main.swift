@@ -64,6 +64,7 @@ do {
         cases.append(decisionLogCase(fixtures))
         cases += try listingCases(fixtures, wanted: wanted)
         cases += try remoteListingCases(wanted: wanted)
+        cases += try await ownerListingCases(wanted: wanted)
         cases += try invariantCases(wanted: wanted)
         var skipped: [SkippedCase] = []
         if wanted(RemoteLoopback.name) {

@@ -23,7 +23,7 @@ public struct GatehouseCommand: Sendable {
     }
 
     /// Runs the command on the process's arguments and exits the process with its exit status.
-    public static func main(registry: PluginRegistry = PluginRegistry()) async -> Never {
+    public static func main(registry: PluginRegistry = .command) async -> Never {
         var command = GatehouseCommand(registry: registry)
         command.program = invocation(
             of: CommandLine.arguments.first ?? "gatehouse",
@@ -48,8 +48,9 @@ public struct GatehouseCommand: Sendable {
 }
 
 extension GatehouseCommand {
-    /// A command whose configurations may name the types of `registry` (by default the built-in ones).
-    public init(registry: PluginRegistry = PluginRegistry()) {
+    /// A command whose configurations may name the types of `registry` (by default the built-in
+    /// ones and `sqlite`, `PluginRegistry.command`).
+    public init(registry: PluginRegistry = .command) {
         self.init(registry: registry, console: .standard)
     }
 }

@@ -67,7 +67,7 @@ enum Plan: RequestCommand {
                 throw .init(message: "--attribute-column names a column of --sql; add --sql")
             }
             guard let (name, column) = CommandLineArguments.splitAtEquals(pair), !name.isEmpty,
-                isPlainColumn(column)
+                SQLDialect.isPlainColumn(column)
             else {
                 throw .init(
                     message:
@@ -79,29 +79,13 @@ enum Plan: RequestCommand {
             guard arguments.flag("sql") else {
                 throw .init(message: "--column names the column of --sql; add --sql")
             }
-            guard isPlainColumn(column) else {
+            guard SQLDialect.isPlainColumn(column) else {
                 throw .init(
                     message:
                         "--column \"\(printable(column))\" is not a plain column name; give NAME or TABLE.NAME "
                         + "(letters, digits and _, not starting with a digit)")
             }
         }
-    }
-
-    /// Whether `column` is `NAME` or `TABLE.NAME`, each of ASCII letters, digits and `_`, not
-    /// starting with a digit: a name no database reads as anything but a column.
-    static func isPlainColumn(_ column: String) -> Bool {
-        let parts = column.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...2).contains(parts.count)
-            && parts.allSatisfy { part in
-                guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else {
-                    return false
-                }
-                return part.unicodeScalars.allSatisfy {
-                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                        || $0 == "_"
-                }
-            }
     }
 
     static func run(_ request: PreparedRequest) async -> ExitStatus {

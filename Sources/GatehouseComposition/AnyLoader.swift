@@ -43,6 +43,11 @@ public struct AnyLoader<Gate>: ResourceStoring, FilteredListing {
         try await base(as: (any ResourceListing<String>).self, for: "list").keys(under: prefix)
     }
 
+    /// The wrapped loader's, when it filters; otherwise none.
+    public var filteredAttributeNames: Set<String> {
+        (base as? any FilteredListing<String>)?.filteredAttributeNames ?? []
+    }
+
     /// Lists in the wrapped loader, narrowed by `plan` when it filters; otherwise every key under
     /// `prefix` (the proxy checks each name either way).
     public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {

@@ -158,6 +158,23 @@ public struct Assembler: Sendable {
         }
     }
 
+    /// Whether a gatekeeper of type `type` is a rules file, or holds one, whose denial denies the
+    /// chain it stands in on its own: a `file`, or an `allOf` holding such a gatekeeper.
+    private static func deniesAlone(type: String, settings: JSONObject) -> Bool {
+        switch type {
+        case "file": return true
+        case "allOf":
+            guard case .array(let members)? = settings["gatekeepers"] else { return false }
+            return members.contains { member in
+                guard case .object(let object) = member, case .string(let type)? = object["type"] else {
+                    return false
+                }
+                return deniesAlone(type: type, settings: object)
+            }
+        default: return false
+        }
+    }
+
     /// The service assembled, or `nil` with its problems in `run`; `shapeChecked` when reading
     /// the JSON already reported missing gatekeepers. `mask` (the decision log's) is the gate's,
     /// so a masked value appears in no record, verdict or denial.
@@ -177,6 +194,16 @@ public struct Assembler: Sendable {
             } catch {
                 run.issues.add(at("invariants"), error.description)
                 return nil
+            }
+            // Each rules file keeps the promises on its own; the chain keeps them only when one
+            // such file can deny it alone.
+            let kept = service.gatekeepers.contains { Self.deniesAlone(type: $0.type, settings: $0.settings) }
+            if !kept {
+                run.issues.add(
+                    at("invariants"),
+                    "no rules file of the service can deny a request on its own (a \"file\" gatekeeper in "
+                        + "\"gatekeepers\", directly or inside \"allOf\"), so nothing would keep these "
+                        + "promises; each rules file keeps them by itself (see docs/invariants.md)")
             }
         }
         if service.gatekeepers.isEmpty && !shapeChecked {
@@ -207,8 +234,18 @@ public struct Assembler: Sendable {
                     + "its gate and keep serving a resource after access to it is revoked; remove the cache, "
                     + "or put it behind that gate, inside the loader")
         }
+        // A loader that holds its resources' attributes (a table with an owner column) is their
+        // one source: a second one could disagree with the rows its listing selects.
+        let loaderSource = loader?.built as? any AttributeSource
+        if loaderSource != nil, service.resourceAttributes != nil {
+            run.issues.add(
+                at("resourceAttributes"),
+                "the loader \"\(service.loader.type)\" holds its resources' attributes itself, so they "
+                    + "have one source; remove \"resourceAttributes\"")
+        }
         guard let loader, !cacheInFrontOfAGate, !gates.isEmpty, gates.allSatisfy({ $0 != nil }),
-            shadow.allSatisfy({ $0 != nil }), source.map({ $0 != nil }) ?? true
+            shadow.allSatisfy({ $0 != nil }), source.map({ $0 != nil }) ?? true,
+            loaderSource == nil || service.resourceAttributes == nil
         else {
             return nil
         }
@@ -233,9 +270,13 @@ public struct Assembler: Sendable {
             )
         }
         lines.append("  loader: \(loader.text)")
-        let attributes = source.flatMap { $0 }.map { attributeSource in
+        var attributes = source.flatMap { $0 }.map { attributeSource in
             lines.append("  resource attributes: \(attributeSource.text)")
             return attributeSource.built.resourceAttributes
+        }
+        if let loaderSource {
+            lines.append("  resource attributes: the loader's own")
+            attributes = loaderSource.resourceAttributes
         }
 
         let gate = AccessGate(

@@ -6,6 +6,10 @@ import GatehouseCore
 /// the caller's value for that name is dropped, whether or not the resource has one. A throw
 /// fails the gate, and so does an answer holding a name outside ``attributeNames()``. Register
 /// your own with ``PluginRegistry/registerAttributeSource(_:settings:describe:factory:)``.
+///
+/// A loader that is itself an `AttributeSource` (the command's `sqlite` loader with attribute
+/// columns) is its service's source: the service names no `"resourceAttributes"`, so the rows a
+/// listing selects and the values each decision reads are the same.
 public protocol AttributeSource: Sendable {
     /// The names this source provides, known before any resource is read (declared, or read from
     /// the source as a whole), never guessed from one resource's answer. The default,

@@ -55,7 +55,13 @@ public struct AccessPlan: Sendable, Hashable {
     /// as allowing: a superset over names alone, for a listing that still asks the gate about each
     /// name.
     public var candidates: AccessPlan {
-        AccessPlan(residual.bound(unplanned: true), identity: identity)
+        candidates(keeping: [])
+    }
+
+    /// ``candidates`` with the attribute predicates on `attributes` kept as they are, for a
+    /// listing that decides them itself (``FilteredListing/filteredAttributeNames``).
+    public func candidates(keeping attributes: Set<String>) -> AccessPlan {
+        AccessPlan(residual.bound(unplanned: true, keeping: attributes), identity: identity)
     }
 
     /// ``permits(_:)`` as a function, to filter a collection of names.

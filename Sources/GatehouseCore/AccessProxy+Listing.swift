@@ -47,6 +47,7 @@ extension AccessProxy: ResourceListing where Base: ResourceListing {
             AccessPlan.Request(
                 subject: context.subject, action: action, attributes: context.attributes,
                 resourceAttributeNames: names))
-        return try await filtering.keys(under: prefix, permittedBy: plan.candidates)
+        return try await filtering.keys(
+            under: prefix, permittedBy: plan.candidates(keeping: filtering.filteredAttributeNames))
     }
 }

@@ -16,8 +16,24 @@ public enum SQLDialect: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// The dialect's name: `sqlite` or `postgresql`.
     public var description: String { rawValue }
 
+    /// Whether `column` is `NAME` or `TABLE.NAME`, each of ASCII letters, digits and `_`, not
+    /// starting with a digit: a name no database reads as anything but a column.
+    package static func isPlainColumn(_ column: String) -> Bool {
+        let parts = column.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { part in
+                guard let first = part.unicodeScalars.first, !("0"..."9").contains(first) else {
+                    return false
+                }
+                return part.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || $0 == "_"
+                }
+            }
+    }
+
     /// `column` (`name` or `table.name`) quoted as an identifier only, each part on its own.
-    func identifier(_ column: String) -> String {
+    package func identifier(_ column: String) -> String {
         let quote = self == .sqlite ? "`" : "\""
         return column.split(separator: ".", omittingEmptySubsequences: false)
             .map { quote + $0.replacingOccurrences(of: quote, with: quote + quote) + quote }

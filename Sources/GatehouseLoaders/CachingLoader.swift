@@ -132,6 +132,9 @@ extension CachingLoader: ResourceListing where Base: ResourceListing {
 /// Filtered listings through the cache: forwarded to the base, never cached, so a proxy in front
 /// of the cache pushes its plan down to the base.
 extension CachingLoader: FilteredListing where Base: FilteredListing {
+    /// The base's.
+    public var filteredAttributeNames: Set<String> { base.filteredAttributeNames }
+
     /// The base's keys under `prefix` that `plan` may permit; throws the base's error.
     public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [Base.Key] {
         try await base.keys(under: prefix, permittedBy: plan)

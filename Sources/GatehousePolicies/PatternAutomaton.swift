@@ -72,7 +72,13 @@ struct PatternAutomaton {
     /// What ``witness(_:)`` found for each residual asked.
     private var found: [AccessPlan.Residual: String?] = [:]
     /// What each walk found.
-    private var searched: [AccessPlan.Residual: String?] = [:]
+    private var searched: [Searched: String?] = [:]
+
+    /// A walk: its residual, and whether it looks for a path only.
+    private struct Searched: Hashable {
+        var residual: AccessPlan.Residual
+        var paths: Bool
+    }
     private var index: [AccessPlan.Pattern: Int] = [:]
     /// The characters the patterns hold, then the fresh one.
     let alphabet: [Unicode.Scalar]
@@ -119,6 +125,19 @@ struct PatternAutomaton {
             best = found
         }
         found[residual] = .some(best)
+        return best
+    }
+
+    /// The shortest name in `residual` that a path may be (not empty, no empty, `.` or `..`
+    /// component, so no leading, trailing or doubled `/`), as ``witness(_:)`` finds names, or `nil`
+    /// when there is none. The path's shape is one more small automaton in the same walk.
+    mutating func pathWitness(_ residual: AccessPlan.Residual) -> String? {
+        var best: String?
+        for term in Self.terms(Self.inward(residual, negated: false)) {
+            guard let found = search(narrowed(term), paths: true) else { continue }
+            if let known = best, known.unicodeScalars.count <= found.unicodeScalars.count { continue }
+            best = found
+        }
         return best
     }
 
@@ -185,7 +204,7 @@ struct PatternAutomaton {
         guard case .all(let parts) = term else { return term }
         let needed = parts.filter { if case .pattern = $0 { true } else { false } }
         guard !needed.isEmpty else { return term }
-        let need = AccessPlan.Residual.allOf(needed)
+        let patterns = needed.compactMap { if case .pattern(let wide) = $0 { wide } else { nil } }
         var kept: [AccessPlan.Residual] = []
         for part in parts {
             if case .complement(let excluded) = part, case .pattern(let pattern) = excluded {
@@ -199,11 +218,28 @@ struct PatternAutomaton {
                 }) {
                     return .nothing
                 }
-                if search(.allOf([need, excluded])) == nil { continue }
+                // It shares no name with the needed ones: it excludes nothing.
+                if !Self.meet(patterns + [pattern]) { continue }
             }
             kept.append(part)
         }
         return .allOf(kept)
+    }
+
+    /// Whether some name matches every one of `patterns`, decided without a walk. A pattern
+    /// without `*` is one name, which the others must match. Patterns with a `*` each share a name
+    /// exactly when their first runs agree (each begins the longest) and their last runs agree
+    /// (each ends the longest): that longest first run, then every middle run of each pattern, then
+    /// the longest last run, is such a name.
+    static func meet(_ patterns: [AccessPlan.Pattern]) -> Bool {
+        if let exact = patterns.first(where: { $0.runs.count == 1 }) {
+            return patterns.allSatisfy { $0.matches(exact.runs[0]) }
+        }
+        let firsts = patterns.map { Array($0.runs[0].utf8) }
+        let lasts = patterns.map { Array($0.runs[$0.runs.count - 1].utf8.reversed()) }
+        let first = firsts.max { $0.count < $1.count } ?? []
+        let last = lasts.max { $0.count < $1.count } ?? []
+        return firsts.allSatisfy { first.starts(with: $0) } && lasts.allSatisfy { last.starts(with: $0) }
     }
 
     /// `residual` as a union of conjunctions of patterns and excluded patterns, each holding some
@@ -292,23 +328,25 @@ struct PatternAutomaton {
         }
     }
 
-    /// The shortest name in `residual`, by a breadth-first walk of its patterns' automata.
-    private mutating func search(_ residual: AccessPlan.Residual) -> String? {
-        if let known = searched[residual] { return known }
-        let result = walk(residual)
-        searched[residual] = .some(result)
+    /// The shortest name in `residual` (with `paths`, that a path may be), by a breadth-first walk
+    /// of its patterns' automata.
+    private mutating func search(_ residual: AccessPlan.Residual, paths: Bool = false) -> String? {
+        if let known = searched[Searched(residual: residual, paths: paths)] { return known }
+        let result = walk(residual, paths: paths)
+        searched[Searched(residual: residual, paths: paths)] = .some(result)
         return result
     }
 
-    private mutating func walk(_ residual: AccessPlan.Residual) -> String? {
+    private mutating func walk(_ residual: AccessPlan.Residual, paths: Bool) -> String? {
         switch residual {
-        case .everything: return ""
+        case .everything where !paths: return ""
         case .nothing: return nil
         default: break
         }
         var used: [AccessPlan.Pattern] = []
         Self.collect(residual, into: &used)
-        var scalars: Set<Unicode.Scalar> = [alphabet.last!]
+        // A path's shape reads `/` and `.`: they are letters of its walk.
+        var scalars: Set<Unicode.Scalar> = paths ? [alphabet.last!, "/", "."] : [alphabet.last!]
         for pattern in used {
             if index[pattern] == nil {
                 // A pattern made of the alphabet's characters keeps the walk exact.
@@ -323,20 +361,34 @@ struct PatternAutomaton {
         for pattern in used { slot[pattern] = members.firstIndex(of: index[pattern]!) }
         var start: [Int32] = []
         for member in members { start.append(globs[member].state([0])) }
+        // With `paths`, the last entry of a joint state is the path's shape.
+        if paths { start.append(PathShape.start) }
+        // Every name of a conjunction begins with the longest first run of the patterns it needs
+        // (the others begin it, or no name is in it): the walk starts after that run.
+        let prefix = Self.neededPrefix(residual)
+        for scalar in prefix.unicodeScalars {
+            for (position, member) in members.enumerated() {
+                start[position] = globs[member].step(start[position], scalar)
+            }
+            if paths {
+                start[members.count] = PathShape.step(start[members.count], scalar)
+                if start[members.count] == PathShape.never { return nil }
+            }
+        }
         var seen: Set<[Int32]> = [start]
         var states = [start]
         var parent: [(Int, Unicode.Scalar)] = [(-1, " ")]
         var head = 0
         while head < states.count {
             let current = states[head]
-            if holds(residual, current, members, slot) {
+            if holds(residual, current, members, slot) && (!paths || current.last == PathShape.component) {
                 var symbols: [Unicode.Scalar] = []
                 var at = head
                 while parent[at].0 >= 0 {
                     symbols.append(parent[at].1)
                     at = parent[at].0
                 }
-                var name = ""
+                var name = prefix
                 name.unicodeScalars.append(contentsOf: symbols.reversed())
                 return name
             }
@@ -348,6 +400,11 @@ struct PatternAutomaton {
                 for (position, member) in members.enumerated() {
                     following[position] = globs[member].step(current[position], scalar)
                 }
+                if paths {
+                    let shape = PathShape.step(current[members.count], scalar)
+                    if shape == PathShape.never { continue }
+                    following[members.count] = shape
+                }
                 if seen.insert(following).inserted {
                     states.append(following)
                     parent.append((head - 1, scalar))
@@ -355,6 +412,48 @@ struct PatternAutomaton {
             }
         }
         return nil
+    }
+
+    /// The longest first run of the patterns `residual` needs, when it is one or a conjunction
+    /// holding them: every name in it begins with that run.
+    private static func neededPrefix(_ residual: AccessPlan.Residual) -> String {
+        let parts: [AccessPlan.Residual]
+        switch residual {
+        case .pattern: parts = [residual]
+        case .all(let members): parts = members
+        default: return ""
+        }
+        var longest = ""
+        for case .pattern(let pattern) in parts where pattern.runs[0].utf8.count > longest.utf8.count {
+            longest = pattern.runs[0]
+        }
+        return longest
+    }
+
+    /// The shape of a name read so far, as a path: the states of a small automaton that accepts
+    /// exactly the names a path may be.
+    private enum PathShape {
+        /// At the start of a component: the name is empty or ends with `/`.
+        static let start: Int32 = 0
+        /// The component read so far is `.`.
+        static let dot: Int32 = 1
+        /// The component read so far is `..`.
+        static let dots: Int32 = 2
+        /// The component read so far is a proper one (the accepting state).
+        static let component: Int32 = 3
+        /// An empty, `.` or `..` component has ended: no longer name is a path.
+        static let never: Int32 = 4
+
+        static func step(_ shape: Int32, _ scalar: Unicode.Scalar) -> Int32 {
+            switch (shape, scalar) {
+            case (never, _): never
+            case (component, "/"): start
+            case (_, "/"): never
+            case (start, "."): dot
+            case (dot, "."): dots
+            default: component
+            }
+        }
     }
 
     /// Whether `residual` holds at the joint state `state` (each member pattern's state).

@@ -15,12 +15,26 @@ extension RulesDiff {
         /// The subjects whose groups differ between the versions.
         var regrouped: Set<String> = []
 
-        init(old: RulesFile, oldRules: [RulesFile.Rule], new: RulesFile, newRules: [RulesFile.Rule]) {
-            let (oldList, newList) = (oldRules.map(Content.init), newRules.map(Content.init))
-            let (oldContents, newContents) = (Set(oldList), Set(newList))
-            rules =
-                oldRules.indices.filter { !newContents.contains(oldList[$0]) }.map { oldRules[$0] }
-                + newRules.indices.filter { !oldContents.contains(newList[$0]) }.map { newRules[$0] }
+        /// One pass over each version: each old rule's content is kept with its place, and each
+        /// new rule's is looked up among them.
+        init(old: RulesFile, new: RulesFile) {
+            // Each content of the old version: the place of a rule holding it, or `nil` once the
+            // new version holds it too.
+            var places: [Content: Int?] = [:]
+            places.reserveCapacity(old.indexedRules.count)
+            for (place, rule) in old.indexedRules.enumerated() {
+                places[Content(rule, in: old)] = place
+            }
+            var added: [RulesFile.Rule] = []
+            for rule in new.indexedRules {
+                if let found = places.index(forKey: Content(rule, in: new)) {
+                    places.values[found] = nil
+                } else {
+                    added.append(new.written(rule))
+                }
+            }
+            let removed = places.values.compactMap { $0.map { old.written(old.indexedRules[$0]) } }
+            rules = removed.sorted { $0.line < $1.line } + added.sorted { $0.line < $1.line }
             wide = rules.contains {
                 $0.subject == "*" || !$0.subject.hasPrefix("@") && $0.subject.contains("*")
             }
@@ -34,16 +48,19 @@ extension RulesDiff {
         struct Content: Hashable {
             var allows: Bool
             var subject: String
+            var subjectKind: IndexedRule.SubjectKind
             var action: String
             var resource: String
             var conditions: [String]
 
-            init(_ rule: RulesFile.Rule) {
+            init(_ rule: IndexedRule, in file: RulesFile) {
                 allows = rule.effect == .allow
                 subject = rule.subject
-                action = rule.action
-                resource = rule.resource
-                conditions = rule.conditions.map { "\($0.name)=\($0.value)" }.sorted()
+                subjectKind = rule.subjectKind
+                action = file.actions[Int(rule.action)]
+                resource = file.resources.patterns[Int(rule.resource)]
+                let written = rule.hasConditions ? file.conditions[rule.line] ?? [] : []
+                conditions = written.map { "\($0.key)=\($0.value)" }.sorted()
             }
         }
 

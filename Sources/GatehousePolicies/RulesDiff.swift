@@ -43,12 +43,11 @@ public struct RulesDiff: Sendable {
     init(old: RulesFile, new: RulesFile) {
         self.old = old
         self.new = new
-        let (oldRules, newRules) = (old.rules, new.rules)
-        reach = Reach(old: old, oldRules: oldRules, new: new, newRules: newRules)
+        reach = Reach(old: old, new: new)
         // Only a subject a differing rule or a change of groups reaches is ever folded.
         let reached = reach.wide ? nil : reach.namedSubjects(old: old, new: new)
-        oldIndex = RuleIndex(old, rules: oldRules, keeping: reached)
-        newIndex = RuleIndex(new, rules: newRules, keeping: reached)
+        oldIndex = RuleIndex(old, keeping: reached)
+        newIndex = RuleIndex(new, keeping: reached)
     }
 
     let reach: Reach
@@ -64,17 +63,21 @@ public struct RulesDiff: Sendable {
         var wide: [RulesFile.Rule] = []
         let file: RulesFile
 
-        /// The index of `rules` (`file`'s); with `keeping`, of the rules naming other exact subjects
-        /// only those naming one of `keeping`.
-        init(_ file: RulesFile, rules: [RulesFile.Rule], keeping: Set<String>?) {
+        /// The index of `file`'s rules; with `keeping`, of the rules naming an exact subject or a
+        /// group only those naming one of `keeping` or a group one of them belongs to.
+        init(_ file: RulesFile, keeping: Set<String>?) {
             self.file = file
-            for rule in rules {
-                if rule.subject == "*" || (rule.subject.contains("*") && !rule.subject.hasPrefix("@")) {
-                    wide.append(rule)
-                } else if rule.subject.hasPrefix("@") {
-                    groups[String(rule.subject.dropFirst()), default: []].append(rule)
-                } else if keeping?.contains(rule.subject) ?? true {
-                    exact[rule.subject, default: []].append(rule)
+            let kept = keeping.map { $0.reduce(into: Set<String>()) { $0.formUnion(file.groups(of: $1)) } }
+            for rule in file.indexedRules {
+                switch rule.subjectKind {
+                case .any, .pattern:
+                    wide.append(file.written(rule))
+                case .group where kept?.contains(rule.subject) ?? true:
+                    groups[rule.subject, default: []].append(file.written(rule))
+                case .exact where keeping?.contains(rule.subject) ?? true:
+                    exact[rule.subject, default: []].append(file.written(rule))
+                case .group, .exact:
+                    break
                 }
             }
         }
@@ -280,23 +283,17 @@ public struct RulesDiff: Sendable {
             resource: resource, wasAllowed: gainedExample == nil)
     }
 
-    /// The names a path may be: not empty, no leading `/`, no empty, `.` or `..` component.
-    private static let tidyNames = AccessPlan.Residual.allOf(
-        ["", "/*", "*/", "*//*", ".", "./*", "*/.", "*/./*", "..", "../*", "*/..", "*/../*"].map {
-            .not(.matching(AccessPlan.Pattern($0)))
-        })
-
     /// The shortest name in `residual` that a path may be, else `any` (a name in it).
     private static func example(
         in residual: AccessPlan.Residual, _ any: String, _ automaton: inout PatternAutomaton
     ) -> String {
-        // A shortest name that is already tidy is a shortest tidy one: no walk of tidyNames.
+        // A shortest name that is already tidy is a shortest tidy one: no second walk.
         if isTidy(any) { return any }
-        return automaton.witness(.allOf([residual, tidyNames])) ?? any
+        return automaton.pathWitness(residual) ?? any
     }
 
-    /// Whether `name` is one ``tidyNames`` holds: its components, split at `/`, are none empty,
-    /// `.` or `..`.
+    /// Whether `name` is a path: not empty, and its components, split at `/`, none empty, `.` or
+    /// `..`.
     static func isTidy(_ name: String) -> Bool {
         name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy {
             !$0.isEmpty && $0 != "." && $0 != ".."

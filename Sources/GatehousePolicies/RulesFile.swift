@@ -160,12 +160,15 @@ package final class RulesFile: Sendable {
 
     /// The rules, in file order, as written (patterns in NFC).
     package var rules: [Rule] {
-        indexedRules.map { rule in
-            Rule(
-                effect: rule.effect, subject: rule.writtenSubject,
-                action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
-                conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
-        }.sorted { $0.line < $1.line }
+        indexedRules.map(written).sorted { $0.line < $1.line }
+    }
+
+    /// One of ``indexedRules`` as written.
+    func written(_ rule: IndexedRule) -> Rule {
+        Rule(
+            effect: rule.effect, subject: rule.writtenSubject,
+            action: actions[Int(rule.action)], resource: resources.patterns[Int(rule.resource)],
+            conditions: (conditions[rule.line] ?? []).map { ($0.key, $0.value) }, line: Int(rule.line))
     }
 
     /// Every group `subject` belongs to, directly or through nested groups.

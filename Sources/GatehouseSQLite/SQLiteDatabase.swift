@@ -13,6 +13,7 @@ final class SQLiteDatabase: Sendable {
     enum Value {
         case text(String)
         case blob(Data)
+        case null
     }
 
     /// The connection's handle. A C pointer is not `Sendable`, so neither is a lock holding it
@@ -26,8 +27,21 @@ final class SQLiteDatabase: Sendable {
 
     /// Opens (creating if needed) the database at `path`: a plain file path, or `:memory:`.
     init(path: String) throws(SQLiteLoaderError) {
-        // Opened with the URI flag off, but a build of SQLite may read `file:` URIs anyway
-        // (SQLITE_USE_URI): a name that is not a plain path is refused before SQLite sees it.
+        try Self.checkPlain(path)
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close(handle)
+            throw .database(message: message)
+        }
+        connection = LockedState(Connection(handle: handle))
+    }
+
+    /// Refuses a `path` that is not a plain file path or `:memory:`. Opened with the URI flag
+    /// off, a build of SQLite may read `file:` URIs anyway (SQLITE_USE_URI): a name that is not a
+    /// plain path is refused before SQLite sees it.
+    static func checkPlain(_ path: String) throws(SQLiteLoaderError) {
         guard
             path == ":memory:"
                 || (!path.isEmpty && !path.lowercased().hasPrefix("file:") && !path.contains("\0"))
@@ -37,14 +51,6 @@ final class SQLiteDatabase: Sendable {
                     "cannot open \(path.debugDescription): expected a plain file path (or :memory:), not a URI"
             )
         }
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
-            sqlite3_close(handle)
-            throw .database(message: message)
-        }
-        connection = LockedState(Connection(handle: handle))
     }
 
     deinit {
@@ -72,6 +78,8 @@ final class SQLiteDatabase: Sendable {
                         sqlite3_bind_blob(
                             statement, position, bytes.baseAddress, Int32(bytes.count), Self.transient)
                     }
+                case .null:
+                    sqlite3_bind_null(statement, position)
                 }
             }
             var rows: [[Data]] = []

@@ -20,28 +20,86 @@ import GatehouseCore
 ///     try await guarded.keys(under: "")
 /// }
 /// ```
+///
+/// With `attributeColumns`, its rows are also the resources' attributes (an owner): one source
+/// of truth, read by ``resourceAttributes`` for each decision, and the same columns in the SQL
+/// of a listing, so that the plan's attribute predicates (`owner = 'alice'`) are pushed down too.
+///
+/// ```swift
+/// let documents = try SQLiteLoader(path: "documents.sqlite", attributeColumns: ["owner": "owner_id"])
+/// try await documents.store(data, for: "docs/plan.md", attributes: ["owner": "alice"])
+/// let guarded = documents.guarded(by: rules, attributes: documents.resourceAttributes)
+/// ```
 public struct SQLiteLoader: ResourceStoring, FilteredListing {
     /// The database file.
     public let path: String
     /// The table's name.
     public let table: String
+    /// The column of each resource attribute the rows hold, by attribute name.
+    public let attributeColumns: [String: String]
 
     private let database: SQLiteDatabase
     private let quotedTable: String
+    /// The attribute names, sorted, and their quoted columns in the same order.
+    private let attributeNames: [String]
+    private let quotedColumns: [String]
 
     /// Opens the database at `path` (created when missing) and the table `table` in it (created
-    /// when missing, with the columns `name TEXT PRIMARY KEY` and `value BLOB`). `path` is a plain
-    /// file path, or `:memory:`; a `file:` URI is refused, whatever SQLite's build would make of it.
+    /// when missing, with the columns `name TEXT PRIMARY KEY` and `value BLOB`, and a `TEXT`
+    /// column, indexed, for each of `attributeColumns`). `path` is a plain file path, or
+    /// `:memory:`; a `file:` URI is refused, whatever SQLite's build would make of it. Each column
+    /// of `attributeColumns` is a plain name (ASCII letters, digits and `_`, not starting with a
+    /// digit) that an existing table must already have.
     ///
     /// - Throws: ``SQLiteLoaderError/database(message:)`` when `path` is not a plain file path,
-    ///   the file cannot be opened, or the table cannot be made.
-    public init(path: String, table: String = "resources") throws {
+    ///   the file cannot be opened, the table cannot be made, or a column is not a plain name or
+    ///   is missing from the table.
+    public init(path: String, table: String = "resources", attributeColumns: [String: String] = [:]) throws {
         self.path = path
         self.table = table
+        self.attributeColumns = attributeColumns
+        try Self.check(path: path, attributeColumns: attributeColumns)
         database = try SQLiteDatabase(path: path)
-        quotedTable = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        quotedTable = Self.quoted(table)
+        attributeNames = attributeColumns.keys.sorted()
+        // Backticks: SQLite reads an unknown double-quoted name as a string, never as an error.
+        quotedColumns = attributeNames.map { SQLDialect.sqlite.identifier(attributeColumns[$0]!) }
+        let columns = quotedColumns.map { ", \($0) TEXT" }.joined()
         try database.execute(
-            "CREATE TABLE IF NOT EXISTS \(quotedTable) (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+            "CREATE TABLE IF NOT EXISTS \(quotedTable) "
+                + "(name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL\(columns))")
+        for (name, column) in zip(attributeNames, quotedColumns) {
+            do {
+                // Fails when the table has no such column.
+                try database.execute("SELECT \(column) FROM \(quotedTable) LIMIT 0")
+            } catch {
+                throw SQLiteLoaderError.database(
+                    message: "the table \(table.debugDescription) has no column "
+                        + "\(attributeColumns[name]!.debugDescription) for the attribute \(name.debugDescription)"
+                )
+            }
+            try database.execute(
+                "CREATE INDEX IF NOT EXISTS \(Self.quoted(table + "_" + attributeColumns[name]!)) "
+                    + "ON \(quotedTable) (\(column))")
+        }
+    }
+
+    /// Refuses, without opening anything, a `path` that is not a plain file path (or `:memory:`)
+    /// and a column of `attributeColumns` that is not a plain name: what ``init(path:table:attributeColumns:)``
+    /// refuses before it opens the file.
+    package static func check(path: String, attributeColumns: [String: String]) throws(SQLiteLoaderError) {
+        try SQLiteDatabase.checkPlain(path)
+        for (name, column) in attributeColumns.sorted(by: { $0.key < $1.key })
+        where name.isEmpty || column.contains(".") || !SQLDialect.isPlainColumn(column) {
+            throw .database(
+                message: "the column \(column.debugDescription) of the attribute \(name.debugDescription) "
+                    + "is not a plain column name (ASCII letters, digits and _, not starting with a digit)")
+        }
+    }
+
+    /// `name` as a quoted SQLite identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The value stored for `key`.
@@ -55,12 +113,92 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
         return row[0]
     }
 
-    /// Stores `resource` for `key`, replacing what was there.
+    /// Stores `resource` for `key`, replacing the value that was there and keeping the row's
+    /// attributes (a new row has none).
     public func store(_ resource: Data, for key: String) async throws {
         try Self.check(key)
         try database.execute(
-            "INSERT OR REPLACE INTO \(quotedTable) (name, value) VALUES (?, ?)",
+            "INSERT INTO \(quotedTable) (name, value) VALUES (?, ?) "
+                + "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             [.text(key), .blob(resource)])
+    }
+
+    /// Stores `resource` for `key` with the resource's `attributes` (an owner): each attribute of
+    /// ``attributeColumns`` takes its value from `attributes`, and one `attributes` lacks has
+    /// none (`NULL`). This is the app's own write, not a caller's: through `AccessProxy` a
+    /// caller stores only the value.
+    ///
+    /// - Throws: ``SQLiteLoaderError/database(message:)`` when `attributes` names an attribute
+    ///   with no column, or a value is not text a decision can read (see ``resourceAttributes``).
+    public func store(_ resource: Data, for key: String, attributes: [String: String]) async throws {
+        try Self.check(key)
+        if let stray = attributes.keys.sorted().first(where: { attributeColumns[$0] == nil }) {
+            throw SQLiteLoaderError.database(
+                message: "the table \(table.debugDescription) has no column for the attribute "
+                    + "\(stray.debugDescription); give it in attributeColumns")
+        }
+        for name in attributeNames {
+            if let value = attributes[name], let problem = Self.problem(with: value) {
+                throw SQLiteLoaderError.database(
+                    message: "the value of the attribute \(name.debugDescription) \(problem)")
+            }
+        }
+        let columns = quotedColumns.map { ", " + $0 }.joined()
+        let marks = String(repeating: ", ?", count: quotedColumns.count)
+        let updates = quotedColumns.map { ", \($0) = excluded.\($0)" }.joined()
+        let values = attributeNames.map { attributes[$0].map(SQLiteDatabase.Value.text) ?? .null }
+        try database.execute(
+            "INSERT INTO \(quotedTable) (name, value\(columns)) VALUES (?, ?\(marks)) "
+                + "ON CONFLICT (name) DO UPDATE SET value = excluded.value\(updates)",
+            [.text(key), .blob(resource)] + values)
+    }
+
+    /// The resources' attributes as the rows hold them: for a key, each attribute of
+    /// ``attributeColumns`` with its column's value, one whose value is `NULL` (or a key with no
+    /// row) missing. A value that is not text in NFC without control characters (a blob, a real,
+    /// an NFD spelling), which the plan's SQL and a decision could read differently, fails the
+    /// gate. Give it to the proxy over this loader, so the listing's SQL and each decision read
+    /// the same rows.
+    public var resourceAttributes: ResourceAttributes<String> {
+        ResourceAttributes(Set(attributeNames)) { [self] key in try attributes(of: key) }
+    }
+
+    /// The attributes the row of `key` holds, as ``resourceAttributes`` reads them: empty when no
+    /// row holds it (a folder, the root `""`, or a key that breaks the identity rule, which no row
+    /// can hold).
+    ///
+    /// - Throws: ``SQLiteLoaderError/database(message:)`` when SQLite fails, or a value cannot be
+    ///   read as the plan's SQL would compare it.
+    public func attributes(of key: String) throws -> [String: String] {
+        guard !attributeNames.isEmpty, ResourceIdentity.path.violation(in: key) == nil else { return [:] }
+        let columns = quotedColumns.map { "typeof(\($0)), \($0)" }.joined(separator: ", ")
+        let rows = try database.execute("SELECT \(columns) FROM \(quotedTable) WHERE name = ?", [.text(key)])
+        guard let row = rows.first else { return [:] }
+        var attributes: [String: String] = [:]
+        for (index, name) in attributeNames.enumerated() {
+            let type = String(decoding: row[2 * index], as: UTF8.self)
+            guard type != "null" else { continue }
+            guard type == "text" || type == "integer",
+                let value = String(data: row[2 * index + 1], encoding: .utf8)
+            else {
+                throw SQLiteLoaderError.database(
+                    message: "the row \(key.debugDescription) holds a \(type) in the column "
+                        + "\(attributeColumns[name]!.debugDescription), not text")
+            }
+            if let problem = Self.problem(with: value) {
+                throw SQLiteLoaderError.database(
+                    message: "the row \(key.debugDescription) holds in the column "
+                        + "\(attributeColumns[name]!.debugDescription) a value that \(problem)")
+            }
+            attributes[name] = value
+        }
+        return attributes
+    }
+
+    /// Why an attribute value cannot be held, or `nil`: one not in NFC, or holding a control
+    /// character, would compare differently in SQL (bytes) and in a decision.
+    private static func problem(with value: String) -> String? {
+        ResourceIdentity.text.violation(in: value).map(\.description)
     }
 
     /// Removes the row of `key`.
@@ -81,8 +219,13 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
     /// The keys under `prefix` that `plan` permits, selected by the plan's SQL, sorted by UTF-8
     /// bytes.
     public func keys(under prefix: String, permittedBy plan: AccessPlan) async throws -> [String] {
-        try select(under: prefix, where: plan.sql(column: "name"))
+        try select(
+            under: prefix,
+            where: plan.sql(column: "name", attributeColumns: attributeColumns, dialect: .sqlite))
     }
+
+    /// The attributes of ``attributeColumns``: a listing's plan keeps its predicates on them.
+    public var filteredAttributeNames: Set<String> { Set(attributeNames) }
 
     /// The names under `prefix` for which `condition` holds, sorted (SQLite's binary order is
     /// the order of the UTF-8 bytes).

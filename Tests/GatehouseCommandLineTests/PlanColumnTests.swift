@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseCore
 import Testing
 
 @testable import GatehouseCommandLine
@@ -26,7 +27,7 @@ struct PlanColumnTests {
 
     @Test(arguments: ["name", "_name", "t.name", "Documents.owner_id2"])
     func aPlainColumnNameIsQuotedAsAnIdentifierOnly(_ column: String) {
-        #expect(Plan.isPlainColumn(column))
+        #expect(SQLDialect.isPlainColumn(column))
     }
 
     @Test func theSQLOfTheShippedConfigurationUsesTheColumnGiven() async {

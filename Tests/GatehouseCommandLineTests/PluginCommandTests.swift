@@ -148,7 +148,7 @@ struct Captured {
     /// Runs the command with `registry` on `arguments`, capturing what it writes; with
     /// `terminal`, standard error is taken for a terminal, and progress shows at once.
     static func run(
-        _ arguments: [String], registry: PluginRegistry = PluginRegistry(), terminal: Bool = false
+        _ arguments: [String], registry: PluginRegistry = .command, terminal: Bool = false
     ) async -> Captured {
         let sink = Sink()
         var console = Console(

@@ -78,4 +78,57 @@ struct ServiceInvariantsTests {
             issues(service(gatekeepers: #"[{ "type": "alwaysAllow" }]"#, extra: #", "invariants": 3"#))
                 == ["services.s.invariants: expected the path of an invariants file, found 3"])
     }
+
+    /// Where no rules file can deny on its own (`anyOf`, `not`, or none at all), a rules file
+    /// that keeps the promises does not make the chain keep them: the service is not assembled.
+    @Test func promisesNoRulesFileCanKeepAloneAreAnAssemblyIssue() throws {
+        let folder = try Self.folder(rules: "allow * read docs/*\n")
+        defer { folder.cleanUp() }
+        let file = #"{ "type": "file", "path": "docs.rules" }"#
+        for gatekeepers in [
+            #"[{ "type": "anyOf", "gatekeepers": [ \#(file), { "type": "alwaysAllow" } ] }]"#,
+            #"[{ "type": "not", "gatekeeper": \#(file) }]"#,
+            #"[{ "type": "alwaysAllow" }]"#,
+        ] {
+            let json = """
+                { "services": { "docs": {
+                    "loader": { "type": "memory", "resources": {} },
+                    "invariants": "guard.invariants", "gatekeepers": \(gatekeepers) } } }
+                """
+            do {
+                _ = try Assembler().assemble(json: Data(json.utf8), baseDirectory: folder.url)
+                Issue.record("assembled \(gatekeepers)")
+            } catch let error as ConfigurationError {
+                #expect(
+                    error.issues.map(\.description) == [
+                        "services.docs.invariants: no rules file of the service can deny a request on its own "
+                            + "(a \"file\" gatekeeper in \"gatekeepers\", directly or inside \"allOf\"), so "
+                            + "nothing would keep these promises; each rules file keeps them by itself (see "
+                            + "docs/invariants.md)"
+                    ], "\(gatekeepers)")
+            }
+        }
+    }
+
+    /// Each rules file keeps the promises by itself: a version that allows a forbidden request is
+    /// refused even where another rules file of the chain denies that request (see
+    /// docs/invariants.md, "What is checked").
+    @Test func eachRulesFileKeepsThePromisesEvenWhereAnotherFileDeniesTheRequest() async throws {
+        let folder = try Self.folder(rules: "allow * read docs/*\nallow * read secrets/*\n")
+        defer { folder.cleanUp() }
+        try folder.write("allow * read docs/*\n", to: "guard.rules")
+        try folder.write(
+            """
+            { "services": { "docs": {
+                "loader": { "type": "memory", "resources": {} },
+                "invariants": "guard.invariants",
+                "gatekeepers": [ { "type": "file", "path": "guard.rules" }, { "type": "file", "path": "docs.rules" } ]
+            } } }
+            """, to: "gatehouse.json")
+        let docs = try Assembler().assemble(contentsOf: folder.file("gatehouse.json")).service(named: "docs")
+        // guard.rules alone already denies every read of secrets/*, yet docs.rules is refused.
+        let verdict = try await docs.decide(AccessRequest(subject: "alice", resource: "docs/a"))
+        #expect(verdict.outcome == .failed)
+        #expect(verdict.reason?.contains("docs.rules:2: breaks the invariant guard.invariants:2") == true)
+    }
 }

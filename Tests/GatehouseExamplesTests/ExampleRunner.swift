@@ -96,7 +96,7 @@ enum Examples {
             out: { text in written.withLock { $0.out.append(Data((text + "\n").utf8)) } },
             err: { text in written.withLock { $0.err.append(Data((text + "\n").utf8)) } },
             outData: { data in written.withLock { $0.out.append(data) } })
-        let status = await GatehouseCommand(registry: PluginRegistry(), console: console).run(arguments)
+        let status = await GatehouseCommand(registry: .command, console: console).run(arguments)
         return written.withLock {
             ExampleRun(
                 status: status, stdout: String(decoding: $0.out, as: UTF8.self),

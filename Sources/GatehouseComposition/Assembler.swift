@@ -164,7 +164,10 @@ public struct Assembler: Sendable {
         switch type {
         case "file": return true
         case "allOf":
-            guard case .array(let members)? = settings["gatekeepers"] else { return false }
+            // "policies" is the key's older name, still read.
+            guard case .array(let members)? = settings["gatekeepers"] ?? settings["policies"] else {
+                return false
+            }
             return members.contains { member in
                 guard case .object(let object) = member, case .string(let type)? = object["type"] else {
                     return false

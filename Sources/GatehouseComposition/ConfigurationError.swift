@@ -74,15 +74,14 @@ public struct ConfigurationError: Error, Sendable, Hashable, LocalizedError {
 }
 
 /// Collects issues while a configuration is assembled.
-final class IssueCollector: @unchecked Sendable {
-    private var stored: [ConfigurationError.Issue] = []
-    private let lock = NSLock()
+final class IssueCollector: Sendable {
+    private let stored = LockedState<[ConfigurationError.Issue]>([])
 
     func add(_ path: String, _ message: String) {
-        lock.withLock { stored.append(.init(path: path, message: message)) }
+        stored.withLock { $0.append(.init(path: path, message: message)) }
     }
 
-    var issues: [ConfigurationError.Issue] { lock.withLock { stored } }
+    var issues: [ConfigurationError.Issue] { stored.withLock { $0 } }
 }
 
 /// Path helpers: `services.avatars`, `gatekeepers[2]`, and quoting for odd names.

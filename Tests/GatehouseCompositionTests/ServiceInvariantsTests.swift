@@ -110,6 +110,25 @@ struct ServiceInvariantsTests {
         }
     }
 
+    /// A rules file inside `allOf` keeps the promises, whichever key names its members (the older
+    /// `"policies"` is still read).
+    @Test func aRulesFileInsideAllOfKeepsThePromisesUnderEitherKey() throws {
+        let folder = try Self.folder(rules: "allow * read docs/*\n")
+        defer { folder.cleanUp() }
+        let file = #"{ "type": "file", "path": "docs.rules" }"#
+        for key in ["gatekeepers", "policies"] {
+            let json = """
+                { "services": { "docs": {
+                    "loader": { "type": "memory", "resources": {} },
+                    "invariants": "guard.invariants",
+                    "gatekeepers": [{ "type": "allOf", "\(key)": [ { "type": "alwaysAllow" }, \(file) ] }] } } }
+                """
+            #expect(throws: Never.self, "\(key)") {
+                _ = try Assembler().assemble(json: Data(json.utf8), baseDirectory: folder.url)
+            }
+        }
+    }
+
     /// Each rules file keeps the promises by itself: a version that allows a forbidden request is
     /// refused even where another rules file of the chain denies that request (see
     /// docs/invariants.md, "What is checked").

@@ -90,27 +90,30 @@ struct AttributePredicatePlanOracleTests {
         }
     }
 
-    // 10 universes × 20 callers × about 275 names: over 50,000 pairs each, most of them under a plan
-    // with no part left to check each name (the rest read `{owner}` in a placeholder).
-    @Test func aPlanWithOwnerPredicatesAgreesWithEveryDecisionOfItsRules() async throws {
+    // 10 universes × 20 callers × about 275 names: over 50,000 pairs each test, most of them under
+    // a plan with no part left to check each name (the rest read `{owner}` in a placeholder); five
+    // universes a case, so the cases run side by side.
+    @Test(arguments: [UInt64(300)..<305, UInt64(305)..<310])
+    func aPlanWithOwnerPredicatesAgreesWithEveryDecisionOfItsRules(seeds: Range<UInt64>) async throws {
         var tally = Tally()
-        for seed in UInt64(300)..<310 {
+        for seed in seeds {
             try await Self.check(seed, inverted: false, into: &tally)
         }
-        #expect(tally.pairs >= 50_000 && tally.exactPairs >= 35_000, "\(tally.exactPairs) of \(tally.pairs)")
+        #expect(tally.pairs >= 25_000 && tally.exactPairs >= 17_500, "\(tally.exactPairs) of \(tally.pairs)")
         #expect(tally.plansWithPredicates >= 20, "\(tally.plansWithPredicates)")
         #expect(tally.allowedByPredicate >= 100, "\(tally.allowedByPredicate)")
         #expect(tally.disagreements.isEmpty, "\(tally.disagreements)")
     }
 
-    @Test func theNotOfAPlanWithOwnerPredicatesAgreesWithEveryDecision() async throws {
+    @Test(arguments: [UInt64(300)..<305, UInt64(305)..<310])
+    func theNotOfAPlanWithOwnerPredicatesAgreesWithEveryDecision(seeds: Range<UInt64>) async throws {
         var tally = Tally()
-        for seed in UInt64(300)..<310 {
+        for seed in seeds {
             try await Self.check(seed, inverted: true, into: &tally)
         }
-        #expect(tally.pairs >= 50_000 && tally.exactPairs >= 35_000, "\(tally.exactPairs) of \(tally.pairs)")
+        #expect(tally.pairs >= 25_000 && tally.exactPairs >= 17_500, "\(tally.exactPairs) of \(tally.pairs)")
         #expect(tally.plansWithPredicates >= 20, "\(tally.plansWithPredicates)")
-        #expect(tally.allowedByPredicate >= 20, "\(tally.allowedByPredicate)")
+        #expect(tally.allowedByPredicate >= 5, "\(tally.allowedByPredicate)")
         #expect(tally.disagreements.isEmpty, "\(tally.disagreements)")
     }
 }

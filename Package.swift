@@ -67,7 +67,10 @@ let package = Package(
         // The `gatehouse` command as a library: an app runs it with its own plugin registry.
         .target(
             name: "GatehouseCommandLine",
-            dependencies: ["GatehouseCore", "GatehousePolicies", "GatehouseComposition", "GatehouseSQLite"]
+            dependencies: [
+                "GatehouseCore", "GatehousePolicies", "GatehouseLoaders", "GatehouseComposition",
+                "GatehouseSQLite",
+            ]
         ),
 
         // Test doubles for an app's own test target (and this package's): a recording observer,

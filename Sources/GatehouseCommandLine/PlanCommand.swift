@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
+import GatehouseLoaders
 
 /// `gatehouse plan`: what a subject may reach, as a plan over names, in text, JSON or SQL.
 enum Plan: RequestCommand {
@@ -21,10 +22,11 @@ enum Plan: RequestCommand {
                 + "gatekeeper cannot plan, naming it"),
         CommandLineArguments.Option(
             name: "column", valueName: "NAME",
-            help: "the column of resource names for --sql (default: resource)"),
+            help: "the column of resource names for --sql (default: resource; name over a sqlite loader)"),
         CommandLineArguments.Option(
             name: "attribute-column", valueName: "ATTR=COLUMN",
-            help: "the column --sql reads the resources' attribute ATTR from; repeat for more",
+            help: "the column --sql reads the resources' attribute ATTR from (a sqlite loader's by default); "
+                + "repeat for more",
             repeatable: true),
         CommandLineArguments.Option(
             name: "dialect", valueName: "sqlite|postgresql",
@@ -88,6 +90,14 @@ enum Plan: RequestCommand {
         }
     }
 
+    /// The command's `sqlite` loader of `service`, through the wrappers assembly puts around a
+    /// loader (`AnyLoader`, and `CachingLoader` for a cache); `nil` for any other loader.
+    static func sqliteLoader(of service: ConfiguredService) -> ConfiguredSQLite? {
+        var loader = service.proxy.base.base
+        if let cached = loader as? CachingLoader<AnyLoader<Never>> { loader = cached.base.base }
+        return loader as? ConfiguredSQLite
+    }
+
     static func run(_ request: PreparedRequest) async -> ExitStatus {
         let console = request.commands.console
         let (service, subject, action) = (request.service, AccessContext.current.subject, request.action)
@@ -108,7 +118,9 @@ enum Plan: RequestCommand {
                 )
                 return .error
             }
-            var columns: [String: String] = [:]
+            // Over the command's sqlite loader, its own table's columns are the defaults.
+            let table = sqliteLoader(of: service)
+            var columns = table?.attributeColumns ?? [:]
             for pair in request.arguments.all("attribute-column") {
                 if let (name, column) = CommandLineArguments.splitAtEquals(pair) { columns[name] = column }
             }
@@ -124,7 +136,8 @@ enum Plan: RequestCommand {
             let dialect = request.arguments.value("dialect").flatMap(SQLDialect.init(rawValue:)) ?? .sqlite
             console.out(
                 plan.sql(
-                    column: request.arguments.value("column") ?? "resource", attributeColumns: columns,
+                    column: request.arguments.value("column") ?? (table == nil ? "resource" : "name"),
+                    attributeColumns: columns,
                     dialect: dialect))
             return .ok
         }

@@ -1,11 +1,11 @@
 import Foundation
 import GatehouseComposition
 import GatehouseCore
-import GatehouseSQLite
 import GatehouseTestSupport
 import Testing
 
 @testable import GatehouseCommandLine
+@testable import GatehouseSQLite
 
 /// The command's `sqlite` loader in a configuration: a table whose owner column is the service's
 /// resource attributes, so `gatehouse list` pushes the owner predicate down and lists exactly
@@ -64,6 +64,36 @@ struct SQLiteConfigurationTests {
             "docs/bob-1",
         ])
         #expect(load.status == 3, "\(load.err)")
+    }
+
+    /// `plan --sql` over a service whose loader is the command's `sqlite` writes the SQL for that
+    /// table: its `name` column and its attribute columns, behind a cache too; run on the table,
+    /// it selects exactly what `list` shows.
+    @Test(arguments: ["", #" "cache": { "countLimit": 10 },"#])
+    func planSQLReadsTheLoadersOwnColumnsAndSelectsWhatListShows(cache: String) async throws {
+        let folder = try await Self.folder(extra: cache)
+        defer { folder.cleanUp() }
+        let plan = await Captured.run([
+            "plan", "--config", folder.configuration, "--subject", "alice", "--sql",
+        ])
+        #expect(plan.status == 0, "\(plan.err)")
+        let sql = try #require(plan.out.first)
+        #expect(
+            sql.contains("`name` GLOB 'docs/*' AND (`owner_id` IS NOT NULL AND `owner_id` = 'alice')"),
+            "\(sql)")
+        let database = try SQLiteDatabase(path: folder.path("docs.sqlite"))
+        let selected = try database.execute("SELECT name FROM resources WHERE \(sql) ORDER BY name").map {
+            String(decoding: $0[0], as: UTF8.self)
+        }
+        let listed = await Captured.run(["list", "--config", folder.configuration, "--subject", "alice", ""])
+        #expect(selected == listed.out.filter { !$0.isEmpty })
+        #expect(selected.count == 5)
+        // Given columns win.
+        let renamed = await Captured.run([
+            "plan", "--config", folder.configuration, "--subject", "alice", "--sql", "--column", "path",
+            "--attribute-column", "owner=owner_name",
+        ])
+        #expect(renamed.out.first?.contains("`path` GLOB 'docs/*' AND (`owner_name` IS NOT NULL") == true)
     }
 
     @Test func describeNamesTheTableAndTheLoaderAsTheAttributeSource() async throws {

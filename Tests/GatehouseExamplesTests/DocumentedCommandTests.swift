@@ -42,8 +42,7 @@ struct DocumentedCommandTests {
         "gatehouse plan --config Examples/demo/gatehouse.json --subject alice --at 2026-11-30T10:00:00Z --sql":
             0,
         "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql": 0,
-        "gatehouse plan --config Examples/configurations/owned.json --subject bob --sql --column name --attribute-column owner=owner_id":
-            0,
+        "gatehouse plan --config Examples/configurations/owned.json --subject bob --sql": 0,
         "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgresql":
             0,
         "gatehouse plan --config Examples/configurations/documents.json --subject erin --sql --dialect postgres":

@@ -12,7 +12,17 @@ extension AccessPlan {
 
         /// The pattern spelled `spelling`, each `*` a wildcard.
         package init(_ spelling: String) {
-            self.init(runs: spelling.split(separator: "*", omittingEmptySubsequences: false).map(String.init))
+            // By scalar, as the engine reads bytes: a `*` followed by a combining mark, one
+            // `Character` with it, is still a star.
+            var runs = [""]
+            for scalar in spelling.unicodeScalars {
+                if scalar == "*" {
+                    runs.append("")
+                } else {
+                    runs[runs.count - 1].unicodeScalars.append(scalar)
+                }
+            }
+            self.init(runs: runs)
         }
 
         /// The pattern of these literal runs, a `*` between each two (a run's own `*` is text).

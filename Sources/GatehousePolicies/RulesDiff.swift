@@ -460,18 +460,18 @@ extension RulesDiff {
             for conditions in file.conditions.values {
                 for condition in conditions {
                     text += condition.value + "\n"
-                    if !condition.value.contains("{") {
+                    if !Placeholders.mayHold(condition.value) {
                         values[condition.key, default: []].insert(condition.value)
                     } else {
                         values[condition.key, default: []].formUnion([])
                     }
-                    for name in Self.placeholderNames(condition.value) {
+                    for name in Placeholders.names(in: condition.value).map(String.init) {
                         values[name, default: []].insert("")
                     }
                 }
             }
-            for pattern in file.resources.patterns where pattern.utf8.contains(UInt8(ascii: "{")) {
-                for name in Self.placeholderNames(pattern) { values[name, default: []].insert("") }
+            for pattern in file.resources.patterns where Placeholders.mayHold(pattern) {
+                for name in Placeholders.names(in: pattern) { values[String(name), default: []].insert("") }
             }
         }
         var other = "other"
@@ -500,17 +500,6 @@ extension RulesDiff {
             sets = sets.flatMap { set in [set] + choice.values.map { set.merging([choice.name: $0]) { $1 } } }
         }
         return sets
-    }
-
-    /// The names of the placeholders in `text` (`{tenant}`), `subject` included.
-    private static func placeholderNames(_ text: String) -> [String] {
-        var names: [String] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
     }
 
     /// Each action either version names, then any other action, one class per set of action

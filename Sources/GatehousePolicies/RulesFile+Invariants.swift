@@ -99,8 +99,8 @@ private struct InvariantSearch {
         }
         let written = Set(rules.map(\.action))
         meetingActions = written.filter { Self.mayMeet($0, invariant.action) }
-        var actions = written.filter { !$0.contains("*") }
-        if !invariant.action.contains("*") { actions.insert(invariant.action) }
+        var actions = written.filter { !$0.unicodeScalars.contains("*") }
+        if !invariant.action.unicodeScalars.contains("*") { actions.insert(invariant.action) }
         self.actions = actions.sorted()
     }
 
@@ -118,7 +118,7 @@ private struct InvariantSearch {
     /// no conditions nor placeholders) cover the invariant's resources: then no allow breaks it.
     var keptByDeniesForEveryone: Bool {
         let always = denies.filter { deny in
-            deny.subject == "*" && deny.conditions.isEmpty && !deny.resource.contains("{")
+            deny.subject == "*" && deny.conditions.isEmpty && !Placeholders.mayHold(deny.resource)
                 && RulesFile.patternCovers(deny.action, invariant.action)
         }
         guard !always.isEmpty else { return false }
@@ -146,7 +146,9 @@ private struct InvariantSearch {
         }
         let pieces = self.pieces(of: rule)
         let readsSubject =
-            rule.resource.contains("{subject}") || rule.conditions.contains { $0.value.contains("{subject}") }
+            ([rule.resource] + rule.conditions.map(\.value)).contains {
+                Placeholders.names(in: $0).contains("subject")
+            }
         let subjects = subjectCandidates(rule.subject, pieces: readsSubject ? pieces : []).filter(
             invariant.forbids(subject:))
         let actions = actionCandidates(rule.action)
@@ -222,7 +224,7 @@ private struct InvariantSearch {
     /// Whether `deny` holds for every request `allow` matches, whatever the resource: no
     /// conditions nor placeholders, a subject and an action that hold `allow`'s.
     private func holdsWherever(deny: RulesFile.Rule, allow: RulesFile.Rule) -> Bool {
-        guard deny.conditions.isEmpty, !deny.resource.contains("{"),
+        guard deny.conditions.isEmpty, !Placeholders.mayHold(deny.resource),
             RulesFile.patternCovers(deny.action, allow.action)
         else { return false }
         if deny.subject == "*" { return true }
@@ -293,9 +295,10 @@ private struct InvariantSearch {
         var used = Set(invariant.resource.unicodeScalars).union(rule.resource.unicodeScalars)
         used.formUnion(invariant.subject.unicodeScalars)
         for spelling in [invariant.resource, RulesFile.starringPlaceholders(rule.resource)] {
-            for component in spelling.split(separator: "/") {
-                for run in component.split(separator: "*") where run.count <= 32 {
-                    let scalars = Array(run.unicodeScalars)
+            // By scalar, as the engine reads `/` and `*`.
+            for component in spelling.unicodeScalars.split(separator: "/").map({ String($0) }) {
+                for run in component.unicodeScalars.split(separator: "*") where run.count <= 32 {
+                    let scalars = Array(run)
                     for start in scalars.indices {
                         for end in (start + 1)...scalars.count {
                             var piece = ""
@@ -304,10 +307,10 @@ private struct InvariantSearch {
                         }
                     }
                 }
-                texts.insert(component.replacingOccurrences(of: "*", with: ""))
+                texts.insert(String(String.UnicodeScalarView(component.unicodeScalars.filter { $0 != "*" })))
             }
         }
-        for condition in rule.conditions where !condition.value.contains("{") {
+        for condition in rule.conditions where !Placeholders.mayHold(condition.value) {
             texts.insert(condition.value)
         }
         if let fresh = PatternWitness.freshScalar(avoiding: used) {
@@ -323,9 +326,9 @@ private struct InvariantSearch {
             let group = String(field.dropFirst())
             return file.groups.subjects.filter { file.groups(of: $0).contains(group) }.sorted()
         }
-        guard field.contains("*") else { return [field] }
+        guard field.unicodeScalars.contains("*") else { return [field] }
         var texts = Set(pieces)
-        if !invariant.subject.contains("*") { texts.insert(invariant.subject) }
+        if !invariant.subject.unicodeScalars.contains("*") { texts.insert(invariant.subject) }
         // A fresh character no subject pattern holds, so a name made with it escapes every deny
         // whose subject does not have to match it.
         var used = Set(field.unicodeScalars).union(invariant.subject.unicodeScalars)
@@ -369,10 +372,10 @@ private struct InvariantSearch {
 
     /// The attribute names `rule` reads through placeholders and conditions, `subject` aside.
     private func readNames(of rule: RulesFile.Rule) -> [String] {
-        var names = Set(Self.placeholders(in: rule.resource))
+        var names = Set(Placeholders.names(in: rule.resource).map(String.init))
         for condition in rule.conditions {
             names.insert(condition.name)
-            names.formUnion(Self.placeholders(in: condition.value))
+            names.formUnion(Placeholders.names(in: condition.value).map(String.init))
         }
         names.remove("subject")
         return names.sorted()
@@ -386,7 +389,7 @@ private struct InvariantSearch {
         var fixed: [String: String] = [:]
         var derived: [(name: String, value: String)] = []
         for condition in rule.conditions {
-            if condition.value.contains("{") {
+            if Placeholders.mayHold(condition.value) {
                 derived.append(condition)
             } else {
                 fixed[condition.name] = condition.value
@@ -418,44 +421,13 @@ private struct InvariantSearch {
         }
     }
 
-    /// The names of the placeholders in `text`.
-    static func placeholders(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            names.append(String(rest[rest.index(after: open)..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
-    }
-
     /// `spelling` with each placeholder replaced by the caller's value, each `*` a wildcard; `nil`
     /// when a placeholder has no usable value.
     static func substituted(_ spelling: String, in caller: AccessRequest, stars: Bool = true)
         -> AccessPlan.Pattern?
     {
-        var runs = [""]
-        var name: String?
-        for scalar in spelling.unicodeScalars {
-            if var open = name {
-                if scalar == "}" {
-                    guard let value = AccessPlan.Pattern.placeholderValue(Substring(open), in: caller) else {
-                        return nil
-                    }
-                    runs[runs.count - 1] += value
-                    name = nil
-                } else {
-                    open.unicodeScalars.append(scalar)
-                    name = open
-                }
-            } else if scalar == "{" {
-                name = ""
-            } else if scalar == "*" && stars {
-                runs.append("")
-            } else {
-                runs[runs.count - 1].unicodeScalars.append(scalar)
-            }
+        Placeholders.substituted(spelling, stars: stars) { name in
+            AccessPlan.Pattern.placeholderValue(name, in: caller).map { .text($0) }
         }
-        return AccessPlan.Pattern(runs: runs)
     }
 }

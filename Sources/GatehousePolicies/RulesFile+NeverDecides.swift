@@ -153,13 +153,7 @@ extension RulesFile {
 
     /// `pattern` with each placeholder `{NAME}` replaced by `*`.
     static func starringPlaceholders(_ pattern: String) -> String {
-        var result = ""
-        var rest = pattern[...]
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open] + "*"
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
+        Placeholders.substituted(pattern) { _ in .wildcard }.map { $0.runs.joined(separator: "*") } ?? pattern
     }
 
     /// Whether every text the `*`-pattern `narrow` matches is matched by `wide` (no placeholders).

@@ -101,7 +101,7 @@ private struct RulesPlanner {
         var readsTheResource = false
         var predicates: [AccessPlan.Residual] = []
         for condition in rule.conditions {
-            let placeholders = Self.placeholders(in: condition.value)
+            let placeholders = Placeholders.names(in: condition.value)
             if placeholders.contains(where: isResourceAttribute) {
                 readsTheResource = true
             } else if isResourceAttribute(condition.name[...]) {
@@ -153,50 +153,14 @@ private struct RulesPlanner {
     /// `spelling` with each of the caller's placeholders replaced by its value and each of the
     /// resource's read as `*` (`widened`), or `nil` when one of the caller's has no usable value.
     private func substituted(_ spelling: String) -> (pattern: AccessPlan.Pattern, widened: Bool)? {
-        var runs = [""]
-        var name: String?
         var widened = false
-        // By scalar, as the engine reads bytes: a brace or star followed by a combining mark is
-        // still a brace or star.
-        for scalar in spelling.unicodeScalars {
-            if var open = name {
-                if scalar == "}" {
-                    if isResourceAttribute(Substring(open)) {
-                        runs.append("")
-                        widened = true
-                    } else {
-                        guard let value = AccessPlan.Pattern.placeholderValue(Substring(open), in: request)
-                        else {
-                            return nil
-                        }
-                        runs[runs.count - 1] += value
-                    }
-                    name = nil
-                } else {
-                    open.unicodeScalars.append(scalar)
-                    name = open
-                }
-            } else if scalar == "{" {
-                name = ""
-            } else if scalar == "*" {
-                runs.append("")
-            } else {
-                runs[runs.count - 1].unicodeScalars.append(scalar)
+        let pattern = Placeholders.substituted(spelling) { name in
+            if isResourceAttribute(name) {
+                widened = true
+                return .wildcard
             }
+            return AccessPlan.Pattern.placeholderValue(name, in: request).map { .text($0) }
         }
-        return (AccessPlan.Pattern(runs: runs), widened)
-    }
-
-    /// The names of the placeholders in `text`, in order.
-    private static func placeholders(in text: String) -> [Substring] {
-        var names: [Substring] = []
-        var rest = text[...]
-        while let open = rest.utf8.firstIndex(of: AccessPlan.Pattern.openBrace),
-            let close = rest.utf8[open...].firstIndex(of: AccessPlan.Pattern.closeBrace)
-        {
-            names.append(rest[rest.utf8.index(after: open)..<close])
-            rest = rest[rest.utf8.index(after: close)...]
-        }
-        return names
+        return pattern.map { ($0, widened) }
     }
 }

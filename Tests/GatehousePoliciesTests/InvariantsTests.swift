@@ -23,6 +23,18 @@ struct InvariantsTests {
         #expect(found.invariant.line == 1)
     }
 
+    /// A combining mark right after a placeholder's `}` makes one `Character` with it, yet the
+    /// engine reads the brace by scalar: the check must see the placeholder too, or the caller's
+    /// attribute that reaches the forbidden folder goes untried.
+    @Test func aPlaceholderFollowedByACombiningMarkIsSeenByTheCheck() throws {
+        let file = try RulesFile.parse("allow * read {t}\u{301}y/*", fileName: "docs.rules")
+        let request = AccessRequest(
+            subject: "alice", action: "read", resource: "x\u{301}y/z", attributes: ["t": "x"])
+        #expect(file.decide(request)?.effect == .allow)
+        let found = try #require(try Self.breach("allow * read {t}\u{301}y/*", "never * read x\u{301}y/*"))
+        #expect(found.request?.attributes["t"] == "x", "\(String(describing: found.request))")
+    }
+
     @Test func aPlaceholderBoundToAnotherSubjectKeepsTheInvariant() throws {
         #expect(try Self.breach("allow alice read {subject}/*", "never * read secrets/*") == nil)
     }

@@ -55,10 +55,14 @@ struct ConfiguredSQLite: ResourceStoring, FilteredListing, AttributeSource {
             errors.issues.append(.init(path: "table", message: "must not be empty"))
         }
         let columns = settings.attributeColumns ?? [:]
-        if let problem = Self.problem(path: settings.path, attributeColumns: [:]) {
+        if let problem = Self.problem({ () throws(SQLiteLoaderError) in
+            try SQLiteLoader.check(path: settings.path)
+        }) {
             errors.issues.append(.init(path: "path", message: problem))
         }
-        if let problem = Self.problem(path: ":memory:", attributeColumns: columns) {
+        if let problem = Self.problem({ () throws(SQLiteLoaderError) in
+            try SQLiteLoader.check(attributeColumns: columns)
+        }) {
             errors.issues.append(.init(path: "attributeColumns", message: problem))
         }
         if !errors.issues.isEmpty { throw errors }
@@ -67,10 +71,10 @@ struct ConfiguredSQLite: ResourceStoring, FilteredListing, AttributeSource {
         attributeColumns = columns
     }
 
-    /// What ``SQLiteLoader`` would refuse in `path` or `attributeColumns` before opening anything.
-    private static func problem(path: String, attributeColumns: [String: String]) -> String? {
+    /// What `check`, one of ``SQLiteLoader``'s checks before opening anything, refuses.
+    private static func problem(_ check: () throws(SQLiteLoaderError) -> Void) -> String? {
         do {
-            try SQLiteLoader.check(path: path, attributeColumns: attributeColumns)
+            try check()
             return nil
         } catch {
             guard case .database(let message) = error else { return error.description }

@@ -88,7 +88,17 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
     /// and a column of `attributeColumns` that is not a plain name: what ``init(path:table:attributeColumns:)``
     /// refuses before it opens the file.
     package static func check(path: String, attributeColumns: [String: String]) throws(SQLiteLoaderError) {
+        try check(path: path)
+        try check(attributeColumns: attributeColumns)
+    }
+
+    /// Refuses a `path` that is not a plain file path (or `:memory:`).
+    package static func check(path: String) throws(SQLiteLoaderError) {
         try SQLiteDatabase.checkPlain(path)
+    }
+
+    /// Refuses a column of `attributeColumns` that is not a plain name.
+    package static func check(attributeColumns: [String: String]) throws(SQLiteLoaderError) {
         for (name, column) in attributeColumns.sorted(by: { $0.key < $1.key })
         where name.isEmpty || column.contains(".") || !SQLDialect.isPlainColumn(column) {
             throw .database(
@@ -196,9 +206,16 @@ public struct SQLiteLoader: ResourceStoring, FilteredListing {
     }
 
     /// Why an attribute value cannot be held, or `nil`: one not in NFC, or holding a control
-    /// character, would compare differently in SQL (bytes) and in a decision.
+    /// character, would compare differently in SQL (bytes) and in a decision. The value itself is
+    /// never said: it may be one the decision log masks, and this text becomes a gate's reason.
     private static func problem(with value: String) -> String? {
-        ResourceIdentity.text.violation(in: value).map(\.description)
+        switch ResourceIdentity.text.violation(in: value) {
+        case nil: nil
+        case .notNFC: "is not in Unicode NFC"
+        case .controlCharacter(let scalar, let offset):
+            "holds the control character \(scalar.codePoint) at position \(offset)"
+        default: "is not a text a decision can compare"
+        }
     }
 
     /// Removes the row of `key`.

@@ -132,6 +132,12 @@ struct SQLiteAttributeColumnsTests {
             }
             #expect(listed.isEmpty)
         }
+        // The reason names the row and the column, never the owner held there (it may be masked).
+        let reason = try await AccessContext.$current.withValue(AccessContext(subject: "josé")) {
+            try await proxy.decide("docs/nfd").description
+        }
+        #expect(reason.contains("is not in Unicode NFC") && reason.contains("owner_id"), "\(reason)")
+        #expect(!reason.contains("jos"), "\(reason)")
     }
 
     @Test func aColumnThatIsNotAPlainNameOrIsMissingFromTheTableIsRefused() async throws {

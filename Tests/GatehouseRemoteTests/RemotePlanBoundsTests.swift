@@ -30,7 +30,8 @@ struct RemotePlanBoundsTests {
             #"{"results": [\#(results.joined(separator: ", "))], "page": {"next_token": "p\#(number + 1)"}\#(pad)}"#
     }
 
-    /// A plan deadline no loaded machine reaches, for the tests about ids and bytes.
+    /// A plan deadline no loaded machine reaches, for the tests about ids and bytes (each request's
+    /// timeout too: a 900 KiB page on a starved machine may take more than a second).
     static let noDeadline = Duration.seconds(600)
 
     func policy(_ server: LoopbackServer, _ limits: RemotePlanLimits, timeout: Duration = .seconds(1))
@@ -67,7 +68,8 @@ struct RemotePlanBoundsTests {
 
     @Test func endlessContinuationTokensFailThePlanAtTheBoundOnIds() async throws {
         let server = try Self.server { Self.page($0, ids: 100) }
-        let policy = try policy(server, RemotePlanLimits(timeout: Self.noDeadline, maxIds: 250))
+        let policy = try policy(
+            server, RemotePlanLimits(timeout: Self.noDeadline, maxIds: 250), timeout: Self.noDeadline)
         let outcome = await timed { try await policy.plan(AccessPlan.Request(subject: "alice")) }
         #expect(
             remoteKind(outcome.error) == .planTooLarge(gatekeeper: "pdp", bound: "250 ids (maxPlanIds)"),
@@ -78,7 +80,8 @@ struct RemotePlanBoundsTests {
     @Test func hugePagesFailThePlanAtTheBoundOnBytesAcrossPages() async throws {
         // Each page is about 64 KiB, under the page limit (1 MiB); together they pass 200,000.
         let server = try Self.server { Self.page($0, ids: 1, padding: 64 << 10) }
-        let policy = try policy(server, RemotePlanLimits(timeout: Self.noDeadline, maxBytes: 200_000))
+        let policy = try policy(
+            server, RemotePlanLimits(timeout: Self.noDeadline, maxBytes: 200_000), timeout: Self.noDeadline)
         let outcome = await timed { try await policy.plan(AccessPlan.Request(subject: "alice")) }
         #expect(
             remoteKind(outcome.error)
@@ -89,7 +92,8 @@ struct RemotePlanBoundsTests {
 
     @Test func aPageLargerThanWhatIsLeftIsCutAtTheBoundNotReadWhole() async throws {
         let server = try Self.server { Self.page($0, ids: 1, padding: 900 << 10) }
-        let policy = try policy(server, RemotePlanLimits(timeout: Self.noDeadline, maxBytes: 100_000))
+        let policy = try policy(
+            server, RemotePlanLimits(timeout: Self.noDeadline, maxBytes: 100_000), timeout: Self.noDeadline)
         let outcome = await timed { try await policy.plan(AccessPlan.Request(subject: "alice")) }
         #expect(
             remoteKind(outcome.error)
